@@ -1,0 +1,175 @@
+"""Module 0: the `Module` tree that holds a model's parameters.
+
+A `Module` owns child modules and `Parameter`s, found by attribute
+assignment (`self.layer = Linear(2, 3)`), just like `torch.nn.Module`.
+`named_parameters()` walks the tree and names each parameter by its dotted
+path (`"layer.weight"`), `train()` and `eval()` set the `training` flag of the
+whole tree, and calling a module calls its `forward`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+
+class Parameter:
+    """A value a model learns: a `Scalar` now, a `Tensor` later.
+
+    The wrapper marks the value as trainable (`requires_grad`) so that
+    backpropagation accumulates its gradient, and lets `update` swap in a new
+    value while keeping it trainable.
+    """
+
+    def __init__(self, value: Any, name: str | None = None) -> None:
+        self.value = value
+        self.name = name
+        self._mark_trainable()
+
+    def update(self, value: Any) -> None:
+        """Replace the wrapped value (e.g. after an optimizer step)."""
+        self.value = value
+        self._mark_trainable()
+
+    def _mark_trainable(self) -> None:
+        if hasattr(self.value, "requires_grad_"):
+            self.value.requires_grad_(True)
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+class Module:
+    """Base class of every model: a tree of child modules and parameters.
+
+    Subclasses set parameters and children as attributes in `__init__` and
+    define `forward`:
+
+    >>> class Affine(Module):
+    ...     def __init__(self):
+    ...         super().__init__()
+    ...         self.scale = Parameter(2.0)
+    ...     def forward(self, x):
+    ...         return self.scale.value * x
+    >>> model = Affine()
+    >>> model(3.0)
+    6.0
+    >>> [name for name, _ in model.named_parameters()]
+    ['scale']
+    """
+
+    training: bool
+
+    def __init__(self) -> None:
+        # Written through __dict__ because __setattr__ files values into them.
+        self.__dict__["_modules"] = {}
+        self.__dict__["_parameters"] = {}
+        self.__dict__["training"] = True
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if "_modules" not in self.__dict__:
+            raise AttributeError(
+                f"cannot assign {name!r} before Module.__init__() is called "
+                f"(call super().__init__() first in {type(self).__name__}.__init__)"
+            )
+        self._modules.pop(name, None)
+        self._parameters.pop(name, None)
+        if isinstance(value, Parameter):
+            self._parameters[name] = value
+        elif isinstance(value, Module):
+            self._modules[name] = value
+        else:
+            object.__setattr__(self, name, value)
+
+    def __getattr__(self, name: str) -> Any:
+        # Called only when normal lookup fails: look in the registries.
+        registries = self.__dict__
+        for registry in ("_parameters", "_modules"):
+            if name in registries.get(registry, {}):
+                return registries[registry][name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __delattr__(self, name: str) -> None:
+        if name in self._parameters:
+            del self._parameters[name]
+        elif name in self._modules:
+            del self._modules[name]
+        else:
+            object.__delattr__(self, name)
+
+    def add_parameter(self, name: str, value: Any) -> Parameter:
+        """Register `value` as a parameter called `name` and return the `Parameter`."""
+        parameter = value if isinstance(value, Parameter) else Parameter(value, name)
+        setattr(self, name, parameter)
+        return parameter
+
+    def children(self) -> Iterator[Module]:
+        """The direct child modules, in the order they were assigned."""
+        yield from self._modules.values()
+
+    def named_modules(self, prefix: str = "") -> Iterator[tuple[str, Module]]:
+        """This module and every descendant, depth first, with dotted names ("" for self)."""
+        # BEGIN SOLUTION 0.4
+        stack = [(prefix, self)]
+        while stack:
+            name, module = stack.pop()
+            yield name, module
+            children = [
+                (f"{name}.{child_name}" if name else child_name, child)
+                for child_name, child in module._modules.items()
+            ]
+            stack.extend(reversed(children))
+        # END SOLUTION 0.4
+
+    def modules(self) -> Iterator[Module]:
+        """This module and every descendant, depth first."""
+        for _, module in self.named_modules():
+            yield module
+
+    def named_parameters(self) -> Iterator[tuple[str, Parameter]]:
+        """Every parameter in the tree with its dotted path, e.g. `("layer1.weight", p)`."""
+        # BEGIN SOLUTION 0.4
+        for module_name, module in self.named_modules():
+            for name, parameter in module._parameters.items():
+                yield (f"{module_name}.{name}" if module_name else name), parameter
+        # END SOLUTION 0.4
+
+    def parameters(self) -> Iterator[Parameter]:
+        """Every parameter in the tree."""
+        for _, parameter in self.named_parameters():
+            yield parameter
+
+    def train(self, mode: bool = True) -> Module:
+        """Set `training = mode` on this module and all descendants; returns self."""
+        # BEGIN SOLUTION 0.4
+        for module in self.modules():
+            module.__dict__["training"] = mode
+        return self
+        # END SOLUTION 0.4
+
+    def eval(self) -> Module:
+        """Set `training = False` on the whole tree; returns self."""
+        return self.train(False)
+
+    def forward(self, *args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError(f"{type(self).__name__} must define forward()")
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.forward(*args, **kwargs)
+
+    def extra_repr(self) -> str:
+        """Text shown inside this module's parentheses in `repr` (override to add detail)."""
+        return ""
+
+    def __repr__(self) -> str:
+        lines = []
+        for name, child in self._modules.items():
+            child_text = repr(child).replace("\n", "\n  ")
+            lines.append(f"  ({name}): {child_text}")
+        head = f"{type(self).__name__}({self.extra_repr()}"
+        if not lines:
+            return head + ")"
+        return head + "\n" + "\n".join(lines) + "\n)"

@@ -1,0 +1,254 @@
+"""Module 0: the scalar functions everything else is built from.
+
+Each function takes and returns plain Python floats. The `*_back` helpers are
+derivatives written once here and reused by every layer above: the scalar
+autodiff (module 1) and every tensor backend (modules 2 and 3).
+
+The functions are written with nothing but arithmetic, comparisons and the
+`math` module, so that the Numba backends can compile the very same code.
+
+The higher-order helpers at the end (`map_list`, `zip_with`, `reduce`) are the
+list versions of the tensor kernels `map`, `zip` and `reduce` of module 2.
+Names avoid Python's built-ins (`identity`, not `id`; `maximum`, not `max`;
+`map_list`, not `map`; `sum_list`, not `sum`).
+"""
+
+import math
+from collections.abc import Callable, Iterable
+
+# $\ln$ of the largest float64: `math.exp` overflows above it.
+LOG_MAX_FLOAT = 709.782712893384
+
+# ---------------------------------------------------------------------------
+# Task 0.1: basic operators
+# ---------------------------------------------------------------------------
+
+
+def mul(x: float, y: float) -> float:
+    """$f(x, y) = x \\cdot y$"""
+    # BEGIN SOLUTION 0.1
+    return x * y
+    # END SOLUTION 0.1
+
+
+def identity(x: float) -> float:
+    """$f(x) = x$"""
+    # BEGIN SOLUTION 0.1
+    return x
+    # END SOLUTION 0.1
+
+
+def add(x: float, y: float) -> float:
+    """$f(x, y) = x + y$"""
+    # BEGIN SOLUTION 0.1
+    return x + y
+    # END SOLUTION 0.1
+
+
+def neg(x: float) -> float:
+    """$f(x) = -x$"""
+    # BEGIN SOLUTION 0.1
+    return -x
+    # END SOLUTION 0.1
+
+
+def lt(x: float, y: float) -> float:
+    """$f(x, y) = 1$ if $x < y$ else $0$"""
+    # BEGIN SOLUTION 0.1
+    return 1.0 if x < y else 0.0
+    # END SOLUTION 0.1
+
+
+def eq(x: float, y: float) -> float:
+    """$f(x, y) = 1$ if $x = y$ else $0$"""
+    # BEGIN SOLUTION 0.1
+    return 1.0 if x == y else 0.0
+    # END SOLUTION 0.1
+
+
+def maximum(x: float, y: float) -> float:
+    """$f(x, y) = x$ if $x > y$ else $y$"""
+    # BEGIN SOLUTION 0.1
+    return x if x > y else y
+    # END SOLUTION 0.1
+
+
+def is_close(x: float, y: float) -> float:
+    """$f(x, y) = 1$ if $|x - y| < 10^{-2}$ else $0$"""
+    # BEGIN SOLUTION 0.1
+    return 1.0 if abs(x - y) < 1e-2 else 0.0
+    # END SOLUTION 0.1
+
+
+# ---------------------------------------------------------------------------
+# Task 0.2: activations, logs and exponentials, and their derivatives
+# ---------------------------------------------------------------------------
+
+
+def sigmoid(x: float) -> float:
+    r"""$f(x) = \frac{1}{1 + e^{-x}}$
+
+    Computed as $\frac{e^{x}}{1 + e^{x}}$ when $x < 0$, so that $e^{-x}$ never
+    overflows: the function is stable for any finite $x$.
+    """
+    # BEGIN SOLUTION 0.2
+    if x >= 0.0:
+        return 1.0 / (1.0 + math.exp(-x))
+    exp_x = math.exp(x)
+    return exp_x / (1.0 + exp_x)
+    # END SOLUTION 0.2
+
+
+def sigmoid_back(x: float, d: float) -> float:
+    r"""$d \cdot \sigma'(x)$ where $\sigma'(x) = \sigma(x)(1 - \sigma(x))$"""
+    # BEGIN SOLUTION 0.2
+    s = sigmoid(x)
+    return d * s * (1.0 - s)
+    # END SOLUTION 0.2
+
+
+def relu(x: float) -> float:
+    """$f(x) = x$ if $x > 0$ else $0$"""
+    # BEGIN SOLUTION 0.2
+    return x if x > 0.0 else 0.0
+    # END SOLUTION 0.2
+
+
+def relu_back(x: float, d: float) -> float:
+    """$d \\cdot f'(x)$ where $f'(x) = 1$ if $x > 0$ else $0$ (0 at the kink, as PyTorch)"""
+    # BEGIN SOLUTION 0.2
+    return d if x > 0.0 else 0.0
+    # END SOLUTION 0.2
+
+
+def log(x: float) -> float:
+    r"""$f(x) = \ln x$; $-\infty$ at 0 and NaN below 0, as PyTorch."""
+    # BEGIN SOLUTION 0.2
+    if x > 0.0:
+        return math.log(x)
+    if x == 0.0:
+        return -math.inf
+    return math.nan
+    # END SOLUTION 0.2
+
+
+def log_back(x: float, d: float) -> float:
+    """$d \\cdot f'(x)$ where $f(x) = \\ln x$, so $f'(x) = 1/x$"""
+    # BEGIN SOLUTION 0.2
+    return d / x
+    # END SOLUTION 0.2
+
+
+def exp(x: float) -> float:
+    """$f(x) = e^{x}$ ($+\\infty$ on overflow, as PyTorch)."""
+    # BEGIN SOLUTION 0.2
+    if x > LOG_MAX_FLOAT:
+        return math.inf
+    return math.exp(x)
+    # END SOLUTION 0.2
+
+
+def exp_back(x: float, d: float) -> float:
+    """$d \\cdot f'(x)$ where $f(x) = e^{x}$, so $f'(x) = e^{x}$"""
+    # BEGIN SOLUTION 0.2
+    return d * exp(x)
+    # END SOLUTION 0.2
+
+
+def inv(x: float) -> float:
+    """$f(x) = 1/x$"""
+    # BEGIN SOLUTION 0.2
+    return 1.0 / x
+    # END SOLUTION 0.2
+
+
+def inv_back(x: float, d: float) -> float:
+    """$d \\cdot f'(x)$ where $f(x) = 1/x$, so $f'(x) = -1/x^2$"""
+    # BEGIN SOLUTION 0.2
+    return -d / (x * x)
+    # END SOLUTION 0.2
+
+
+def tanh(x: float) -> float:
+    r"""$f(x) = \tanh x = \frac{e^{x} - e^{-x}}{e^{x} + e^{-x}}$"""
+    return math.tanh(x)
+
+
+def tanh_back(x: float, d: float) -> float:
+    r"""$d \cdot f'(x)$ where $f'(x) = 1 - \tanh^2 x$"""
+    t = math.tanh(x)
+    return d * (1.0 - t * t)
+
+
+# ---------------------------------------------------------------------------
+# Task 0.3: higher-order functions
+# ---------------------------------------------------------------------------
+
+
+def map_list(fn: Callable[[float], float]) -> Callable[[Iterable[float]], list[float]]:
+    """Lift a one-argument function to lists: `map_list(fn)([x1, x2]) == [fn(x1), fn(x2)]`."""
+
+    def apply(values: Iterable[float]) -> list[float]:
+        # BEGIN SOLUTION 0.3
+        return [fn(x) for x in values]
+        # END SOLUTION 0.3
+
+    return apply
+
+
+def zip_with(
+    fn: Callable[[float, float], float],
+) -> Callable[[Iterable[float], Iterable[float]], list[float]]:
+    """Lift a two-argument function to pairs of lists, element by element.
+
+    `zip_with(fn)([x1, x2], [y1, y2]) == [fn(x1, y1), fn(x2, y2)]`. The lists
+    must have the same length; a `ValueError` says so otherwise.
+    """
+
+    def apply(xs: Iterable[float], ys: Iterable[float]) -> list[float]:
+        # BEGIN SOLUTION 0.3
+        xs, ys = list(xs), list(ys)
+        if len(xs) != len(ys):
+            raise ValueError(f"zip_with: lists differ in length ({len(xs)} and {len(ys)})")
+        return [fn(x, y) for x, y in zip(xs, ys, strict=True)]
+        # END SOLUTION 0.3
+
+    return apply
+
+
+def reduce(fn: Callable[[float, float], float], start: float) -> Callable[[Iterable[float]], float]:
+    r"""Fold a list into one value from the left.
+
+    `reduce(fn, start)([x1, x2, x3]) == fn(fn(fn(start, x1), x2), x3)`; an
+    empty list gives `start`.
+    """
+
+    def apply(values: Iterable[float]) -> float:
+        # BEGIN SOLUTION 0.3
+        total = start
+        for x in values:
+            total = fn(total, x)
+        return total
+        # END SOLUTION 0.3
+
+    return apply
+
+
+def neg_list(values: Iterable[float]) -> list[float]:
+    """Negate every element, using `map_list`."""
+    return map_list(neg)(values)
+
+
+def add_lists(xs: Iterable[float], ys: Iterable[float]) -> list[float]:
+    """Add two lists element by element, using `zip_with`."""
+    return zip_with(add)(xs, ys)
+
+
+def sum_list(values: Iterable[float]) -> float:
+    """Sum a list, using `reduce` (0 for an empty list)."""
+    return reduce(add, 0.0)(values)
+
+
+def prod_list(values: Iterable[float]) -> float:
+    """Multiply the elements of a list, using `reduce` (1 for an empty list)."""
+    return reduce(mul, 1.0)(values)

@@ -1,0 +1,76 @@
+"""Write a student copy of this project with the solution of each selected task removed.
+
+Usage:
+    python scripts/make_exercises.py --out DIR                  # every task
+    python scripts/make_exercises.py --out DIR --module 1       # the tasks of module 1
+    python scripts/make_exercises.py --out DIR --tasks 1.2,1.3  # these tasks
+    python scripts/make_exercises.py --out DIR --force          # overwrite a non-empty DIR
+
+Each `# BEGIN SOLUTION M.N` ... `# END SOLUTION M.N` region of a selected task becomes
+`raise NotImplementedError("Task M.N: <title> — see <tutorial>")`; the regions of the other tasks
+are copied as they are. The student grades the copy with `python scripts/grade.py` inside it.
+
+Exit status: 0 on success, 1 when the markers are invalid, DIR is not empty (without --force)
+or the copy does not import, 2 for an unknown task or module.
+"""
+
+import argparse
+import sys
+from pathlib import Path
+
+from exercises import (
+    ExerciseError,
+    Project,
+    add_selection_arguments,
+    import_problem,
+    make_student_copy,
+)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--out", required=True, type=Path, help="folder for the student copy")
+    parser.add_argument("--force", action="store_true", help="overwrite a non-empty --out")
+    add_selection_arguments(parser)
+    args = parser.parse_args(argv)
+
+    try:
+        project = Project.load()
+    except ExerciseError as error:
+        print(f"make_exercises: {error}", file=sys.stderr)
+        return 1
+    try:
+        tasks = project.select(args.module, args.tasks)
+    except ExerciseError as error:
+        print(f"make_exercises: {error}", file=sys.stderr)
+        return 2
+    try:
+        regions = make_student_copy(project, args.out, tasks, args.force)
+    except ExerciseError as error:
+        print(f"make_exercises: {error}", file=sys.stderr)
+        return 1
+    stubbed_tasks = {region.task_id for region in regions}
+    for task in tasks:
+        if task.id not in stubbed_tasks:
+            print(
+                f"make_exercises: warning: task {task.id} has no solution region", file=sys.stderr
+            )
+
+    problem = import_problem(args.out.resolve())
+    if problem:
+        print(
+            f"make_exercises: the copy in {args.out} does not import:\n{problem}", file=sys.stderr
+        )
+        return 1
+    files = sorted({region.path for region in regions})
+    print(f"Wrote {args.out}: {len(regions)} solution regions of {len(tasks)} tasks stubbed in:")
+    for path in files:
+        print(f"  {path}")
+    print(f"Grade it with: cd {args.out} && python scripts/grade.py")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

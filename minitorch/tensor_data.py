@@ -1,0 +1,296 @@
+"""Tensor layout: a flat storage, a shape, strides and an offset.
+
+A tensor with shape $(s_0, \\ldots, s_{n-1})$ and strides
+$(t_0, \\ldots, t_{n-1})$ keeps element $(i_0, \\ldots, i_{n-1})$ at
+
+$$\\text{offset} + \\sum_k i_k t_k$$
+
+of its one-dimensional storage. Views (transpose, slicing, expand, ...) are new
+(shape, strides, offset) triples over the same storage; nothing is copied.
+
+The index functions `index_to_position`, `to_index` and `broadcast_index`
+work on NumPy int64 arrays with plain loops, so that the Numba backends can
+compile the very same functions (`njit(inline="always")`,
+`cuda.jit(device=True)`) instead of writing the index math again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from .dtypes import DType
+
+# Internal index buffers (NumPy int64 arrays) and user-facing tuples.
+Storage = npt.NDArray  # one-dimensional buffer of elements
+Shape = npt.NDArray[np.int64]
+Strides = npt.NDArray[np.int64]
+Index = npt.NDArray[np.int64]
+UserShape = tuple[int, ...]
+UserStrides = tuple[int, ...]
+UserIndex = tuple[int, ...]
+
+
+def index_to_position(index: Index, strides: Strides) -> int:
+    """The storage position of `index`, relative to the offset: $\\sum_k i_k t_k$."""
+    # BEGIN SOLUTION 2.1
+    position = 0
+    for k in range(len(index)):
+        position += index[k] * strides[k]
+    return position
+    # END SOLUTION 2.1
+
+
+def to_index(ordinal: int, shape: Shape, out_index: Index) -> None:
+    """Write into `out_index` the index of the `ordinal`-th element in row-major order.
+
+    The last dimension moves fastest: with shape (2, 3), ordinals 0..5 map to
+    (0,0) (0,1) (0,2) (1,0) (1,1) (1,2). This enumerates every index of a
+    shape, whatever the strides of the tensor being walked.
+    """
+    # BEGIN SOLUTION 2.1
+    remaining = ordinal
+    for k in range(len(shape) - 1, -1, -1):
+        out_index[k] = remaining % shape[k]
+        remaining = remaining // shape[k]
+    # END SOLUTION 2.1
+
+
+def broadcast_index(big_index: Index, big_shape: Shape, shape: Shape, out_index: Index) -> None:
+    """Map an index of the broadcast shape `big_shape` to an index of `shape`.
+
+    `shape` is aligned with the trailing dimensions of `big_shape`; where it
+    has size 1 the index is 0 (that one element is repeated), elsewhere it is
+    the big index's entry.
+    """
+    # BEGIN SOLUTION 2.2
+    extra = len(big_shape) - len(shape)
+    for k in range(len(shape)):
+        out_index[k] = big_index[k + extra] if shape[k] > 1 else 0
+    # END SOLUTION 2.2
+
+
+def shape_broadcast(shape_a: UserShape, shape_b: UserShape) -> UserShape:
+    """The shape both `shape_a` and `shape_b` broadcast to.
+
+    Shapes are aligned on the right; each pair of sizes must be equal or one
+    of them 1. RuntimeError (PyTorch's text) otherwise.
+    """
+    # BEGIN SOLUTION 2.2
+    ndim = max(len(shape_a), len(shape_b))
+    padded_a = (1,) * (ndim - len(shape_a)) + tuple(shape_a)
+    padded_b = (1,) * (ndim - len(shape_b)) + tuple(shape_b)
+    result = []
+    for k, (size_a, size_b) in enumerate(zip(padded_a, padded_b, strict=True)):
+        if size_a != size_b and size_a != 1 and size_b != 1:
+            raise RuntimeError(
+                f"The size of tensor a ({size_a}) must match the size of tensor b ({size_b}) "
+                f"at non-singleton dimension {k}"
+            )
+        result.append(size_b if size_a == 1 else size_a)
+    return tuple(result)
+    # END SOLUTION 2.2
+
+
+def strides_from_shape(shape: UserShape) -> UserStrides:
+    """Row-major (contiguous) strides: each stride is the product of the sizes after it.
+
+    Sizes of 0 count as 1, as in PyTorch: `(2, 0, 3)` has strides `(3, 3, 1)`.
+    """
+    strides = []
+    step = 1
+    for size in reversed(shape):
+        strides.append(step)
+        step *= max(size, 1)
+    return tuple(reversed(strides))
+
+
+def prod(sizes: Sequence[int]) -> int:
+    """The product of `sizes` (1 for none): the number of elements of a shape."""
+    result = 1
+    for size in sizes:
+        result *= size
+    return result
+
+
+def view_strides(shape: UserShape, strides: UserStrides, new_shape: UserShape):
+    """Strides that show a tensor of (`shape`, `strides`) as `new_shape`, or None.
+
+    PyTorch's rule for `view`: split the old dimensions into *chunks* in which
+    each dimension steps exactly over the next one
+    ($t_k = t_{k+1} s_{k+1}$). A view is possible when the new dimensions can
+    be grouped, from the right, into runs whose sizes multiply to each
+    chunk's number of elements; every run then walks its chunk with
+    contiguous strides. `reshape` copies exactly when this returns None.
+    """
+    if len(shape) == 0:
+        return (1,) * len(new_shape)
+    numel = prod(shape)
+    if numel == 0:
+        return tuple(strides) if tuple(new_shape) == tuple(shape) else strides_from_shape(new_shape)
+    new_strides = [0] * len(new_shape)
+    new_dim = len(new_shape) - 1
+    chunk_stride = strides[-1]  # stride of the innermost dimension of the current chunk
+    chunk_numel = 1
+    for old_dim in range(len(shape) - 1, -1, -1):
+        chunk_numel *= shape[old_dim]
+        chunk_ends = old_dim == 0 or (
+            shape[old_dim - 1] != 1 and strides[old_dim - 1] != chunk_numel * chunk_stride
+        )
+        if not chunk_ends:
+            continue
+        run_numel = 1
+        while new_dim >= 0 and (run_numel < chunk_numel or new_shape[new_dim] == 1):
+            new_strides[new_dim] = run_numel * chunk_stride
+            run_numel *= new_shape[new_dim]
+            new_dim -= 1
+        if run_numel != chunk_numel:
+            return None
+        if old_dim > 0:
+            chunk_stride = strides[old_dim - 1]
+            chunk_numel = 1
+    if new_dim != -1:
+        return None
+    return tuple(new_strides)
+
+
+def normalize_dim(dim: int, ndim: int) -> int:
+    """`dim` as a non-negative dimension of an `ndim`-dimensional tensor.
+
+    IndexError (PyTorch's text) when out of range; a 0-dim tensor accepts -1 and 0.
+    """
+    bound = max(ndim, 1)
+    if not -bound <= dim < bound:
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{-bound}, {bound - 1}], "
+            f"but got {dim})"
+        )
+    return dim % bound
+
+
+class TensorData:
+    """The layout of one tensor: storage, shape, strides, offset.
+
+    `storage` is a one-dimensional NumPy array that several layouts (views) may
+    share. `shape` and `strides` are tuples for Python code and int64 arrays
+    (`shape_array`, `strides_array`) for the kernels.
+    """
+
+    __slots__ = ("storage", "shape", "strides", "offset", "shape_array", "strides_array")
+
+    def __init__(
+        self, storage: Storage, shape: UserShape, strides: UserStrides | None = None, offset=0
+    ):
+        self.storage = storage
+        self.shape = tuple(int(s) for s in shape)
+        self.strides = (
+            strides_from_shape(self.shape) if strides is None else tuple(int(s) for s in strides)
+        )
+        if len(self.strides) != len(self.shape):
+            raise ValueError(f"shape {self.shape} and strides {self.strides} differ in length")
+        self.offset = int(offset)
+        self.shape_array = np.array(self.shape, dtype=np.int64)
+        self.strides_array = np.array(self.strides, dtype=np.int64)
+        self._check_bounds()
+
+    def _check_bounds(self) -> None:
+        """Refuse layouts that would reach outside the storage."""
+        if self.numel() == 0:
+            return
+        lowest = self.offset + sum(
+            (size - 1) * stride
+            for size, stride in zip(self.shape, self.strides, strict=True)
+            if stride < 0
+        )
+        highest = self.offset + sum(
+            (size - 1) * stride
+            for size, stride in zip(self.shape, self.strides, strict=True)
+            if stride > 0
+        )
+        if lowest < 0 or highest >= self.storage.shape[0]:
+            raise RuntimeError(
+                f"layout with shape {list(self.shape)}, strides {list(self.strides)} and offset "
+                f"{self.offset} reaches outside a storage of {self.storage.shape[0]} elements"
+            )
+
+    @staticmethod
+    def empty(shape: UserShape, dtype: DType) -> TensorData:
+        """A new contiguous layout over fresh zero-filled storage."""
+        return TensorData(np.zeros(prod(shape), dtype=dtype.numpy_dtype), shape)
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    def numel(self) -> int:
+        """Number of elements: the product of the shape."""
+        return prod(self.shape)
+
+    def is_contiguous(self) -> bool:
+        """Whether the strides are row-major, ignoring dimensions of size 1 (PyTorch's rule)."""
+        if self.numel() == 0:
+            return True
+        expected = 1
+        for size, stride in zip(reversed(self.shape), reversed(self.strides), strict=True):
+            if size != 1:
+                if stride != expected:
+                    return False
+                expected *= size
+        return True
+
+    def position(self, index: Sequence[int]) -> int:
+        """The storage position of the element at `index` (offset included)."""
+        return self.offset + index_to_position(np.asarray(index, np.int64), self.strides_array)
+
+    def indices(self):
+        """Every index of the shape, in row-major order, as tuples."""
+        index = np.zeros(self.ndim, dtype=np.int64)
+        for ordinal in range(self.numel()):
+            to_index(ordinal, self.shape_array, index)
+            yield tuple(int(i) for i in index)
+
+    def permute(self, *order: int) -> TensorData:
+        """The same storage with dimensions reordered: dimension k of the result is `order[k]`."""
+        return TensorData(
+            self.storage,
+            tuple(self.shape[d] for d in order),
+            tuple(self.strides[d] for d in order),
+            self.offset,
+        )
+
+    def view(self, new_shape: UserShape) -> TensorData | None:
+        """The layout of `new_shape` over the same elements, or None when strides forbid it."""
+        strides = view_strides(self.shape, self.strides, new_shape)
+        if strides is None:
+            return None
+        return TensorData(self.storage, new_shape, strides, self.offset)
+
+    def expand(self, new_shape: UserShape) -> TensorData:
+        """Broadcast to `new_shape` without copying: repeated dimensions get stride 0.
+
+        `new_shape` must already be checked against `shape` (same trailing sizes or 1s).
+        """
+        extra = len(new_shape) - self.ndim
+        strides = [0] * extra
+        for k, (size, stride) in enumerate(zip(self.shape, self.strides, strict=True)):
+            strides.append(stride if size == new_shape[k + extra] else 0)
+        return TensorData(self.storage, new_shape, strides, self.offset)
+
+    def numpy_view(self) -> np.ndarray:
+        """A NumPy array over the same memory (writes go through both ways)."""
+        itemsize = self.storage.itemsize
+        if self.numel() == 0:
+            return np.empty(self.shape, dtype=self.storage.dtype)
+        return np.lib.stride_tricks.as_strided(
+            self.storage[self.offset :],
+            shape=self.shape,
+            strides=tuple(s * itemsize for s in self.strides),
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"TensorData(shape={self.shape}, strides={self.strides}, offset={self.offset}, "
+            f"storage of {self.storage.shape[0]} {self.storage.dtype})"
+        )

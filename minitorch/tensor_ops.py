@@ -1,0 +1,180 @@
+"""Backends: the few higher-order kernels every tensor operation is built from.
+
+A backend fills an output layout (`TensorData`) that the caller allocated with
+the result's shape and dtype:
+
+- `map(fn, out, a)`: $out_i = fn(a_i)$, `a` broadcast to `out`'s shape (so
+  `map(identity, ...)` copies, materialises an `expand`, or writes a slice);
+- `zip(fn, out, a, b)`: $out_i = fn(a_i, b_i)$, both broadcast;
+- `reduce(fn, out, a, dim, start)`: folds dimension `dim` of `a` (where `out`
+  has size 1) from `start` with `fn`;
+- `arg_reduce(better, values, indices, a, dim)`: the first element along
+  `dim` that no later one is `better` than, and its position (max, argmax);
+- `where(out, condition, a, b)`: $out_i = a_i$ if $condition_i$ else $b_i$;
+- `matmul(out, a, b)`: batched matrix product, batch dimensions broadcast.
+
+`fn` is a module-level scalar function (from `operators.py`), so that a
+compiling backend can build and cache one kernel per (function, dtype).
+Inputs of `zip` share one dtype (the caller converts them first); `out` may
+have another (a comparison writes bools).
+
+`SimpleBackend` is the reference: plain Python loops over `tensor_data`'s
+index functions, correct on any strides and slow. Choose the backend that
+`cpu` tensors use with `minitorch.set_backend(name)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from .tensor_data import TensorData, broadcast_index, index_to_position, to_index
+
+
+class SimpleBackend:
+    """The reference backend: one Python loop per kernel, element by element."""
+
+    name = "simple"
+
+    def map(self, fn: Callable, out: TensorData, a: TensorData) -> None:
+        """$out[i] = fn(a[i])$ for every index $i$ of `out`, with `a` broadcast."""
+        # BEGIN SOLUTION 2.3
+        out_index = np.zeros(out.ndim, dtype=np.int64)
+        a_index = np.zeros(a.ndim, dtype=np.int64)
+        with np.errstate(all="ignore"):
+            for ordinal in range(out.numel()):
+                to_index(ordinal, out.shape_array, out_index)
+                broadcast_index(out_index, out.shape_array, a.shape_array, a_index)
+                value = a.storage[a.offset + index_to_position(a_index, a.strides_array)]
+                out.storage[out.offset + index_to_position(out_index, out.strides_array)] = fn(
+                    value
+                )
+        # END SOLUTION 2.3
+
+    def zip(self, fn: Callable, out: TensorData, a: TensorData, b: TensorData) -> None:
+        """$out[i] = fn(a[i], b[i])$ for every index $i$ of `out`, with `a` and `b` broadcast."""
+        # BEGIN SOLUTION 2.3
+        out_index = np.zeros(out.ndim, dtype=np.int64)
+        a_index = np.zeros(a.ndim, dtype=np.int64)
+        b_index = np.zeros(b.ndim, dtype=np.int64)
+        with np.errstate(all="ignore"):
+            for ordinal in range(out.numel()):
+                to_index(ordinal, out.shape_array, out_index)
+                broadcast_index(out_index, out.shape_array, a.shape_array, a_index)
+                broadcast_index(out_index, out.shape_array, b.shape_array, b_index)
+                a_value = a.storage[a.offset + index_to_position(a_index, a.strides_array)]
+                b_value = b.storage[b.offset + index_to_position(b_index, b.strides_array)]
+                out_position = out.offset + index_to_position(out_index, out.strides_array)
+                out.storage[out_position] = fn(a_value, b_value)
+        # END SOLUTION 2.3
+
+    def reduce(self, fn: Callable, out: TensorData, a: TensorData, dim: int, start) -> None:
+        """$out[i] = fn(\\ldots fn(fn(start, a[i|0]), a[i|1]) \\ldots)$ along `dim`.
+
+        `out` has `a`'s shape with size 1 in `dim`; $a[i|j]$ is the element of
+        `a` at `out`'s index $i$ with position $j$ in `dim`.
+        """
+        # BEGIN SOLUTION 2.3
+        out_index = np.zeros(out.ndim, dtype=np.int64)
+        with np.errstate(all="ignore"):
+            for ordinal in range(out.numel()):
+                to_index(ordinal, out.shape_array, out_index)
+                position = a.offset + index_to_position(out_index, a.strides_array)
+                total = start
+                for _ in range(a.shape[dim]):
+                    total = fn(total, a.storage[position])
+                    position += a.strides[dim]
+                out.storage[out.offset + index_to_position(out_index, out.strides_array)] = total
+        # END SOLUTION 2.3
+
+    def arg_reduce(
+        self, better: Callable, values: TensorData, indices: TensorData, a: TensorData, dim: int
+    ) -> None:
+        """The winner along `dim` and its position: `values` and int64 `indices`.
+
+        The first element wins unless a later one is `better(later, best)`, so
+        ties go to the first occurrence, as in PyTorch. `a.shape[dim]` must be
+        at least 1.
+        """
+        out_index = np.zeros(values.ndim, dtype=np.int64)
+        with np.errstate(all="ignore"):
+            for ordinal in range(values.numel()):
+                to_index(ordinal, values.shape_array, out_index)
+                position = a.offset + index_to_position(out_index, a.strides_array)
+                best, best_at = a.storage[position], 0
+                for j in range(1, a.shape[dim]):
+                    position += a.strides[dim]
+                    if better(a.storage[position], best):
+                        best, best_at = a.storage[position], j
+                values.storage[
+                    values.offset + index_to_position(out_index, values.strides_array)
+                ] = best
+                indices.storage[
+                    indices.offset + index_to_position(out_index, indices.strides_array)
+                ] = best_at
+
+    def where(self, out: TensorData, condition: TensorData, a: TensorData, b: TensorData) -> None:
+        """$out[i] = a[i]$ where $condition[i]$ is true, else $b[i]$ (all broadcast)."""
+        out_index = np.zeros(out.ndim, dtype=np.int64)
+        index = np.zeros(out.ndim, dtype=np.int64)
+        for ordinal in range(out.numel()):
+            to_index(ordinal, out.shape_array, out_index)
+            broadcast_index(out_index, out.shape_array, condition.shape_array, index)
+            chosen = a if condition.storage[condition.position(index[: condition.ndim])] else b
+            broadcast_index(out_index, out.shape_array, chosen.shape_array, index)
+            value = chosen.storage[chosen.position(index[: chosen.ndim])]
+            out.storage[out.offset + index_to_position(out_index, out.strides_array)] = value
+
+    def matmul(self, out: TensorData, a: TensorData, b: TensorData) -> None:
+        """$out[\\ldots, i, k] = \\sum_j a[\\ldots, i, j] \\, b[\\ldots, j, k]$.
+
+        All three have the same number of dimensions (at least 2); the batch
+        dimensions of `a` and `b` broadcast to `out`'s.
+        """
+        out_index = np.zeros(out.ndim, dtype=np.int64)
+        a_index = np.zeros(out.ndim, dtype=np.int64)
+        b_index = np.zeros(out.ndim, dtype=np.int64)
+        inner = a.shape[-1]
+        zero = out.storage.dtype.type(0)
+        with np.errstate(all="ignore"):
+            for ordinal in range(out.numel()):
+                to_index(ordinal, out.shape_array, out_index)
+                broadcast_index(out_index, out.shape_array, a.shape_array, a_index)
+                broadcast_index(out_index, out.shape_array, b.shape_array, b_index)
+                total = zero
+                for j in range(inner):
+                    a_index[-1] = j
+                    b_index[-2] = j
+                    a_value = a.storage[a.offset + index_to_position(a_index, a.strides_array)]
+                    b_value = b.storage[b.offset + index_to_position(b_index, b.strides_array)]
+                    total = total + a_value * b_value
+                out.storage[out.offset + index_to_position(out_index, out.strides_array)] = total
+
+
+_BACKENDS = {"simple": SimpleBackend()}
+_cpu_backend_name = "simple"
+
+
+def register_backend(backend) -> None:
+    """Make `backend` selectable by its `name` with `set_backend`."""
+    _BACKENDS[backend.name] = backend
+
+
+def set_backend(name: str) -> None:
+    """Choose the backend of `cpu` tensors: `"simple"` (the reference loops) for now.
+
+    >>> import minitorch
+    >>> minitorch.set_backend("simple")
+    >>> minitorch.get_backend().name
+    'simple'
+    """
+    global _cpu_backend_name
+    if name not in _BACKENDS:
+        raise ValueError(f"unknown backend {name!r}; choose one of {sorted(_BACKENDS)}")
+    _cpu_backend_name = name
+
+
+def get_backend():
+    """The backend `cpu` tensors currently run on."""
+    return _BACKENDS[_cpu_backend_name]

@@ -192,8 +192,6 @@ def as_operands(a: Tensor | Number, b: Tensor | Number) -> tuple[Tensor, Tensor,
     Python numbers become 0-dim tensors of the promoted dtype, so `float64 +
     0.1` uses 0.1 in double precision.
     """
-    if not isinstance(a, Tensor) and not isinstance(b, Tensor):
-        raise TypeError("expected at least one Tensor operand")
     dtype = dtypes.result_type(a, b)
     a = a if isinstance(a, Tensor) else scalar_tensor(a, dtype)
     b = b if isinstance(b, Tensor) else scalar_tensor(b, dtype)
@@ -919,11 +917,7 @@ def setitem(a: Tensor, key, value) -> None:
         return
     target = Index.apply(a, key)
     source = value if isinstance(value, Tensor) else scalar_tensor(value, a.dtype)
-    if shape_broadcast(target.shape, source.shape) != tuple(target.shape):
-        raise RuntimeError(
-            f"shape mismatch: value tensor of shape {list(source.shape)} cannot be broadcast "
-            f"to indexing result of shape {list(target.shape)}"
-        )
+    source = Expand.apply(source, tuple(target.shape))  # PyTorch's error when shapes differ
     write_into(target, source)
 
 

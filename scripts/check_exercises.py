@@ -44,9 +44,13 @@ from exercises import (
     add_selection_arguments,
     find_test_markers,
     make_student_copy,
+    marker_test_files,
     project_env,
     run_task_tests,
 )
+
+# The project this script lives in (in a student copy: the copy).
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -70,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
 
     started = time.monotonic()
     try:
-        project = Project.load()
+        project = Project.load(PROJECT_ROOT)
     except ExerciseError as error:
         print(f"check_exercises: {error}", file=sys.stderr)
         return 1
@@ -86,6 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     problems = marker_problems(project)
     tasks_with_regions = {region.task_id for region in regions}
+    test_files = marker_test_files(project.root)
 
     warnings = []
     tasks_ok = 0
@@ -93,10 +98,11 @@ def main(argv: list[str] | None = None) -> int:
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         runs = {}
         for task in tasks:
-            reference = pool.submit(run_task_tests, project.root, task, args.timeout)
+            files = test_files.get(task.marker)
+            reference = pool.submit(run_task_tests, project.root, task, files, args.timeout)
             stubbed = None
             if task.id in tasks_with_regions:
-                stubbed = pool.submit(check_stubbed, project, task, args.timeout)
+                stubbed = pool.submit(check_stubbed, project, task, files, args.timeout)
             runs[task.id] = (reference, stubbed)
         for task in tasks:
             reference, stubbed = runs[task.id]
@@ -130,8 +136,10 @@ def marker_problems(project: Project) -> list[str]:
     return problems
 
 
-def check_stubbed(project: Project, task: Task, timeout: float) -> tuple[TaskResult, list[str]]:
-    """Run `task`'s tests in a temporary copy where only its regions are stubbed.
+def check_stubbed(
+    project: Project, task: Task, test_files: list[str] | None, timeout: float
+) -> tuple[TaskResult, list[str]]:
+    """Run `task`'s tests (in `test_files`) in a temporary copy where only its regions are stubbed.
 
     Returns the result and the lint errors (ruff) of the stubbed files.
     """
@@ -142,7 +150,7 @@ def check_stubbed(project: Project, task: Task, timeout: float) -> tuple[TaskRes
         env = project_env(
             copy, NUMBA_CACHE_DIR=str(Path(scratch) / "numba-cache"), PYTHONDONTWRITEBYTECODE="1"
         )
-        result = run_task_tests(copy, task, timeout, env)
+        result = run_task_tests(copy, task, test_files, timeout, env)
         paths = sorted({region.path for region in regions})
         lint = new_lint_errors(lint_errors(project.root, paths), lint_errors(copy, paths))
     return result, lint

@@ -18,7 +18,17 @@ import json
 import sys
 from pathlib import Path
 
-from exercises import ExerciseError, Project, TaskResult, add_selection_arguments, run_task_tests
+from exercises import (
+    ExerciseError,
+    Project,
+    TaskResult,
+    add_selection_arguments,
+    marker_test_files,
+    run_task_tests,
+)
+
+# The project this script lives in (in a student copy: the copy).
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -37,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     try:
-        project = Project.load()
+        project = Project.load(PROJECT_ROOT)
     except ExerciseError as error:
         print(f"grade: {error}", file=sys.stderr)
         return 1
@@ -50,8 +60,11 @@ def main(argv: list[str] | None = None) -> int:
     title_width = max(len(task.title) for task in tasks)
     print(f"{'Task':<5} {'Title':<{title_width}}  {'Tests':>9}  Status")
     results = []
+    test_files = marker_test_files(project.root)
     for task in tasks:
-        result = run_task_tests(project.root, task, timeout=args.timeout)
+        result = run_task_tests(
+            project.root, task, test_files.get(task.marker), timeout=args.timeout
+        )
         results.append(result)
         print(table_row(result, title_width), flush=True)
 

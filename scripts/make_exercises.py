@@ -26,6 +26,9 @@ from exercises import (
     make_student_copy,
 )
 
+# The project this script lives in (in a student copy: the copy).
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
@@ -37,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     try:
-        project = Project.load()
+        project = Project.load(PROJECT_ROOT)
     except ExerciseError as error:
         print(f"make_exercises: {error}", file=sys.stderr)
         return 1

@@ -168,6 +168,8 @@ def test_select_by_module_and_by_ids(project):
         project.select(task_ids=["0.1", "9.9"])
     with pytest.raises(exercises.ExerciseError, match=r"no tasks in module '4' \(modules: 0\)"):
         project.select(module="4")
+    with pytest.raises(exercises.ExerciseError, match="no task ids given"):
+        project.select(task_ids=[])
 
 
 def test_parse_task_list():
@@ -347,6 +349,10 @@ def test_find_test_markers_ignores_strings(tmp_path):
     uses, problems = exercises.find_test_markers(tmp_path)
     assert uses == [("tests/test_a.py", 4, "task0_1"), ("tests/test_a.py", 6, "task9_9")]
     assert problems == []
+    assert exercises.marker_test_files(tmp_path) == {
+        "task0_1": ["tests/test_a.py"],
+        "task9_9": ["tests/test_a.py"],
+    }
 
 
 # --- make_exercises.py ------------------------------------------------------------------------
@@ -465,13 +471,28 @@ def test_grade_table_json_and_exit_code(tmp_path):
 
 
 def test_grade_selected_tasks_exit_0_when_all_pass(tmp_path):
-    root = make_project(tmp_path / "project")
+    # Only the files that use a task's marker are collected for it: this one is not.
+    broken = "import a_module_that_is_not_installed\n"
+    root = make_project(tmp_path / "project", {"tests/test_unrelated.py": broken})
     graded = run_script(root, "grade", "--tasks", "0.2")
     assert graded.returncode == 0, graded.stdout + graded.stderr
     assert graded.stdout.splitlines()[1:] == [
         "0.2   Multiplication        2/2  PASS",
         "Score: 1/1 tasks pass, 2/2 tests pass",
     ]
+
+
+def test_pytest_that_cannot_start_fails_the_task(tmp_path):
+    pyproject = PYPROJECT.replace('addopts = "--strict-markers -q"', 'addopts = "--no-such-option"')
+    project = exercises.Project.load(make_project(tmp_path, {"pyproject.toml": pyproject}))
+    result = exercises.run_task_tests(project.root, project.tasks["0.1"])
+    assert (result.status, result.exit_code) == ("FAIL", 4), result
+    assert result.detail.startswith("pytest exited with code 4: "), result.detail
+
+
+def test_tests_running_too_long_fail_the_task(project):
+    result = exercises.run_task_tests(project.root, project.tasks["0.1"], timeout=0.01)
+    assert (result.status, result.detail) == ("FAIL", "timed out after 0.01 s")
 
 
 def test_grade_unknown_task_exits_2(tmp_path):

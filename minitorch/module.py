@@ -75,14 +75,38 @@ class Module:
                 f"cannot assign {name!r} before Module.__init__() is called "
                 f"(call super().__init__() first in {type(self).__name__}.__init__)"
             )
-        self._modules.pop(name, None)
-        self._parameters.pop(name, None)
+        # As in torch.nn.Module: a name lives in exactly one place, a replaced
+        # parameter or child keeps its position, and a registered name only
+        # accepts its own kind (or None, which unregisters the value but keeps the slot).
         if isinstance(value, Parameter):
+            self._forget(name, keep="_parameters")
             self._parameters[name] = value
         elif isinstance(value, Module):
+            self._forget(name, keep="_modules")
             self._modules[name] = value
+        elif name in self._parameters:
+            self._check_none(value, name, "parameter", "minitorch.Parameter")
+            self._parameters[name] = None
+        elif name in self._modules:
+            self._check_none(value, name, "child module", "minitorch.Module")
+            self._modules[name] = None
         else:
             object.__setattr__(self, name, value)
+
+    def _forget(self, name: str, keep: str) -> None:
+        """Remove `name` from every place but the registry `keep`."""
+        self.__dict__.pop(name, None)
+        for registry in ("_parameters", "_modules"):
+            if registry != keep:
+                self.__dict__[registry].pop(name, None)
+
+    @staticmethod
+    def _check_none(value: Any, name: str, kind: str, expected: str) -> None:
+        if value is not None:
+            raise TypeError(
+                f"cannot assign '{type(value).__name__}' as {kind} '{name}' "
+                f"({expected} or None expected)"
+            )
 
     def __getattr__(self, name: str) -> Any:
         # Called only when normal lookup fails: look in the registries.
@@ -111,15 +135,23 @@ class Module:
         yield from self._modules.values()
 
     def named_modules(self, prefix: str = "") -> Iterator[tuple[str, Module]]:
-        """This module and every descendant, depth first, with dotted names ("" for self)."""
+        """This module and every descendant, depth first, with dotted names ("" for self).
+
+        A module reachable along several paths is listed once, under its first name.
+        """
         # BEGIN SOLUTION 0.4
+        seen: set[int] = set()
         stack = [(prefix, self)]
         while stack:
             name, module = stack.pop()
+            if id(module) in seen:
+                continue
+            seen.add(id(module))
             yield name, module
             children = [
                 (f"{name}.{child_name}" if name else child_name, child)
                 for child_name, child in module._modules.items()
+                if child is not None
             ]
             stack.extend(reversed(children))
         # END SOLUTION 0.4
@@ -130,10 +162,18 @@ class Module:
             yield module
 
     def named_parameters(self) -> Iterator[tuple[str, Parameter]]:
-        """Every parameter in the tree with its dotted path, e.g. `("layer1.weight", p)`."""
+        """Every parameter in the tree with its dotted path, e.g. `("layer1.weight", p)`.
+
+        A parameter shared by several modules is listed once, so an optimizer
+        steps it once.
+        """
         # BEGIN SOLUTION 0.4
+        seen: set[int] = set()
         for module_name, module in self.named_modules():
             for name, parameter in module._parameters.items():
+                if parameter is None or id(parameter) in seen:
+                    continue
+                seen.add(id(parameter))
                 yield (f"{module_name}.{name}" if module_name else name), parameter
         # END SOLUTION 0.4
 
@@ -165,11 +205,14 @@ class Module:
         return ""
 
     def __repr__(self) -> str:
-        lines = []
+        """torch.nn.Module's layout: one line when there are no children, else
+        the extra text and each `(name): child` on indented lines."""
+        extra = self.extra_repr()
+        lines = extra.split("\n") if extra else []
         for name, child in self._modules.items():
             child_text = repr(child).replace("\n", "\n  ")
-            lines.append(f"  ({name}): {child_text}")
-        head = f"{type(self).__name__}({self.extra_repr()}"
-        if not lines:
-            return head + ")"
-        return head + "\n" + "\n".join(lines) + "\n)"
+            lines.append(f"({name}): {child_text}")
+        head = f"{type(self).__name__}("
+        if not self._modules and len(lines) <= 1:
+            return head + "".join(lines) + ")"
+        return head + "\n  " + "\n  ".join(lines) + "\n)"

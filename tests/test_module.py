@@ -250,3 +250,32 @@ def test_parameter_update_replaces_the_value() -> None:
     parameter.update(2.5)
     assert parameter.value == 2.5
     assert repr(parameter) == "2.5" and str(parameter) == "2.5"
+
+
+def test_assigning_a_non_parameter_to_a_parameter_name_is_refused() -> None:
+    model = Leaf()
+    # torch: "cannot assign 'float' as parameter 'weight' (torch.nn.Parameter or None expected)"
+    with pytest.raises(TypeError, match=r"cannot assign 'float' as parameter 'weight' \("):
+        model.weight = 7.0
+    model.weight = None  # allowed: the slot stays, the parameter is gone
+    assert [name for name, _ in model.named_parameters()] == ["bias"]
+
+
+def test_assigning_a_non_module_to_a_child_name_is_refused() -> None:
+    model = Middle()
+    child_name = next(name for name, _ in model.named_modules() if name)
+    with pytest.raises(TypeError, match=f"cannot assign 'int' as child module '{child_name}'"):
+        setattr(model, child_name, 3)
+
+
+@pytest.mark.task0_4
+def test_a_shared_parameter_is_listed_once() -> None:
+    class Tied(Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.first = Leaf()
+            self.second = Leaf()
+            self.second.weight = self.first.weight  # weight tying
+
+    names = [name for name, _ in Tied().named_parameters()]
+    assert names == ["first.weight", "first.bias", "second.bias"], names

@@ -67,9 +67,9 @@ def eq(x: float, y: float) -> float:
 
 
 def maximum(x: float, y: float) -> float:
-    """$f(x, y) = x$ if $x > y$ else $y$"""
+    """$f(x, y) = x$ if $x > y$ else $y$; NaN if either is NaN, as PyTorch."""
     # BEGIN SOLUTION 0.1
-    return x if x > y else y
+    return x if x > y or math.isnan(x) else y
     # END SOLUTION 0.1
 
 
@@ -108,9 +108,9 @@ def sigmoid_back(x: float, d: float) -> float:
 
 
 def relu(x: float) -> float:
-    """$f(x) = x$ if $x > 0$ else $0$"""
+    """$f(x) = x$ if $x > 0$ else $0$; NaN stays NaN, as PyTorch."""
     # BEGIN SOLUTION 0.2
-    return x if x > 0.0 else 0.0
+    return 0.0 if x <= 0.0 else x
     # END SOLUTION 0.2
 
 

@@ -437,3 +437,16 @@ def test_sum_list_is_additive_over_concatenation(xs: list[float], ys: list[float
     assert math.isclose(
         sum_list(xs + ys), sum_list(xs) + sum_list(ys), rel_tol=1e-12, abs_tol=1e-12 * scale
     )
+
+
+@pytest.mark.task0_1
+def test_maximum_propagates_nan_like_torch() -> None:
+    # torch.maximum(tensor(nan), tensor(1.)) and torch.maximum(tensor(1.), tensor(nan)) are nan
+    assert math.isnan(maximum(math.nan, 1.0))
+    assert math.isnan(maximum(1.0, math.nan))
+
+
+@pytest.mark.task0_2
+def test_relu_propagates_nan_like_torch() -> None:
+    # torch.relu(torch.tensor(float("nan"))) is nan
+    assert math.isnan(relu(math.nan))

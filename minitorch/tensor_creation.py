@@ -1,0 +1,296 @@
+"""Creating tensors: from data (`tensor`, `from_numpy`), filled (`zeros`, `full`, ...),
+ranges (`arange`, `linspace`, `eye`) and random ones (`rand`, `randn`, ...).
+
+Every factory takes PyTorch's keywords `dtype=`, `device=` and `requires_grad=`.
+Random tensors come from one NumPy generator, reseeded by `manual_seed`.
+"""
+
+from __future__ import annotations
+
+import builtins
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from . import dtypes
+from .dtypes import DType
+from .tensor import Tensor, check_device
+from .tensor import device as Device
+from .tensor_data import TensorData, prod
+
+Number = bool | int | float
+
+
+def parse_shape(args) -> tuple:
+    """Sizes given as `(2, 3)`, `[2, 3]`, a Size, or as separate arguments `2, 3`."""
+    if len(args) == 1 and isinstance(args[0], Sequence):
+        args = tuple(args[0])
+    for size in args:
+        if not isinstance(size, (int, np.integer)) or isinstance(size, bool):
+            raise TypeError(f"sizes must be integers, got {size!r}")
+    return tuple(int(size) for size in args)
+
+
+_generator = np.random.default_rng()
+
+
+def manual_seed(seed: int) -> np.random.Generator:
+    """Seed the generator behind `rand`, `randn`, `randint`, `uniform_`, `normal_`."""
+    global _generator
+    _generator = np.random.default_rng(seed)
+    return _generator
+
+
+def generator() -> np.random.Generator:
+    return _generator
+
+
+def flatten_nested(data, dim: int = 0) -> tuple[tuple, list]:
+    """The shape and row-major values of nested sequences of numbers (ragged ones refused)."""
+    if isinstance(data, Tensor):
+        if data.numel() != 1 or data.ndim:
+            return tuple(data.shape), data.reshape(-1).tolist()
+        return (), [data.item()]
+    if isinstance(data, np.ndarray):
+        return data.shape, data.reshape(-1).tolist()
+    if isinstance(data, (bool, int, float, np.bool_, np.integer, np.floating)):
+        return (), [data]
+    if not isinstance(data, Sequence) or isinstance(data, str):
+        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+    if len(data) == 0:
+        return (0,), []
+    shapes, values = [], []
+    for item in data:
+        shape, flat = flatten_nested(item, dim + 1)
+        shapes.append(shape)
+        values.extend(flat)
+    for shape in shapes[1:]:
+        if shape != shapes[0]:
+            expected = shapes[0][0] if shapes[0] else 0
+            got = shape[0] if shape else 0
+            raise ValueError(f"expected sequence of length {expected} at dim {dim + 1} (got {got})")
+    return (len(data),) + shapes[0], values
+
+
+def inferred_dtype(values: list) -> DType:
+    """PyTorch's dtype for Python data: any float → default float, any int → int64, else bool."""
+    if not values or builtins.any(isinstance(v, (float, np.floating)) for v in values):
+        return dtypes.get_default_dtype()
+    if builtins.all(isinstance(v, (bool, np.bool_)) for v in values):
+        return dtypes.bool_
+    return dtypes.int64
+
+
+def finish(t: Tensor, on_device, requires_grad: bool) -> Tensor:
+    """Apply the `device=` and `requires_grad=` keywords of a factory function."""
+    if on_device is not None:
+        t.device = check_device(Device(on_device))
+    if requires_grad:
+        if not t.dtype.is_floating_point:
+            raise RuntimeError(
+                "Only Tensors of floating point and complex dtype can require gradients"
+            )
+        t.requires_grad = True
+    return t
+
+
+def tensor(data, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """A new tensor holding a copy of `data` (nested lists, numbers, arrays or tensors).
+
+    >>> import minitorch
+    >>> minitorch.tensor([[1, 2], [3, 4]]).dtype
+    minitorch.int64
+    >>> minitorch.tensor([1.5]).dtype
+    minitorch.float32
+    """
+    if isinstance(data, np.ndarray) and dtype is None:
+        dtype = dtypes.from_numpy_dtype(data.dtype)
+    elif isinstance(data, Tensor) and dtype is None:
+        dtype = data.dtype
+    shape, values = flatten_nested(data)
+    dtype = inferred_dtype(values) if dtype is None else dtypes.to_dtype(dtype)
+    storage = np.array(values, dtype=dtype.numpy_dtype).reshape(-1)
+    return finish(Tensor(TensorData(storage, shape), dtype), device, requires_grad)
+
+
+def filled(size, value: Number, dtype, on_device, requires_grad: bool, name: str) -> Tensor:
+    shape = parse_shape(size)
+    if builtins.any(s < 0 for s in shape):
+        raise RuntimeError(f"{name}: Dimension size must be non-negative.")
+    dtype = dtypes.to_dtype(dtype) if dtype is not None else dtypes.get_default_dtype()
+    storage = np.full(prod(shape), value, dtype=dtype.numpy_dtype)
+    return finish(Tensor(TensorData(storage, shape), dtype), on_device, requires_grad)
+
+
+def zeros(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """A tensor of zeros: `zeros(2, 3)` or `zeros((2, 3))`."""
+    return filled(size, 0, dtype, device, requires_grad, "zeros")
+
+
+def ones(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """A tensor of ones."""
+    return filled(size, 1, dtype, device, requires_grad, "ones")
+
+
+def empty(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """A new tensor whose values are unspecified (zeros here)."""
+    return filled(size, 0, dtype, device, requires_grad, "empty")
+
+
+def full(size, fill_value: Number, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """A tensor filled with `fill_value` (whose type sets the dtype unless given)."""
+    dtype = dtypes.scalar_dtype(fill_value) if dtype is None else dtype
+    return filled((size,), fill_value, dtype, device, requires_grad, "full")
+
+
+def arange(
+    start: Number,
+    end: Number | None = None,
+    step: Number = 1,
+    dtype=None,
+    device=None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """`start, start + step, ...` up to (not including) `end`; `arange(n)` is `0..n-1`."""
+    if end is None:
+        start, end = 0, start
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if (end - start) * step < 0:
+        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
+    if dtype is None:
+        floating = builtins.any(isinstance(v, float) for v in (start, end, step))
+        dtype = dtypes.get_default_dtype() if floating else dtypes.int64
+    dtype = dtypes.to_dtype(dtype)
+    count = math.ceil((end - start) / step)
+    values = (
+        start + np.arange(count, dtype=np.float64 if dtype.is_floating_point else np.int64) * step
+    )
+    return finish(tensor(values.astype(dtype.numpy_dtype)), device, requires_grad)
+
+
+def linspace(
+    start: float, end: float, steps: int, dtype=None, device=None, requires_grad: bool = False
+) -> Tensor:
+    """`steps` evenly spaced values from `start` to `end` inclusive."""
+    if steps < 0:
+        raise RuntimeError("linspace(): number of steps must be non-negative")
+    dtype = dtypes.get_default_dtype() if dtype is None else dtypes.to_dtype(dtype)
+    values = np.linspace(start, end, steps, dtype=np.float64).astype(dtype.numpy_dtype)
+    return finish(tensor(values), device, requires_grad)
+
+
+def eye(
+    n: int, m: int | None = None, dtype=None, device=None, requires_grad: bool = False
+) -> Tensor:
+    """The `n × m` identity matrix (ones on the diagonal)."""
+    dtype = dtypes.get_default_dtype() if dtype is None else dtypes.to_dtype(dtype)
+    values = np.eye(n, n if m is None else m, dtype=dtype.numpy_dtype)
+    return finish(tensor(values), device, requires_grad)
+
+
+def random_tensor(values: np.ndarray, dtype, on_device, requires_grad) -> Tensor:
+    dtype = dtypes.get_default_dtype() if dtype is None else dtypes.to_dtype(dtype)
+    return finish(tensor(np.asarray(values).astype(dtype.numpy_dtype)), on_device, requires_grad)
+
+
+def rand(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """Uniform samples from $[0, 1)$ (reproducible after `manual_seed`)."""
+    return random_tensor(_generator.random(parse_shape(size)), dtype, device, requires_grad)
+
+
+def randn(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """Standard normal samples (reproducible after `manual_seed`)."""
+    values = _generator.standard_normal(parse_shape(size))
+    return random_tensor(values, dtype, device, requires_grad)
+
+
+def randint(low: int, high: int | None = None, size=None, dtype=None, device=None) -> Tensor:
+    """Integers uniform in `[low, high)` (`randint(high, size)` starts at 0), int64."""
+    if size is None:
+        low, high, size = 0, low, high
+    if size is None:
+        raise TypeError("randint() missing required argument 'size'")
+    values = _generator.integers(low, high, size=parse_shape((size,)))
+    return random_tensor(values, dtype or dtypes.int64, device, False)
+
+
+def zeros_like(a: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return zeros(
+        a.shape, dtype=dtype or a.dtype, device=device or a.device, requires_grad=requires_grad
+    )
+
+
+def ones_like(a: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return ones(
+        a.shape, dtype=dtype or a.dtype, device=device or a.device, requires_grad=requires_grad
+    )
+
+
+def empty_like(a: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return empty(
+        a.shape, dtype=dtype or a.dtype, device=device or a.device, requires_grad=requires_grad
+    )
+
+
+def full_like(a: Tensor, fill_value, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return full(
+        a.shape,
+        fill_value,
+        dtype=dtype or a.dtype,
+        device=device or a.device,
+        requires_grad=requires_grad,
+    )
+
+
+def rand_like(a: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return rand(
+        a.shape, dtype=dtype or a.dtype, device=device or a.device, requires_grad=requires_grad
+    )
+
+
+def randn_like(a: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return randn(
+        a.shape, dtype=dtype or a.dtype, device=device or a.device, requires_grad=requires_grad
+    )
+
+
+def from_numpy(array: np.ndarray) -> Tensor:
+    """A tensor sharing `array`'s memory (writes show through both ways) and its dtype.
+
+    >>> import numpy as np, minitorch
+    >>> a = np.zeros(3)
+    >>> t = minitorch.from_numpy(a)
+    >>> t[0] = 5
+    >>> a[0]
+    np.float64(5.0)
+    """
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
+    dtype = dtypes.from_numpy_dtype(array.dtype)
+    itemsize = array.itemsize
+    if builtins.any(s < 0 for s in array.strides):
+        raise ValueError(
+            "At least one stride in the given numpy array is negative, and tensors with negative "
+            "strides are not currently supported. (You can probably work around this by making a "
+            "copy of your array  with array.copy().) "
+        )
+    if builtins.any(s % itemsize for s in array.strides):
+        raise ValueError(
+            "given numpy array strides not a multiple of the element byte size. Copy the numpy "
+            "array to reallocate the memory."
+        )
+    strides = tuple(s // itemsize for s in array.strides)
+    if array.size == 0:
+        storage = np.empty(0, dtype=array.dtype)
+    else:
+        span = 1 + builtins.sum(
+            (size - 1) * stride for size, stride in zip(array.shape, strides, strict=True)
+        )
+        storage = np.lib.stride_tricks.as_strided(array, shape=(span,), strides=(itemsize,))
+    return Tensor(TensorData(storage, array.shape, strides), dtype)
+
+
+def is_tensor(value) -> bool:
+    return isinstance(value, Tensor)

@@ -71,7 +71,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Wrote {args.out}: {len(regions)} solution regions of {len(tasks)} tasks stubbed in:")
     for path in files:
         print(f"  {path}")
-    print(f"Grade it with: cd {args.out} && python scripts/grade.py")
+    selection = f" --module {args.module}" if args.module else ""
+    selection += f" --tasks {','.join(args.tasks)}" if args.tasks else ""
+    print(f"Grade it with: cd {args.out} && python scripts/grade.py{selection}")
     return 0
 
 

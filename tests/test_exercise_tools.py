@@ -368,6 +368,7 @@ def test_make_exercises_stubs_selected_tasks_and_copies_the_project(tmp_path):
     made = run_script(root, "make_exercises", "--out", str(out), "--tasks", "0.1,0.3")
 
     assert made.returncode == 0, made.stderr
+    assert made.stdout.endswith("python scripts/grade.py --tasks 0.1,0.3\n"), made.stdout
     copied = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
     assert copied == [
         "README.md",

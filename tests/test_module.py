@@ -252,6 +252,7 @@ def test_parameter_update_replaces_the_value() -> None:
     assert repr(parameter) == "2.5" and str(parameter) == "2.5"
 
 
+@pytest.mark.task0_4
 def test_assigning_a_non_parameter_to_a_parameter_name_is_refused() -> None:
     model = Leaf()
     # torch: "cannot assign 'float' as parameter 'weight' (torch.nn.Parameter or None expected)"
@@ -261,6 +262,7 @@ def test_assigning_a_non_parameter_to_a_parameter_name_is_refused() -> None:
     assert [name for name, _ in model.named_parameters()] == ["bias"]
 
 
+@pytest.mark.task0_4
 def test_assigning_a_non_module_to_a_child_name_is_refused() -> None:
     model = Middle()
     child_name = next(name for name, _ in model.named_modules() if name)

@@ -82,14 +82,15 @@ def shape_broadcast(shape_a: UserShape, shape_b: UserShape) -> UserShape:
     ndim = max(len(shape_a), len(shape_b))
     padded_a = (1,) * (ndim - len(shape_a)) + tuple(shape_a)
     padded_b = (1,) * (ndim - len(shape_b)) + tuple(shape_b)
-    result = []
-    for k, (size_a, size_b) in enumerate(zip(padded_a, padded_b, strict=True)):
+    result = [0] * ndim
+    for k in range(ndim - 1, -1, -1):  # from the right, so errors name torch's dimension
+        size_a, size_b = padded_a[k], padded_b[k]
         if size_a != size_b and size_a != 1 and size_b != 1:
             raise RuntimeError(
                 f"The size of tensor a ({size_a}) must match the size of tensor b ({size_b}) "
                 f"at non-singleton dimension {k}"
             )
-        result.append(size_b if size_a == 1 else size_a)
+        result[k] = size_b if size_a == 1 else size_a
     return tuple(result)
     # END SOLUTION 2.2
 

@@ -107,6 +107,12 @@ def test_shape_broadcast_error_text():
     assert str(error.value) == (
         "The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 1"
     )
+    # several mismatches: torch checks from the right and names the last one
+    with pytest.raises(RuntimeError) as error:
+        shape_broadcast((2, 3, 4), (3, 2, 4))
+    assert str(error.value) == (
+        "The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 1"
+    )
 
 
 def test_view_strides_by_hand():

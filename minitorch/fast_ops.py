@@ -1,0 +1,749 @@
+"""Module 3: the Numba CPU backend, `FastBackend` (name `"fast"`).
+
+The same kernels as the reference backend (`tensor_ops.SimpleBackend`), compiled
+to machine code by Numba and run on every core:
+
+- **One copy of the index math.** The kernels call `to_index`,
+  `broadcast_index` and `index_to_position` from `tensor_data.py`, compiled
+  inline with `njit(inline="always")`.
+- **Strides walked by rows.** A kernel computes a tensor index once per run
+  along the last dimension and then steps through storage by the strides,
+  instead of dividing the ordinal into an index for every element.
+- **Fast paths.** When every operand has the output's shape and strides and
+  fills its memory without gaps (contiguous, or permuted the same way), the
+  kernel is one flat loop that LLVM vectorizes.
+- **Serial and parallel.** Each kernel body is compiled twice: with
+  `parallel=True`, where `prange` splits the work into chunks over the
+  threads, and without, for small tensors, where starting threads costs more
+  than the work (`PARALLEL_THRESHOLD`).
+- **Storage positions are unsigned.** Numba wraps negative indices as Python
+  does; that check in an inner loop stops LLVM from vectorizing it. Positions
+  are never negative, so kernels index storage with `_pos(p)` (an unsigned
+  cast) and the check disappears.
+
+Compilation is cached on disk: a kernel is compiled once per (kernel, scalar
+function, dtypes) and later processes load the machine code (see
+`_KernelCache`). `NUMBA_DISABLE_JIT=1` runs every kernel as plain Python.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import math
+import sys
+import types
+from collections.abc import Callable
+
+import numba
+import numpy as np
+from numba import njit, prange
+from numba.core.caching import FunctionCache
+from numba.core.registry import CPUDispatcher
+from numba.extending import register_jitable
+
+from . import operators, tensor_data
+from .tensor_data import TensorData
+from .tensor_ops import register_backend
+
+# The index functions of tensor_data.py, compiled into every kernel that calls them.
+to_index = njit(inline="always")(tensor_data.to_index)
+index_to_position = njit(inline="always")(tensor_data.index_to_position)
+broadcast_index = njit(inline="always")(tensor_data.broadcast_index)
+
+# Below this many output elements (multiply-adds for matmul) the serial kernel runs:
+# waking the threads costs several microseconds, more on a busy machine.
+PARALLEL_THRESHOLD = 1 << 16
+MATMUL_PARALLEL_THRESHOLD = 1 << 18
+# Work chunks per thread in a parallel kernel: a few, so a slow thread is not the bottleneck.
+CHUNKS_PER_THREAD = 4
+# A reduction with fewer outputs than chunks splits each fold into segments of
+# at least this many elements, folded in parallel and then combined in order.
+MIN_SEGMENT = 4096
+# Columns folded together when a reduction runs over a dimension that is not the last.
+COLUMN_BLOCK = 256
+# Matmul tiles: rows of `a` per work item, `k` per pass, columns of `b` per pass.
+# The register-blocked inner kernel computes a 4 x 4 tile of the output.
+MATMUL_ROWS = 64
+MATMUL_DEPTH = 1024
+MATMUL_COLUMNS = 128
+TILE = 4
+
+# ---------------------------------------------------------------------------
+# Compilation: one kernel per (kernel body, scalar function), cached on disk
+# ---------------------------------------------------------------------------
+
+
+class _KernelCache(FunctionCache):
+    """Numba's on-disk cache for a kernel made by a factory, with a key that says what it compiled.
+
+    Numba keys a cached kernel on its bytecode and, for a closure, on a pickle of
+    the captured values. A captured Numba function pickles with a random id, so
+    the next process never found the kernel again; and the key knows neither
+    `parallel=` nor the code the kernel inlined from other files. This key
+    holds the bytecode, the compile options and a hash of the source files the
+    kernel compiles (`tensor_data.py`, the scalar function's module), so editing
+    an exercise recompiles the kernels that use it, and nothing else does.
+    Numba itself discards the entries when `fast_ops.py` changes.
+    """
+
+    def __init__(self, py_func: Callable, key: tuple):
+        super().__init__(py_func)
+        self._key = key
+
+    def _index_key(self, sig, codegen):
+        code = hashlib.sha256(self._py_func.__code__.co_code).hexdigest()
+        return (sig, codegen.magic_tuple(), code, self._key)
+
+
+_file_digests: dict[str, str] = {}
+
+
+def _source_digest(module_names: tuple[str, ...]) -> str:
+    """A hash of the source files of `module_names` (each file read once per process)."""
+    digests = []
+    for name in module_names:
+        path = getattr(sys.modules.get(name), "__file__", None) or name
+        if path not in _file_digests:
+            try:
+                with open(path, "rb") as source:
+                    _file_digests[path] = hashlib.sha256(source.read()).hexdigest()
+            except OSError:
+                _file_digests[path] = "unreadable"
+        digests.append(_file_digests[path])
+    return hashlib.sha256(" ".join(digests).encode()).hexdigest()
+
+
+_jitable: set = set()
+
+
+def _make_jitable(fn: Callable) -> Callable:
+    """Let compiled kernels call the plain Python function `fn` (and the functions it calls).
+
+    `register_jitable` teaches Numba to compile `fn` where a kernel calls it;
+    `fn` itself stays a Python function, so the reference backend and the
+    scalar autodiff keep using it unchanged.
+    """
+    if isinstance(fn, CPUDispatcher) or fn in _jitable:
+        return fn
+    if not isinstance(fn, types.FunctionType):
+        raise TypeError(f"the fast backend compiles Python functions, got {fn!r}")
+    _jitable.add(fn)
+    for name in fn.__code__.co_names:
+        called = fn.__globals__.get(name)
+        if isinstance(called, types.FunctionType):
+            _make_jitable(called)
+    register_jitable(fn)
+    return fn
+
+
+def _compile(body: Callable, fn: Callable | None, parallel: bool, fastmath=False):
+    """Numba-compile `body`, which calls `fn`, lazily per argument types; cached on disk.
+
+    The cache key names `fn`, the options and the sources the kernel inlines.
+    """
+    options = {"parallel": parallel, "error_model": "numpy", "fastmath": fastmath}
+    dispatcher = njit(**options)(body)
+    fn_name = "" if fn is None else f"{fn.__module__}.{fn.__qualname__}"
+    options_key = tuple(sorted((k, str(v)) for k, v in options.items()))
+    key = (fn_name, options_key, _source_digest(_modules_of(fn or body)))
+    dispatcher._cache = _KernelCache(body, key)
+    return dispatcher
+
+
+def _modules_of(fn: Callable) -> tuple[str, ...]:
+    """The modules whose source a kernel that calls `fn` compiles."""
+    fn_module = inspect.getmodule(fn)
+    names = {tensor_data.__name__, operators.__name__}
+    if fn_module is not None:
+        names.add(fn_module.__name__)
+    return tuple(sorted(names))
+
+
+# ---------------------------------------------------------------------------
+# Small helpers shared by the kernels (layouts, chunks, positions)
+# ---------------------------------------------------------------------------
+
+
+@njit(inline="always")
+def _pos(position):
+    """A storage position as an unsigned integer: Numba then skips negative-index wrapping."""
+    return np.uint64(position)
+
+
+@njit(inline="always")
+def _numel(shape) -> int:
+    """$\\prod_k s_k$"""
+    size = 1
+    for k in range(len(shape)):
+        size *= shape[k]
+    return size
+
+
+@njit(inline="always")
+def _chunk_bounds(total: int, n_chunks: int, chunk: int):
+    """The half-open range of `total` work items that chunk `chunk` of `n_chunks` does."""
+    return chunk * total // n_chunks, (chunk + 1) * total // n_chunks
+
+
+@njit(inline="always")
+def _is_dense(shape, strides) -> bool:
+    """Whether the layout fills `numel` consecutive positions, in some order of its dimensions.
+
+    Walking dimensions from the smallest stride, each stride must equal the
+    number of elements the smaller ones span (row-major is the case where that
+    order is last-to-first).
+    """
+    expected = 1
+    for _ in range(len(shape)):
+        found = False
+        for k in range(len(shape)):
+            if shape[k] > 1 and strides[k] == expected:
+                expected *= shape[k]
+                found = True
+                break
+        if not found:
+            break
+    return expected == _numel(shape)
+
+
+@njit(inline="always")
+def _same_layout(shape, strides, other_shape, other_strides) -> bool:
+    """Same shape, and the same strides wherever a dimension has more than one element."""
+    if len(shape) != len(other_shape):
+        return False
+    for k in range(len(shape)):
+        if shape[k] != other_shape[k] or (shape[k] > 1 and strides[k] != other_strides[k]):
+            return False
+    return True
+
+
+@njit(inline="always")
+def _row_step(out_shape, shape, strides) -> int:
+    """The storage step of an operand broadcast to `out_shape` along the output's last dimension."""
+    if len(shape) == 0 or len(out_shape) == 0 or shape[len(shape) - 1] == 1:
+        return 0
+    return strides[len(strides) - 1]
+
+
+@njit(inline="always")
+def _last(index) -> int:
+    """The last entry of an index (0 for a 0-dim tensor)."""
+    return index[len(index) - 1] if len(index) > 0 else 0
+
+
+@njit(inline="always")
+def _operand_position(out_index, out_shape, shape, strides, offset, index) -> int:
+    """Storage position of the operand element that output index `out_index` reads."""
+    broadcast_index(out_index, out_shape, shape, index)
+    return offset + index_to_position(index, strides)
+
+
+# ---------------------------------------------------------------------------
+# Kernel bodies. Each factory closes over a scalar function and returns a plain
+# Python function; `FastBackend` compiles it serial and parallel.
+# ---------------------------------------------------------------------------
+
+
+def tensor_map(fn: Callable) -> Callable:
+    """The body of a map kernel: $out_i = fn(a_i)$, `a` broadcast to `out`."""
+    fn = _make_jitable(fn)
+
+    def _map(out, out_shape, out_strides, out_offset, a, a_shape, a_strides, a_offset, n_chunks):
+        size = _numel(out_shape)
+        if _is_dense(out_shape, out_strides) and _same_layout(
+            out_shape, out_strides, a_shape, a_strides
+        ):
+            for chunk in prange(n_chunks):
+                begin, end = _chunk_bounds(size, n_chunks, chunk)
+                for i in range(begin, end):
+                    out[_pos(out_offset + i)] = fn(a[_pos(a_offset + i)])
+            return
+        row = out_shape[len(out_shape) - 1] if len(out_shape) > 0 else 1
+        out_step = out_strides[len(out_strides) - 1] if len(out_strides) > 0 else 0
+        a_step = _row_step(out_shape, a_shape, a_strides)
+        for chunk in prange(n_chunks):
+            out_index = np.empty(len(out_shape), np.int64)
+            a_index = np.empty(len(a_shape), np.int64)
+            ordinal, end = _chunk_bounds(size, n_chunks, chunk)
+            while ordinal < end:
+                to_index(ordinal, out_shape, out_index)
+                o = out_offset + index_to_position(out_index, out_strides)
+                p = _operand_position(out_index, out_shape, a_shape, a_strides, a_offset, a_index)
+                count = min(row - _last(out_index), end - ordinal)
+                for j in range(count):
+                    out[_pos(o + j * out_step)] = fn(a[_pos(p + j * a_step)])
+                ordinal += count
+
+    return _map
+
+
+def tensor_zip(fn: Callable) -> Callable:
+    """The body of a zip kernel: $out_i = fn(a_i, b_i)$, both broadcast to `out`."""
+    fn = _make_jitable(fn)
+
+    def _zip(
+        out, out_shape, out_strides, out_offset,
+        a, a_shape, a_strides, a_offset,
+        b, b_shape, b_strides, b_offset,
+        n_chunks,
+    ):  # fmt: skip
+        size = _numel(out_shape)
+        if (
+            _is_dense(out_shape, out_strides)
+            and _same_layout(out_shape, out_strides, a_shape, a_strides)
+            and _same_layout(out_shape, out_strides, b_shape, b_strides)
+        ):
+            for chunk in prange(n_chunks):
+                begin, end = _chunk_bounds(size, n_chunks, chunk)
+                for i in range(begin, end):
+                    out[_pos(out_offset + i)] = fn(a[_pos(a_offset + i)], b[_pos(b_offset + i)])
+            return
+        row = out_shape[len(out_shape) - 1] if len(out_shape) > 0 else 1
+        out_step = out_strides[len(out_strides) - 1] if len(out_strides) > 0 else 0
+        a_step = _row_step(out_shape, a_shape, a_strides)
+        b_step = _row_step(out_shape, b_shape, b_strides)
+        for chunk in prange(n_chunks):
+            out_index = np.empty(len(out_shape), np.int64)
+            a_index = np.empty(len(a_shape), np.int64)
+            b_index = np.empty(len(b_shape), np.int64)
+            ordinal, end = _chunk_bounds(size, n_chunks, chunk)
+            while ordinal < end:
+                to_index(ordinal, out_shape, out_index)
+                o = out_offset + index_to_position(out_index, out_strides)
+                p = _operand_position(out_index, out_shape, a_shape, a_strides, a_offset, a_index)
+                q = _operand_position(out_index, out_shape, b_shape, b_strides, b_offset, b_index)
+                count = min(row - _last(out_index), end - ordinal)
+                for j in range(count):
+                    out[_pos(o + j * out_step)] = fn(
+                        a[_pos(p + j * a_step)], b[_pos(q + j * b_step)]
+                    )
+                ordinal += count
+
+    return _zip
+
+
+def tensor_reduce(fn: Callable) -> Callable:
+    """The body of a reduce kernel: fold dimension `dim` of `a` with `fn`, from `start`.
+
+    The accumulator has `start`'s type (float64 for floating tensors), so a
+    float32 sum adds in float64 and rounds once. Two loop orders:
+
+    - `dim` is the last dimension that counts: each output folds one run of
+      `a` (split into segments folded in parallel when there are few outputs);
+    - otherwise a block of columns (the last dimension) is folded together,
+      one row of `a` at a time, so memory is read in order.
+    """
+    fn = _make_jitable(fn)
+
+    def _reduce(
+        out, out_shape, out_strides, out_offset,
+        a, a_shape, a_strides, a_offset,
+        dim, start, n_chunks,
+    ):  # fmt: skip
+        ndim = len(a_shape)
+        length = a_shape[dim]
+        step = a_strides[dim]
+        out_size = _numel(out_shape)
+        if dim != ndim - 1 and a_shape[ndim - 1] > 1:
+            columns = a_shape[ndim - 1]
+            column_blocks = (columns + COLUMN_BLOCK - 1) // COLUMN_BLOCK
+            a_column_step = a_strides[ndim - 1]
+            out_column_step = out_strides[ndim - 1]
+            items = (out_size // columns) * column_blocks
+            for chunk in prange(n_chunks):
+                index = np.empty(ndim, np.int64)
+                totals = np.full(COLUMN_BLOCK, start)
+                begin, end = _chunk_bounds(items, n_chunks, chunk)
+                for item in range(begin, end):
+                    first_column = (item % column_blocks) * COLUMN_BLOCK
+                    count = min(COLUMN_BLOCK, columns - first_column)
+                    to_index((item // column_blocks) * columns + first_column, out_shape, index)
+                    p = a_offset + index_to_position(index, a_strides)
+                    o = out_offset + index_to_position(index, out_strides)
+                    for c in range(count):
+                        totals[c] = start
+                    for k in range(length):
+                        for c in range(count):
+                            totals[c] = fn(totals[c], a[_pos(p + k * step + c * a_column_step)])
+                    for c in range(count):
+                        out[_pos(o + c * out_column_step)] = totals[c]
+            return
+        segments = 1
+        if out_size < n_chunks:
+            segments = max(1, min(n_chunks // max(out_size, 1), length // MIN_SEGMENT))
+        segment_length = (length + segments - 1) // segments
+        partials = np.full(out_size * segments if segments > 1 else 0, start)
+        for chunk in prange(n_chunks):
+            index = np.empty(ndim, np.int64)
+            begin, end = _chunk_bounds(out_size * segments, n_chunks, chunk)
+            for item in range(begin, end):
+                segment = item % segments
+                to_index(item // segments, out_shape, index)
+                first = segment * segment_length
+                count = min(segment_length, length - first)
+                p = a_offset + index_to_position(index, a_strides) + first * step
+                total = start
+                skip = 0
+                if segment > 0:  # later segments start from their first element
+                    total = a[_pos(p)]
+                    skip = 1
+                for j in range(skip, count):
+                    total = fn(total, a[_pos(p + j * step)])
+                if segments == 1:
+                    out[_pos(out_offset + index_to_position(index, out_strides))] = total
+                else:
+                    partials[item] = total
+        if segments > 1:
+            index = np.empty(ndim, np.int64)
+            for item in range(out_size):
+                to_index(item, out_shape, index)
+                total = partials[item * segments]
+                for segment in range(1, segments):
+                    total = fn(total, partials[item * segments + segment])
+                out[_pos(out_offset + index_to_position(index, out_strides))] = total
+
+    return _reduce
+
+
+def tensor_arg_reduce(better: Callable) -> Callable:
+    """The body of an arg-reduce kernel: the first best element along `dim`, and where it is."""
+    better = _make_jitable(better)
+
+    def _arg_reduce(
+        values, values_shape, values_strides, values_offset,
+        indices, indices_strides, indices_offset,
+        a, a_shape, a_strides, a_offset,
+        dim, n_chunks,
+    ):  # fmt: skip
+        length = a_shape[dim]
+        step = a_strides[dim]
+        size = _numel(values_shape)
+        for chunk in prange(n_chunks):
+            index = np.empty(len(values_shape), np.int64)
+            begin, end = _chunk_bounds(size, n_chunks, chunk)
+            for item in range(begin, end):
+                to_index(item, values_shape, index)
+                p = a_offset + index_to_position(index, a_strides)
+                best = a[_pos(p)]
+                best_at = 0
+                for j in range(1, length):
+                    candidate = a[_pos(p + j * step)]
+                    if better(candidate, best):
+                        best = candidate
+                        best_at = j
+                values[_pos(values_offset + index_to_position(index, values_strides))] = best
+                indices[_pos(indices_offset + index_to_position(index, indices_strides))] = best_at
+
+    return _arg_reduce
+
+
+def _where(
+    out, out_shape, out_strides, out_offset,
+    condition, c_shape, c_strides, c_offset,
+    a, a_shape, a_strides, a_offset,
+    b, b_shape, b_strides, b_offset,
+    n_chunks,
+):  # fmt: skip
+    """$out_i = a_i$ where $condition_i$ else $b_i$, all three broadcast to `out`."""
+    size = _numel(out_shape)
+    if (
+        _is_dense(out_shape, out_strides)
+        and _same_layout(out_shape, out_strides, c_shape, c_strides)
+        and _same_layout(out_shape, out_strides, a_shape, a_strides)
+        and _same_layout(out_shape, out_strides, b_shape, b_strides)
+    ):
+        for chunk in prange(n_chunks):
+            begin, end = _chunk_bounds(size, n_chunks, chunk)
+            for i in range(begin, end):
+                chosen = (
+                    a[_pos(a_offset + i)]
+                    if condition[_pos(c_offset + i)]
+                    else b[_pos(b_offset + i)]
+                )
+                out[_pos(out_offset + i)] = chosen
+        return
+    row = out_shape[len(out_shape) - 1] if len(out_shape) > 0 else 1
+    out_step = out_strides[len(out_strides) - 1] if len(out_strides) > 0 else 0
+    c_step = _row_step(out_shape, c_shape, c_strides)
+    a_step = _row_step(out_shape, a_shape, a_strides)
+    b_step = _row_step(out_shape, b_shape, b_strides)
+    for chunk in prange(n_chunks):
+        out_index = np.empty(len(out_shape), np.int64)
+        c_index = np.empty(len(c_shape), np.int64)
+        a_index = np.empty(len(a_shape), np.int64)
+        b_index = np.empty(len(b_shape), np.int64)
+        ordinal, end = _chunk_bounds(size, n_chunks, chunk)
+        while ordinal < end:
+            to_index(ordinal, out_shape, out_index)
+            o = out_offset + index_to_position(out_index, out_strides)
+            r = _operand_position(out_index, out_shape, c_shape, c_strides, c_offset, c_index)
+            p = _operand_position(out_index, out_shape, a_shape, a_strides, a_offset, a_index)
+            q = _operand_position(out_index, out_shape, b_shape, b_strides, b_offset, b_index)
+            count = min(row - _last(out_index), end - ordinal)
+            for j in range(count):
+                if condition[_pos(r + j * c_step)]:
+                    out[_pos(o + j * out_step)] = a[_pos(p + j * a_step)]
+                else:
+                    out[_pos(o + j * out_step)] = b[_pos(q + j * b_step)]
+            ordinal += count
+
+
+# ---------------------------------------------------------------------------
+# Matrix multiplication
+# ---------------------------------------------------------------------------
+
+
+@njit(inline="always")
+def _row_major_ordinal(index, shape) -> int:
+    """The inverse of `to_index`: the row-major ordinal of `index` in `shape`."""
+    ordinal = 0
+    for k in range(len(shape)):
+        ordinal = ordinal * shape[k] + index[k]
+    return ordinal
+
+
+@njit(fastmath={"reassoc", "contract"})
+def _tile_4x4(c, ci, cj, a_pack, ai, b_pack, bj, k0, k1):
+    """$c[ci{+}r, cj{+}s] \\mathrel{+}= \\sum_{k_0 \\le k < k_1} A[ai{+}r, k] \\, B^T[bj{+}s, k]$.
+
+    Register blocking: the 16 sums live in registers for the whole `k` loop,
+    and each step loads 8 numbers for 16 multiply-adds. LLVM vectorizes the
+    `k` loop (16 vector accumulators), which `reassoc` allows. Rows are sliced
+    first so that the loop index starts at 0 and needs no wraparound check.
+    """
+    a0 = a_pack[ai, k0:k1]
+    a1 = a_pack[ai + 1, k0:k1]
+    a2 = a_pack[ai + 2, k0:k1]
+    a3 = a_pack[ai + 3, k0:k1]
+    b0 = b_pack[bj, k0:k1]
+    b1 = b_pack[bj + 1, k0:k1]
+    b2 = b_pack[bj + 2, k0:k1]
+    b3 = b_pack[bj + 3, k0:k1]
+    c00, c01, c02, c03 = c[ci, cj], c[ci, cj + 1], c[ci, cj + 2], c[ci, cj + 3]
+    c10, c11, c12, c13 = c[ci + 1, cj], c[ci + 1, cj + 1], c[ci + 1, cj + 2], c[ci + 1, cj + 3]
+    c20, c21, c22, c23 = c[ci + 2, cj], c[ci + 2, cj + 1], c[ci + 2, cj + 2], c[ci + 2, cj + 3]
+    c30, c31, c32, c33 = c[ci + 3, cj], c[ci + 3, cj + 1], c[ci + 3, cj + 2], c[ci + 3, cj + 3]
+    for k in range(k1 - k0):
+        x0, x1, x2, x3 = a0[k], a1[k], a2[k], a3[k]
+        y0, y1, y2, y3 = b0[k], b1[k], b2[k], b3[k]
+        c00 += x0 * y0
+        c01 += x0 * y1
+        c02 += x0 * y2
+        c03 += x0 * y3
+        c10 += x1 * y0
+        c11 += x1 * y1
+        c12 += x1 * y2
+        c13 += x1 * y3
+        c20 += x2 * y0
+        c21 += x2 * y1
+        c22 += x2 * y2
+        c23 += x2 * y3
+        c30 += x3 * y0
+        c31 += x3 * y1
+        c32 += x3 * y2
+        c33 += x3 * y3
+    c[ci, cj], c[ci, cj + 1], c[ci, cj + 2], c[ci, cj + 3] = c00, c01, c02, c03
+    c[ci + 1, cj], c[ci + 1, cj + 1], c[ci + 1, cj + 2], c[ci + 1, cj + 3] = c10, c11, c12, c13
+    c[ci + 2, cj], c[ci + 2, cj + 1], c[ci + 2, cj + 2], c[ci + 2, cj + 3] = c20, c21, c22, c23
+    c[ci + 3, cj], c[ci + 3, cj + 1], c[ci + 3, cj + 2], c[ci + 3, cj + 3] = c30, c31, c32, c33
+
+
+def _matmul(
+    out, out_shape, out_strides, out_offset,
+    a, a_shape, a_strides, a_offset,
+    b, b_shape, b_strides, b_offset,
+    n_chunks,
+):  # fmt: skip
+    """$out[\\ldots, i, j] = \\sum_k a[\\ldots, i, k] \\, b[\\ldots, k, j]$, batch dims broadcast.
+
+    1. Pack each batch of `b` transposed into rows of `k` (`b_pack`), padded
+       with zeros to a multiple of 4 columns: whatever the strides of `b`
+       (transposed, sliced, expanded), the inner kernel reads contiguous rows.
+    2. Each work item takes one batch and `MATMUL_ROWS` rows of `a`, packs
+       them the same way, and sums 4 x 4 output tiles (`_tile_4x4`) over
+       `MATMUL_DEPTH` values of `k` at a time into a local block `c`, in
+       column blocks of `MATMUL_COLUMNS` so that the `b` rows it reuses stay
+       in cache.
+    3. The block is written into `out` through its strides.
+    """
+    ndim = len(out_shape)
+    rows = out_shape[ndim - 2]
+    columns = out_shape[ndim - 1]
+    depth = a_shape[ndim - 1]
+    if rows == 0 or columns == 0:
+        return
+    padded_columns = (columns + TILE - 1) // TILE * TILE
+    batch_shape = out_shape[: ndim - 2]
+    a_batch_shape = a_shape[: ndim - 2]
+    b_batch_shape = b_shape[: ndim - 2]
+    batches = _numel(batch_shape)
+    b_batches = _numel(b_batch_shape)
+
+    b_pack = np.zeros((b_batches * padded_columns, depth), b.dtype)
+    b_row_step = b_strides[ndim - 2]
+    b_column_step = b_strides[ndim - 1]
+    for item in prange(b_batches * padded_columns):
+        batch_index = np.empty(ndim - 2, np.int64)
+        to_index(item // padded_columns, b_batch_shape, batch_index)
+        column = item % padded_columns
+        if column < columns:
+            p = b_offset + index_to_position(batch_index, b_strides[: ndim - 2])
+            p += column * b_column_step
+            for k in range(depth):
+                b_pack[item, k] = b[_pos(p + k * b_row_step)]
+
+    row_blocks = (rows + MATMUL_ROWS - 1) // MATMUL_ROWS
+    for item in prange(batches * row_blocks):
+        batch = item // row_blocks
+        first_row = (item % row_blocks) * MATMUL_ROWS
+        block_rows = min(MATMUL_ROWS, rows - first_row)
+        padded_rows = (block_rows + TILE - 1) // TILE * TILE
+        out_index = np.empty(ndim - 2, np.int64)
+        a_index = np.empty(ndim - 2, np.int64)
+        b_index = np.empty(ndim - 2, np.int64)
+        to_index(batch, batch_shape, out_index)
+        broadcast_index(out_index, batch_shape, a_batch_shape, a_index)
+        broadcast_index(out_index, batch_shape, b_batch_shape, b_index)
+        b_first = _row_major_ordinal(b_index, b_batch_shape) * padded_columns
+
+        a_pack = np.zeros((padded_rows, depth), a.dtype)
+        p = a_offset + index_to_position(a_index, a_strides[: ndim - 2])
+        p += first_row * a_strides[ndim - 2]
+        for i in range(block_rows):
+            for k in range(depth):
+                a_pack[i, k] = a[_pos(p + i * a_strides[ndim - 2] + k * a_strides[ndim - 1])]
+
+        c = np.zeros((padded_rows, padded_columns), out.dtype)
+        for k0 in range(0, depth, MATMUL_DEPTH):
+            k1 = min(k0 + MATMUL_DEPTH, depth)
+            for j0 in range(0, padded_columns, MATMUL_COLUMNS):
+                j1 = min(j0 + MATMUL_COLUMNS, padded_columns)
+                for i in range(0, padded_rows, TILE):
+                    for j in range(j0, j1, TILE):
+                        _tile_4x4(c, i, j, a_pack, i, b_pack, b_first + j, k0, k1)
+
+        o = out_offset + index_to_position(out_index, out_strides[: ndim - 2])
+        o += first_row * out_strides[ndim - 2]
+        for i in range(block_rows):
+            for j in range(columns):
+                out[_pos(o + i * out_strides[ndim - 2] + j * out_strides[ndim - 1])] = c[i, j]
+
+
+# ---------------------------------------------------------------------------
+# The backend
+# ---------------------------------------------------------------------------
+
+
+class FastBackend:
+    """Numba-compiled kernels with the interface of `tensor_ops.SimpleBackend`."""
+
+    name = "fast"
+
+    def __init__(self):
+        # (factory, scalar function) -> (serial kernel, parallel kernel)
+        self._kernels: dict = {}
+        self._where_kernels = (_compile(_where, None, False), _compile(_where, None, True))
+        fastmath = {"reassoc", "contract"}
+        self._matmul_kernels = (
+            _compile(_matmul, None, False, fastmath),
+            _compile(_matmul, None, True, fastmath),
+        )
+
+    def kernels(self, factory: Callable, fn: Callable):
+        """The serial and parallel kernels that `factory` builds around `fn` (made once)."""
+        pair = self._kernels.get((factory, fn))
+        if pair is None:
+            body = factory(fn)
+            fastmath = {"reassoc"} if factory is tensor_reduce else False
+            pair = (
+                _compile(body, fn, parallel=False, fastmath=fastmath),
+                _compile(body, fn, parallel=True, fastmath=fastmath),
+            )
+            self._kernels[(factory, fn)] = pair
+        return pair
+
+    def map(self, fn: Callable, out: TensorData, a: TensorData) -> None:
+        """$out[i] = fn(a[i])$ for every index $i$ of `out`, with `a` broadcast."""
+        pair = self._kernels.get((tensor_map, fn)) or self.kernels(tensor_map, fn)
+        kernel, n_chunks = _choose(pair, math.prod(out.shape), PARALLEL_THRESHOLD)
+        kernel(
+            out.storage, out.shape_array, out.strides_array, out.offset,
+            a.storage, a.shape_array, a.strides_array, a.offset,
+            n_chunks,
+        )  # fmt: skip
+
+    def zip(self, fn: Callable, out: TensorData, a: TensorData, b: TensorData) -> None:
+        """$out[i] = fn(a[i], b[i])$ for every index $i$ of `out`, with `a` and `b` broadcast."""
+        pair = self._kernels.get((tensor_zip, fn)) or self.kernels(tensor_zip, fn)
+        kernel, n_chunks = _choose(pair, math.prod(out.shape), PARALLEL_THRESHOLD)
+        kernel(
+            out.storage, out.shape_array, out.strides_array, out.offset,
+            a.storage, a.shape_array, a.strides_array, a.offset,
+            b.storage, b.shape_array, b.strides_array, b.offset,
+            n_chunks,
+        )  # fmt: skip
+
+    def reduce(self, fn: Callable, out: TensorData, a: TensorData, dim: int, start) -> None:
+        """Fold dimension `dim` of `a` with `fn` from `start` into `out` (size 1 in `dim`)."""
+        pair = self._kernels.get((tensor_reduce, fn)) or self.kernels(tensor_reduce, fn)
+        kernel, n_chunks = _choose(pair, math.prod(a.shape), PARALLEL_THRESHOLD)
+        kernel(
+            out.storage, out.shape_array, out.strides_array, out.offset,
+            a.storage, a.shape_array, a.strides_array, a.offset,
+            dim, _accumulator_start(start, a.storage.dtype), n_chunks,
+        )  # fmt: skip
+
+    def arg_reduce(
+        self, better: Callable, values: TensorData, indices: TensorData, a: TensorData, dim: int
+    ) -> None:
+        """The first element along `dim` that no later one is `better` than, and its position."""
+        pair = self._kernels.get((tensor_arg_reduce, better)) or self.kernels(
+            tensor_arg_reduce, better
+        )
+        kernel, n_chunks = _choose(pair, math.prod(a.shape), PARALLEL_THRESHOLD)
+        kernel(
+            values.storage, values.shape_array, values.strides_array, values.offset,
+            indices.storage, indices.strides_array, indices.offset,
+            a.storage, a.shape_array, a.strides_array, a.offset,
+            dim, n_chunks,
+        )  # fmt: skip
+
+    def where(self, out: TensorData, condition: TensorData, a: TensorData, b: TensorData) -> None:
+        """$out[i] = a[i]$ where $condition[i]$ is true, else $b[i]$ (all broadcast)."""
+        kernel, n_chunks = _choose(self._where_kernels, math.prod(out.shape), PARALLEL_THRESHOLD)
+        kernel(
+            out.storage, out.shape_array, out.strides_array, out.offset,
+            condition.storage, condition.shape_array, condition.strides_array, condition.offset,
+            a.storage, a.shape_array, a.strides_array, a.offset,
+            b.storage, b.shape_array, b.strides_array, b.offset,
+            n_chunks,
+        )  # fmt: skip
+
+    def matmul(self, out: TensorData, a: TensorData, b: TensorData) -> None:
+        """$out[\\ldots, i, j] = \\sum_k a[\\ldots, i, k] b[\\ldots, k, j]$, batches broadcast."""
+        work = math.prod(out.shape) * a.shape[-1]
+        kernel, n_chunks = _choose(self._matmul_kernels, work, MATMUL_PARALLEL_THRESHOLD)
+        kernel(
+            out.storage, out.shape_array, out.strides_array, out.offset,
+            a.storage, a.shape_array, a.strides_array, a.offset,
+            b.storage, b.shape_array, b.strides_array, b.offset,
+            n_chunks,
+        )  # fmt: skip
+
+
+def _choose(pair, work: int, threshold: int):
+    """The serial kernel (one chunk) below `threshold` units of work, else the parallel one."""
+    if work < threshold:
+        return pair[0], 1
+    return pair[1], CHUNKS_PER_THREAD * numba.get_num_threads()
+
+
+def _accumulator_start(start, dtype: np.dtype):
+    """`start` as the accumulator type: float64 for floating tensors, else int64 when exact."""
+    if dtype.kind != "f" and float(start).is_integer():
+        return int(start)
+    return float(start)
+
+
+register_backend(FastBackend())

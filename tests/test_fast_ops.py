@@ -1,0 +1,488 @@
+"""The Numba backend's kernels against NumPy and the reference backend, on any layout.
+
+Every kernel runs on both of its code paths: the serial one (small tensors)
+and the parallel one, forced on small tensors by lowering the thresholds to
+0. A forced parallel run splits a tensor of a dozen elements into more chunks
+than it has elements or rows, so every chunk boundary case shows.
+
+Few distinct dtype signatures are used, because each one is a compilation
+(cached on disk after the first run).
+"""
+
+import contextlib
+import math
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import DTYPES, broadcastable_shapes, shapes, tensors
+
+import minitorch
+from minitorch import fast_ops, operators, tensor_functions
+from minitorch.tensor_data import TensorData
+from minitorch.tensor_ops import SimpleBackend
+
+fast = fast_ops.FastBackend()
+simple = SimpleBackend()
+FEW = settings(max_examples=30, deadline=None)
+PATHS = ["serial", "parallel"]
+float32, float64, int64, bool_ = (
+    minitorch.float32,
+    minitorch.float64,
+    minitorch.int64,
+    minitorch.bool,
+)
+
+
+@contextlib.contextmanager
+def code_path(path: str):
+    """Run kernels serially, or in parallel whatever their size."""
+    saved = fast_ops.PARALLEL_THRESHOLD, fast_ops.MATMUL_PARALLEL_THRESHOLD
+    if path == "parallel":
+        fast_ops.PARALLEL_THRESHOLD = fast_ops.MATMUL_PARALLEL_THRESHOLD = 0
+    else:
+        fast_ops.PARALLEL_THRESHOLD = fast_ops.MATMUL_PARALLEL_THRESHOLD = 1 << 62
+    try:
+        yield
+    finally:
+        fast_ops.PARALLEL_THRESHOLD, fast_ops.MATMUL_PARALLEL_THRESHOLD = saved
+
+
+def output_layout(shape, dtype, strided: bool = False) -> TensorData:
+    """A zeroed output; `strided` makes it a column-major view with gaps, offset by one."""
+    numpy_dtype = dtype.numpy_dtype
+    size = math.prod(shape)
+    if not strided:
+        return TensorData(np.zeros(size, numpy_dtype), shape)
+    strides, step = [], 2
+    for n in shape:
+        strides.append(step)
+        step *= n
+    return TensorData(np.zeros(2 * size + 1, numpy_dtype), shape, strides, offset=1)
+
+
+def read(layout: TensorData) -> np.ndarray:
+    return np.array(layout.numpy_view())
+
+
+def check(actual: np.ndarray, expected: np.ndarray, rtol: float = 1e-6) -> None:
+    """Same shape and dtype; equal values (close for floats; NaN matches NaN)."""
+    assert actual.shape == expected.shape, f"shape {actual.shape} != {expected.shape}"
+    assert actual.dtype == expected.dtype, f"dtype {actual.dtype} != {expected.dtype}"
+    if actual.dtype.kind == "f":
+        np.testing.assert_allclose(actual, expected, rtol=rtol, atol=rtol, equal_nan=True)
+    else:
+        np.testing.assert_array_equal(actual, expected)
+
+
+def run_both(kernel: str, fn, outs_of, *args):
+    """Run `kernel` (with scalar function `fn`, or None) on both backends, into fresh outputs."""
+    results = []
+    for backend in (fast, simple):
+        outs = outs_of()
+        getattr(backend, kernel)(*([] if fn is None else [fn]), *outs, *args)
+        results.append([read(out) for out in outs])
+    return results
+
+
+# ---------------------------------------------------------------------------
+# map
+# ---------------------------------------------------------------------------
+
+# (source, destination) dtypes of map(identity): every same-dtype copy and the
+# conversions type promotion and `.to()` use most.
+CONVERSIONS = [(d, d) for d in DTYPES] + [
+    (int64, float32),
+    (bool_, float64),
+    (float32, float64),
+    (float64, int64),
+    (float32, bool_),
+]
+PARALLEL_CONVERSIONS = [(float32, float32), (int64, float64)]
+
+
+@pytest.mark.parametrize(
+    "path, source, destination",
+    [("serial", s, d) for s, d in CONVERSIONS]
+    + [("parallel", s, d) for s, d in PARALLEL_CONVERSIONS],
+)
+@given(data=st.data())
+@FEW
+def test_map_copies_and_converts_any_layout(path, source, destination, data):
+    a, values = data.draw(tensors(source))
+    strided_out = data.draw(st.booleans())
+    expected = values.astype(destination.numpy_dtype)
+    with code_path(path):
+        (got,), (reference,) = run_both(
+            "map",
+            operators.identity,
+            lambda: [output_layout(values.shape, destination, strided_out)],
+            a._layout,
+        )
+    check(got, expected)
+    check(reference, expected)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("dtype", [float32, float64])
+@given(data=st.data())
+@FEW
+def test_map_applies_the_function(path, dtype, data):
+    a, values = data.draw(tensors(dtype))
+    with code_path(path):
+        (got,), (reference,) = run_both(
+            "map", operators.exp, lambda: [output_layout(values.shape, dtype)], a._layout
+        )
+    check(got, np.exp(values))
+    check(got, reference)
+
+
+def test_map_writes_a_broadcast_row_into_strided_columns():
+    """`t[:, 1::2] = row` is map(identity) into a strided view, the row broadcast."""
+    storage = np.zeros(12)
+    out = TensorData(storage, (3, 2), (4, 2), 1)  # columns 1 and 3 of a (3, 4) matrix
+    fast.map(operators.identity, out, TensorData(np.array([1.0, 2.0]), (2,)))
+    expected = np.zeros((3, 4))
+    expected[:, 1::2] = [1.0, 2.0]
+    np.testing.assert_array_equal(storage.reshape(3, 4), expected)
+
+
+def test_division_by_zero_gives_ieee_values_not_an_exception():
+    """Kernels use NumPy's error model: 1/0 is inf, as in PyTorch (Numba's default raises)."""
+    a = TensorData(np.array([0.0, -0.0, 2.0]), (3,))
+    out = output_layout((3,), float64)
+    fast.map(operators.inv, out, a)
+    np.testing.assert_array_equal(read(out), [np.inf, -np.inf, 0.5])
+
+
+# ---------------------------------------------------------------------------
+# zip and where
+# ---------------------------------------------------------------------------
+
+ZIP_CASES = [("serial", d) for d in DTYPES] + [("parallel", float32), ("parallel", int64)]
+
+
+@pytest.mark.parametrize("path, dtype", ZIP_CASES)
+@given(pair=broadcastable_shapes(), data=st.data())
+@FEW
+def test_zip_multiplies_with_broadcasting(path, dtype, pair, data):
+    a, a_values = data.draw(tensors(dtype, pair[0]))
+    b, b_values = data.draw(tensors(dtype, pair[1]))
+    expected = a_values * b_values  # for bools: logical and
+    with code_path(path):
+        (got,), (reference,) = run_both(
+            "zip",
+            operators.mul,
+            lambda: [output_layout(expected.shape, dtype)],
+            a._layout,
+            b._layout,
+        )
+    check(got, expected)
+    check(reference, expected)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@given(pair=broadcastable_shapes(), data=st.data())
+@FEW
+def test_zip_compares_into_bool(path, pair, data):
+    a, a_values = data.draw(tensors(float32, pair[0]))
+    b, b_values = data.draw(tensors(float32, pair[1]))
+    expected = a_values < b_values
+    with code_path(path):
+        out = output_layout(expected.shape, bool_)
+        fast.zip(operators.lt, out, a._layout, b._layout)
+    check(read(out), expected)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@given(data=st.data())
+@FEW
+def test_where_picks_with_broadcasting(path, data):
+    common = data.draw(shapes())
+    drawn = [data.draw(tensors(d, tuple(1 if data.draw(st.booleans()) else n for n in common)))
+             for d in (bool_, float64, float64)]  # fmt: skip
+    (condition, c_values), (a, a_values), (b, b_values) = drawn
+    expected = np.where(c_values, a_values, b_values)
+    with code_path(path):
+        (got,), (reference,) = run_both(
+            "where",
+            None,
+            lambda: [output_layout(expected.shape, float64, strided=True)],
+            condition._layout,
+            a._layout,
+            b._layout,
+        )
+    check(got, expected)
+    check(reference, expected)
+
+
+# ---------------------------------------------------------------------------
+# reduce and arg_reduce
+# ---------------------------------------------------------------------------
+
+REDUCE_CASES = [("serial", d) for d in DTYPES] + [("parallel", float32), ("parallel", int64)]
+
+
+@pytest.mark.parametrize("path, dtype", REDUCE_CASES)
+@given(data=st.data())
+@FEW
+def test_reduce_sums_each_dim(path, dtype, data):
+    """Sums of bools and integers are int64 (the tensor layer's choice, as in PyTorch)."""
+    shape = data.draw(shapes(min_dims=1))
+    a, values = data.draw(tensors(dtype, shape))
+    dim = data.draw(st.integers(0, len(shape) - 1))
+    out_dtype = dtype if dtype.is_floating_point else int64
+    expected = values.sum(axis=dim, keepdims=True, dtype=out_dtype.numpy_dtype)
+    with code_path(path):
+        (got,), (reference,) = run_both(
+            "reduce",
+            operators.add,
+            lambda: [output_layout(expected.shape, out_dtype)],
+            a._layout,
+            dim,
+            0,
+        )
+    check(got, expected)
+    check(reference, expected)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@given(data=st.data())
+@FEW
+def test_reduce_max_from_minus_infinity(path, data):
+    shape = data.draw(shapes(min_dims=1))
+    a, values = data.draw(tensors(float64, shape))
+    dim = data.draw(st.integers(0, len(shape) - 1))
+    expected = values.max(axis=dim, keepdims=True)
+    with code_path(path):
+        out = output_layout(expected.shape, float64)
+        fast.reduce(operators.maximum, out, a._layout, dim, -math.inf)
+    check(read(out), expected)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("shape, dim", [((3 * fast_ops.MIN_SEGMENT + 17,), 0), ((2, 600, 3), 1)])
+def test_reduce_counts_start_once(path, shape, dim):
+    """A fold split into segments or column blocks still starts from `start` exactly once."""
+    values = np.arange(math.prod(shape), dtype=np.int64).reshape(shape) % 7
+    expected = values.sum(axis=dim, keepdims=True) + 1000
+    with code_path(path):
+        out = output_layout(expected.shape, int64)
+        fast.reduce(operators.add, out, TensorData(values.reshape(-1), shape), dim, 1000)
+    check(read(out), expected)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_reduce_sums_float32_more_accurately_than_pairwise(path):
+    """float32 sums accumulate in float64: at most half a float32 step from the exact sum.
+
+    NumPy's pairwise float32 sum is the yardstick; the exact sum is `math.fsum`.
+    """
+    rng = np.random.default_rng(5)
+    values = (rng.random(1 << 20) * 1000).astype(np.float32)
+    exact = math.fsum(values.astype(np.float64))
+    with code_path(path):
+        out = output_layout((1,), float32)
+        fast.reduce(operators.add, out, TensorData(values, values.shape), 0, 0)
+    ours = float(read(out)[0])
+    numpy_error = abs(float(values.sum()) - exact)
+    assert abs(ours - exact) <= max(numpy_error, float(np.spacing(np.float32(exact))) / 2), (
+        f"sum {ours} is {abs(ours - exact)} from the exact {exact}; NumPy is {numpy_error} away"
+    )
+
+
+def test_reduce_of_empty_dim_is_start():
+    a = TensorData(np.zeros(0), (2, 0))
+    out = output_layout((2, 1), float64)
+    fast.reduce(operators.mul, out, a, 1, 1.0)
+    np.testing.assert_array_equal(read(out), [[1.0], [1.0]])
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("dtype", [float32, int64])
+@given(data=st.data())
+@FEW
+def test_arg_reduce_finds_the_first_maximum(path, dtype, data):
+    shape = data.draw(shapes(min_dims=1))
+    a, values = data.draw(tensors(dtype, shape))  # small value range: many ties
+    dim = data.draw(st.integers(0, len(shape) - 1))
+    expected_values = values.max(axis=dim, keepdims=True)
+    expected_indices = values.argmax(axis=dim, keepdims=True)  # NumPy also keeps the first
+    with code_path(path):
+        [got_values, got_indices], reference = run_both(
+            "arg_reduce",
+            tensor_functions.greater_or_nan,
+            lambda: [
+                output_layout(expected_values.shape, dtype),
+                output_layout(expected_values.shape, int64),
+            ],
+            a._layout,
+            dim,
+        )
+    check(got_values, expected_values)
+    check(got_indices, expected_indices)
+    check(reference[1], expected_indices)
+
+
+def test_arg_reduce_picks_the_first_nan():
+    a = TensorData(np.array([1.0, np.nan, 5.0, np.nan], np.float32), (4,))
+    values, indices = output_layout((1,), float32), output_layout((1,), int64)
+    fast.arg_reduce(tensor_functions.greater_or_nan, values, indices, a, 0)
+    assert math.isnan(read(values)[0]) and read(indices)[0] == 1, (read(values), read(indices))
+
+
+# ---------------------------------------------------------------------------
+# matmul
+# ---------------------------------------------------------------------------
+
+MATMUL_CASES = [("serial", d) for d in DTYPES] + [("parallel", float32)]
+
+
+@st.composite
+def matmul_shapes(draw):
+    """Shapes of `a`, `b` (same number of dims, batch dims broadcast) and of the product."""
+    batch_a, batch_b = draw(broadcastable_shapes())
+    ndim = max(len(batch_a), len(batch_b))
+    batch_a = (1,) * (ndim - len(batch_a)) + batch_a
+    batch_b = (1,) * (ndim - len(batch_b)) + batch_b
+    rows, inner, columns = (draw(st.integers(1, 6)) for _ in range(3))
+    batch = tuple(max(x, y) for x, y in zip(batch_a, batch_b, strict=True))
+    return batch_a + (rows, inner), batch_b + (inner, columns), batch + (rows, columns)
+
+
+@pytest.mark.parametrize("path, dtype", MATMUL_CASES)
+@given(shapes_=matmul_shapes(), data=st.data())
+@FEW
+def test_matmul_batched_broadcast_and_strided(path, dtype, shapes_, data):
+    a_shape, b_shape, out_shape = shapes_
+    a, a_values = data.draw(tensors(dtype, a_shape))
+    b, b_values = data.draw(tensors(dtype, b_shape))
+    expected = np.matmul(a_values, b_values)  # for bools: or of ands
+    strided_out = data.draw(st.booleans())
+    with code_path(path):
+        out = output_layout(out_shape, dtype, strided_out)
+        fast.matmul(out, a._layout, b._layout)
+    check(read(out), expected)
+
+
+@pytest.mark.parametrize("transposed", [False, True])
+def test_matmul_across_tiles_and_depth_blocks(transposed):
+    """Sizes that are not multiples of the tiles, a depth above MATMUL_DEPTH, a shared `b`."""
+    rng = np.random.default_rng(1)
+    rows, inner, columns = fast_ops.MATMUL_ROWS * 2 + 3, fast_ops.MATMUL_DEPTH + 77, 67
+    a_values = rng.standard_normal((2, rows, inner)).astype(np.float32)
+    b_values = rng.standard_normal((1, inner, columns)).astype(np.float32)
+    if transposed:  # b stored as (columns, inner), seen through its transpose
+        b_storage = np.ascontiguousarray(b_values[0].T)
+        b = TensorData(b_storage.reshape(-1), (1, inner, columns), (0, 1, inner))
+    else:
+        b = TensorData(b_values.reshape(-1), b_values.shape)
+    out = output_layout((2, rows, columns), float32)
+    fast.matmul(out, TensorData(a_values.reshape(-1), a_values.shape), b)
+    expected = np.matmul(a_values.astype(np.float64), b_values.astype(np.float64))
+    np.testing.assert_allclose(read(out), expected, rtol=1e-4, atol=1e-3)
+
+
+# ---------------------------------------------------------------------------
+# Sizes above the parallel threshold, with the default settings
+# ---------------------------------------------------------------------------
+
+
+def test_large_elementwise_paths_match_numpy():
+    rng = np.random.default_rng(2)
+    n, m = 300, 301
+    assert n * m >= fast_ops.PARALLEL_THRESHOLD
+    x = rng.standard_normal((n, m)).astype(np.float32)
+    y = rng.standard_normal((n, m)).astype(np.float32)
+    column, row = x[:, :1].copy(), y[:1, :].copy()
+    cases = {
+        "contiguous": (TensorData(x.reshape(-1), (n, m)), TensorData(y.reshape(-1), (n, m)), x + y),
+        "broadcast": (
+            TensorData(column.reshape(-1), (n, 1)),
+            TensorData(row.reshape(-1), (1, m)),
+            column + row,
+        ),
+        "transposed": (
+            TensorData(np.ascontiguousarray(x.T).reshape(-1), (n, m), (1, n)),
+            TensorData(y.reshape(-1), (n, m)),
+            x + y,
+        ),
+    }
+    for name, (a, b, expected) in cases.items():
+        out = output_layout((n, m), float32)
+        fast.zip(operators.add, out, a, b)
+        assert np.array_equal(read(out), expected), f"{name}: zip(add) differs from NumPy"
+
+
+@pytest.mark.parametrize("dim", [0, 1])
+def test_large_sums_match_numpy(dim):
+    rng = np.random.default_rng(3)
+    values = rng.standard_normal((400, 700)).astype(np.float32)
+    expected = values.astype(np.float64).sum(axis=dim, keepdims=True).astype(np.float32)
+    out_shape = (1, 700) if dim == 0 else (400, 1)
+    out = output_layout(out_shape, float32)
+    fast.reduce(operators.add, out, TensorData(values.reshape(-1), values.shape), dim, 0)
+    np.testing.assert_allclose(read(out), expected, rtol=1e-6, atol=1e-5)
+
+
+def test_small_ops_do_not_start_threads():
+    """A 10-element op compiles and runs only the serial kernel."""
+    backend = fast_ops.FastBackend()
+    a = TensorData(np.arange(10.0), (10,))
+    backend.map(operators.neg, output_layout((10,), float64), a)
+    serial, parallel = backend.kernels(fast_ops.tensor_map, operators.neg)
+    assert serial.signatures and not parallel.signatures, (serial.signatures, parallel.signatures)
+
+
+def test_set_backend_accepts_fast():
+    previous = minitorch.get_backend().name
+    try:
+        minitorch.set_backend("fast")
+        assert minitorch.get_backend().name == "fast"
+    finally:
+        minitorch.set_backend(previous)
+
+
+# ---------------------------------------------------------------------------
+# The on-disk cache
+# ---------------------------------------------------------------------------
+
+CACHE_PROBE = """
+import numpy as np
+from scalar_fn import shift
+from minitorch import fast_ops
+from minitorch.tensor_data import TensorData
+
+backend = fast_ops.FastBackend()
+out = TensorData(np.zeros(3), (3,))
+backend.map(shift, out, TensorData(np.arange(3.0), (3,)))
+serial, _ = backend.kernels(fast_ops.tensor_map, shift)
+print(sum(serial.stats.cache_hits.values()), sum(serial.stats.cache_misses.values()), *out.storage)
+"""
+
+
+@pytest.mark.slow
+def test_kernels_are_cached_across_processes_and_recompiled_when_the_function_changes(tmp_path):
+    """A second process loads the compiled kernel; editing the scalar function recompiles it."""
+    (tmp_path / "probe.py").write_text(CACHE_PROBE)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(minitorch.__file__)))
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=root)
+    env["PYTHONDONTWRITEBYTECODE"] = "1"  # an edit within one second must not reuse a .pyc
+
+    def run_probe(constant: float) -> list[float]:
+        source = f"def shift(x):\n    return x + {constant}\n"
+        (tmp_path / "scalar_fn.py").write_text(textwrap.dedent(source))
+        result = subprocess.run(
+            [sys.executable, "probe.py"], cwd=tmp_path, env=env, capture_output=True, text=True
+        )
+        assert result.returncode == 0, result.stderr
+        return [float(word) for word in result.stdout.split()]
+
+    assert run_probe(10.0) == [0, 1, 10.0, 11.0, 12.0]  # first process: compiled
+    assert run_probe(10.0) == [1, 0, 10.0, 11.0, 12.0]  # second process: loaded
+    assert run_probe(20.0) == [0, 1, 20.0, 21.0, 22.0]  # function edited: compiled again

@@ -5,6 +5,14 @@ Every public name is imported explicitly below and listed in ``__all__``.
 
 from . import operators
 from .autodiff import Context, backpropagate, central_difference, topological_sort
+from .autograd import (
+    GradcheckError,
+    enable_grad,
+    grad_check,
+    is_grad_enabled,
+    no_grad,
+    set_grad_enabled,
+)
 from .dtypes import bool_ as bool  # noqa: A004 -- PyTorch's dtype names
 from .dtypes import (
     float32,
@@ -117,6 +125,12 @@ __all__: list[str] = [
     "backpropagate",
     "central_difference",
     "topological_sort",
+    "GradcheckError",
+    "enable_grad",
+    "grad_check",
+    "is_grad_enabled",
+    "no_grad",
+    "set_grad_enabled",
     "Module",
     "Parameter",
     "Scalar",

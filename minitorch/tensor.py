@@ -9,6 +9,9 @@ with PyTorch's names.
 
 from __future__ import annotations
 
+import warnings
+import weakref
+
 import numpy as np
 
 from . import dtypes
@@ -139,8 +142,10 @@ class Tensor:
         "dtype",
         "device",
         "_requires_grad",
-        "grad",
+        "_grad",
         "grad_fn",
+        "_grad_accumulator",
+        "_base",
         "_version_counter",
         "__weakref__",
     )
@@ -158,8 +163,10 @@ class Tensor:
         self.dtype = dtype
         self.device = on_device
         self._requires_grad = False
-        self.grad: Tensor | None = None
-        self.grad_fn = None
+        self._grad: Tensor | None = None
+        self.grad_fn = None  # the autograd Node that produced this tensor (None for leaves)
+        self._grad_accumulator = None  # weak reference to this leaf's AccumulateGrad node
+        self._base: Tensor | None = None  # the tensor whose storage this view shares
         self._version_counter = version_counter or VersionCounter()
 
     # ------------------------------------------------------------------ attributes
@@ -245,11 +252,19 @@ class Tensor:
 
     @property
     def requires_grad(self) -> bool:
-        """Whether autograd records operations on this tensor."""
-        return self._requires_grad
+        """Whether autograd records operations on this tensor (always, for a non-leaf)."""
+        return self._requires_grad or self.grad_fn is not None
 
     @requires_grad.setter
     def requires_grad(self, flag: bool) -> None:
+        if self.grad_fn is not None:
+            if not flag:
+                raise RuntimeError(
+                    "you can only change requires_grad flags of leaf variables. If you want to "
+                    "use a computed variable in a subgraph that doesn't require differentiation "
+                    "use var_no_grad = var.detach()."
+                )
+            return
         if flag and not self.dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
         self._requires_grad = bool(flag)
@@ -263,6 +278,78 @@ class Tensor:
     def is_leaf(self) -> bool:
         """True for tensors not produced by a recorded operation."""
         return self.grad_fn is None
+
+    @property
+    def grad(self) -> Tensor | None:
+        """$\\partial L / \\partial \\text{self}$ summed over every `L.backward()` so far.
+
+        None until a backward pass reaches this leaf. A non-leaf keeps no
+        gradient unless `retain_grad()` was called (reading it warns, as PyTorch).
+        """
+        if self.grad_fn is not None and not self.retains_grad:
+            warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value: Tensor | None) -> None:
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(
+                    f"assigned grad expected to be a Tensor or None but got grad of type "
+                    f"{type(value).__name__}"
+                )
+            if tuple(value.shape) != tuple(self.shape):
+                raise RuntimeError("assigned grad has data of a different size")
+            if value.dtype is not self.dtype:
+                raise RuntimeError("assigned grad has data of a different type")
+        self._grad = value
+
+    @property
+    def retains_grad(self) -> bool:
+        """Whether this non-leaf keeps its `.grad` (see `retain_grad`)."""
+        node = self.grad_fn
+        return node is not None and node.retained is not None and node.retained() is self
+
+    def retain_grad(self) -> None:
+        """Keep this non-leaf's gradient in `.grad` during backward (leaves always do)."""
+        if not self.requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self.grad_fn is not None:
+            self.grad_fn.retained = weakref.ref(self)
+
+    def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None) -> None:
+        """Add $\\partial \\text{self} / \\partial x$ to `x.grad` for every leaf $x$ below.
+
+        `gradient` weighs the outputs (a vector-Jacobian product); it may be
+        left out for a one-element tensor. The graph's saved tensors are freed
+        unless `retain_graph=True`.
+
+        >>> import minitorch
+        >>> x = minitorch.tensor([1.0, 2.0], requires_grad=True)
+        >>> (x * x).sum().backward()
+        >>> x.grad
+        tensor([2., 4.])
+        """
+        run_backward(self, gradient, retain_graph)
+
+    def detach_(self) -> Tensor:
+        """Cut this tensor from the graph in place: it becomes a leaf that needs no grad."""
+        if self._base is not None:
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using "
+                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set "
+                "as True, gradients are views of DDP buckets, and hence detach_() cannot be "
+                "called on these gradients. To fix this error, please refer to the "
+                "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
+            )
+        self.grad_fn = None
+        self._requires_grad = False
+        return self
+
+    @property
+    def data(self) -> Tensor:
+        """This tensor's values outside the graph (`detach()`)."""
+        return self.detach()
 
     # ------------------------------------------------------------------ conversions
 
@@ -565,8 +652,17 @@ class Tensor:
         return self.div_(other)
 
 
+NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
+    "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. "
+    "If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor "
+    "instead. See github.com/pytorch/pytorch/pull/30531 for more information."
+)
+
 # tensor_functions imports Tensor from this module, so it is imported after the class.
 from . import tensor_functions as F  # noqa: E402
+from .autograd import run_backward  # noqa: E402
 
 # Every method below forwards to the module-level function of the same name in
 # tensor_functions.py (`t.exp()` is `minitorch.exp(t)`); names of Python

@@ -22,11 +22,11 @@ from collections.abc import Sequence
 import numpy as np
 
 from . import dtypes, operators, tensor_ops
-from .autodiff import Context
+from .autograd import GraphContext, is_grad_enabled, no_grad, record
 from .dtypes import DType
 from .tensor import CPU, Tensor, check_device
 from .tensor import device as Device
-from .tensor_creation import from_numpy, generator, parse_shape, tensor
+from .tensor_creation import arange, from_numpy, generator, parse_shape, tensor
 from .tensor_data import TensorData, normalize_dim, prod, shape_broadcast, view_strides
 
 Number = bool | int | float
@@ -169,8 +169,24 @@ def new_tensor(shape: Sequence[int], dtype: DType, on_device: Device = CPU) -> T
 
 
 def view_of(t: Tensor, layout: TensorData) -> Tensor:
-    """A tensor over `t`'s storage with another layout, sharing its version counter."""
-    return Tensor(layout, t.dtype, t.device, t._version_counter)
+    """A view: a tensor over `t`'s storage with another layout, sharing its version counter.
+
+    Its `_base` is the tensor that owns the storage (for in-place autograd).
+    """
+    view = Tensor(layout, t.dtype, t.device, t._version_counter)
+    view._base = t if t._base is None else t._base
+    return view
+
+
+def alias(t: Tensor) -> Tensor:
+    """`t`'s storage and layout in a new tensor outside the graph (not a view of `t`)."""
+    return Tensor(t._layout, t.dtype, t.device, t._version_counter)
+
+
+def with_shape(fresh: Tensor, shape: tuple) -> Tensor:
+    """A freshly computed contiguous tensor given another shape of the same size."""
+    layout = TensorData(fresh._layout.storage, shape, None, fresh._layout.offset)
+    return Tensor(layout, fresh.dtype, fresh.device, fresh._version_counter)
 
 
 def scalar_tensor(value: Number, dtype: DType) -> Tensor:
@@ -225,20 +241,71 @@ def not_implemented(kernel: str, dtype: DType) -> NotImplementedError:
 
 
 class Function:
-    """A differentiable operation: `forward` here, `backward` added by the autograd layer.
+    """A differentiable operation: `forward` and `backward` side by side.
 
-    `Fn.apply(*inputs)` runs `Fn.forward(ctx, *inputs)` with a fresh `Context`.
+    `Fn.apply(*inputs, **params)` runs `Fn.forward(ctx, *inputs, **params)`.
+    Positional inputs are what gradients flow into (tensors, or numbers that
+    get none); keyword params are settings (a dim, a shape). When grad mode is
+    on and an input requires grad, `apply` records a node named
+    `Fn.node_name(...)` as the output's `grad_fn`. Its `Fn.backward(ctx, grad)`
+    returns one gradient per positional input (None where none flows); the
+    autograd layer sums each over the dims its input was broadcast along.
     """
 
     @staticmethod
-    def forward(ctx: Context, *inputs):
+    def forward(ctx: GraphContext, *inputs, **params):
+        raise NotImplementedError
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor):
         raise NotImplementedError
 
     @classmethod
+    def node_name(cls, *inputs, **params) -> str:
+        """PyTorch's name for this operation's node: `AddBackward0`, ..."""
+        return cls.__name__ + "Backward0"
+
+    @classmethod
     def apply(cls, *inputs, **params):
-        ctx = Context()
-        ctx.no_grad = True  # no graph is recorded yet: nothing needs saving
-        return cls.forward(ctx, *inputs, **params)
+        ctx = GraphContext()
+        ctx.needs_input_grad = tuple(isinstance(x, Tensor) and x.requires_grad for x in inputs)
+        recording = is_grad_enabled() and builtins.any(ctx.needs_input_grad)
+        if not recording:
+            ctx.no_grad = True  # no backward will run: nothing needs saving
+            return cls.forward(ctx, *inputs, **params)
+        with no_grad():  # the steps inside forward are not recorded on their own
+            output = cls.forward(ctx, *inputs, **params)
+        result = output[0] if isinstance(output, tuple) else output
+        if result.dtype.is_floating_point:  # integer and bool outputs have no gradient
+            record(cls, ctx, inputs, result, cls.node_name(*inputs, **params))
+        return output
+
+
+def sum_to(grad: Tensor, shape: tuple) -> Tensor:
+    """Undo broadcasting: sum `grad` down to `shape` (the shape of an input that was broadcast).
+
+    An input element read by several output elements (a size-1 or missing
+    dimension, repeated) collects the sum of their gradients:
+    $\\partial L / \\partial a_j = \\sum_{i \\text{ reading } a_j} \\partial L / \\partial out_i$.
+
+    >>> import minitorch
+    >>> sum_to(minitorch.ones(2, 3), (3,))
+    tensor([2., 2., 2.])
+    """
+    # BEGIN SOLUTION 2.5
+    extra = grad.ndim - len(shape)
+    dims = tuple(range(extra)) + tuple(
+        extra + k for k, size in enumerate(shape) if size == 1 and grad.shape[extra + k] != 1
+    )
+    if dims:
+        grad = tensor_sum(grad, dims, keepdim=True)
+    return reshape(grad, shape)
+    # END SOLUTION 2.5
+
+
+def sign(a: Tensor) -> Tensor:
+    """$+1$, $-1$ or $0$ elementwise (the derivative of $|a|$), in `a`'s dtype."""
+    return sub(converted(gt(a, 0), a.dtype), converted(lt(a, 0), a.dtype))
 
 
 # ---------------------------------------------------------------------------
@@ -248,112 +315,196 @@ class Function:
 
 class Neg(Function):
     @staticmethod
-    def forward(ctx: Context, a: Tensor) -> Tensor:
+    def forward(ctx: GraphContext, a: Tensor) -> Tensor:
         """$-a$"""
         # BEGIN SOLUTION 2.4
         return apply_map(operators.neg, a, a.dtype)
         # END SOLUTION 2.4
 
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
+        """$-g$"""
+        # BEGIN SOLUTION 2.5
+        return neg(grad)
+        # END SOLUTION 2.5
+
 
 class Abs(Function):
     @staticmethod
-    def forward(ctx: Context, a: Tensor) -> Tensor:
+    def forward(ctx: GraphContext, a: Tensor) -> Tensor:
         """$|a|$"""
         ctx.save_for_backward(a)
         return apply_map(abs_scalar, a, a.dtype)
 
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
+        """$g \\cdot \\operatorname{sign}(a)$ (0 at $a = 0$, as PyTorch)"""
+        (a,) = ctx.saved_tensors
+        return mul(grad, sign(a))
+
 
 class Exp(Function):
     @staticmethod
-    def forward(ctx: Context, a: Tensor) -> Tensor:
+    def forward(ctx: GraphContext, a: Tensor) -> Tensor:
         """$e^a$ (integers give the default float dtype)"""
         # BEGIN SOLUTION 2.4
         a = float_version(a)
         out = apply_map(operators.exp, a, a.dtype)
+        # END SOLUTION 2.4
         ctx.save_for_backward(out)
         return out
-        # END SOLUTION 2.4
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
+        """$g \\cdot e^a$ (the saved output)"""
+        # BEGIN SOLUTION 2.5
+        (out,) = ctx.saved_tensors
+        return mul(grad, out)
+        # END SOLUTION 2.5
 
 
 class Log(Function):
     @staticmethod
-    def forward(ctx: Context, a: Tensor) -> Tensor:
+    def forward(ctx: GraphContext, a: Tensor) -> Tensor:
         """$\\ln a$"""
         a = float_version(a)
         ctx.save_for_backward(a)
         return apply_map(operators.log, a, a.dtype)
 
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
+        """$g / a$"""
+        # BEGIN SOLUTION 2.5
+        (a,) = ctx.saved_tensors
+        return div(grad, a)
+        # END SOLUTION 2.5
+
 
 class Sqrt(Function):
     @staticmethod
-    def forward(ctx: Context, a: Tensor) -> Tensor:
+    def forward(ctx: GraphContext, a: Tensor) -> Tensor:
         """$\\sqrt{a}$"""
         a = float_version(a)
         out = apply_map(sqrt_scalar, a, a.dtype)
         ctx.save_for_backward(out)
         return out
 
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
+        """$g / (2 \\sqrt{a})$"""
+        (out,) = ctx.saved_tensors
+        return div(grad, mul(out, 2))
+
 
 class Sigmoid(Function):
     @staticmethod
-    def forward(ctx: Context, a: Tensor) -> Tensor:
+    def forward(ctx: GraphContext, a: Tensor) -> Tensor:
         """$\\sigma(a) = 1 / (1 + e^{-a})$"""
         a = float_version(a)
         out = apply_map(operators.sigmoid, a, a.dtype)
         ctx.save_for_backward(out)
         return out
 
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
+        """$g \\cdot \\sigma(a) (1 - \\sigma(a))$"""
+        # BEGIN SOLUTION 2.5
+        (out,) = ctx.saved_tensors
+        return mul(grad, mul(out, sub(1, out)))
+        # END SOLUTION 2.5
+
 
 class Tanh(Function):
     @staticmethod
-    def forward(ctx: Context, a: Tensor) -> Tensor:
+    def forward(ctx: GraphContext, a: Tensor) -> Tensor:
         """$\\tanh a$"""
         a = float_version(a)
         out = apply_map(operators.tanh, a, a.dtype)
         ctx.save_for_backward(out)
         return out
 
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
+        """$g \\cdot (1 - \\tanh^2 a)$"""
+        (out,) = ctx.saved_tensors
+        return mul(grad, sub(1, mul(out, out)))
+
 
 class Relu(Function):
     @staticmethod
-    def forward(ctx: Context, a: Tensor) -> Tensor:
+    def forward(ctx: GraphContext, a: Tensor) -> Tensor:
         """$\\max(a, 0)$"""
         ctx.save_for_backward(a)
         return apply_map(relu_scalar, a, a.dtype)
 
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
+        """$g$ where $a > 0$, else 0"""
+        # BEGIN SOLUTION 2.5
+        (a,) = ctx.saved_tensors
+        return where(gt(a, 0), grad, 0.0)
+        # END SOLUTION 2.5
+
 
 class Add(Function):
     @staticmethod
-    def forward(ctx: Context, a: Tensor, b: Tensor) -> Tensor:
+    def forward(ctx: GraphContext, a: Tensor, b: Tensor) -> Tensor:
         """$a + b$, broadcast"""
         # BEGIN SOLUTION 2.4
         a, b, dtype = as_operands(a, b)
         return apply_zip(operators.add, a, b, dtype)
         # END SOLUTION 2.4
 
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> tuple[Tensor, Tensor]:
+        """$(g, g)$: each input's share, summed over its broadcast dims by `sum_to`"""
+        # BEGIN SOLUTION 2.5
+        return grad, grad
+        # END SOLUTION 2.5
+
 
 class Sub(Function):
+    @classmethod
+    def node_name(cls, a, b) -> str:
+        return "SubBackward0" if isinstance(a, Tensor) else "RsubBackward1"
+
     @staticmethod
-    def forward(ctx: Context, a: Tensor, b: Tensor) -> Tensor:
+    def forward(ctx: GraphContext, a: Tensor, b: Tensor) -> Tensor:
         """$a - b$, broadcast"""
         a, b, dtype = as_operands(a, b)
         return apply_zip(sub_scalar, a, b, dtype)
 
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> tuple[Tensor, Tensor]:
+        """$(g, -g)$"""
+        return grad, neg(grad)
+
 
 class Mul(Function):
     @staticmethod
-    def forward(ctx: Context, a: Tensor, b: Tensor) -> Tensor:
+    def forward(ctx: GraphContext, a: Tensor, b: Tensor) -> Tensor:
         """$a \\cdot b$, broadcast"""
+        # BEGIN SOLUTION 2.5
+        needs_a, needs_b = ctx.needs_input_grad
+        ctx.save_for_backward(a if needs_b else None, b if needs_a else None)
+        # END SOLUTION 2.5
         # BEGIN SOLUTION 2.4
-        ctx.save_for_backward(a, b)
         a, b, dtype = as_operands(a, b)
         return apply_zip(operators.mul, a, b, dtype)
         # END SOLUTION 2.4
 
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> tuple:
+        """$(g \\cdot b, g \\cdot a)$"""
+        # BEGIN SOLUTION 2.5
+        a, b = ctx.saved_tensors
+        return (None if b is None else mul(grad, b)), (None if a is None else mul(grad, a))
+        # END SOLUTION 2.5
+
 
 class Div(Function):
     @staticmethod
-    def forward(ctx: Context, a: Tensor, b: Tensor) -> Tensor:
+    def forward(ctx: GraphContext, a: Tensor, b: Tensor) -> Tensor:
         """$a / b$, broadcast; integers divide as floats"""
         ctx.save_for_backward(a, b)
         a, b, dtype = as_operands(a, b)
@@ -362,47 +513,107 @@ class Div(Function):
             a, b = converted(a, dtype), converted(b, dtype)
         return apply_zip(div_scalar, a, b, dtype)
 
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> tuple:
+        """$(g / b, -g a / b^2)$"""
+        # BEGIN SOLUTION 2.5
+        a, b = ctx.saved_tensors
+        grad_b = neg(div(mul(grad, a), mul(b, b))) if ctx.needs_input_grad[1] else None
+        return div(grad, b), grad_b
+        # END SOLUTION 2.5
+
 
 class Pow(Function):
+    """$a^b$; a number exponent is passed as the keyword `b` (it gets no gradient)."""
+
+    @classmethod
+    def node_name(cls, a, b=None) -> str:
+        if not isinstance(a, Tensor):
+            return "PowBackward2"
+        return "PowBackward1" if isinstance(b, Tensor) else "PowBackward0"
+
     @staticmethod
-    def forward(ctx: Context, a: Tensor, b: Tensor) -> Tensor:
+    def forward(ctx: GraphContext, a: Tensor, b: Tensor) -> Tensor:
         """$a^b$, broadcast"""
-        ctx.save_for_backward(a, b)
         a, b, dtype = as_operands(a, b)
-        return apply_zip(pow_scalar, a, b, dtype)
+        out = apply_zip(pow_scalar, a, b, dtype)
+        ctx.save_for_backward(a, b, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> tuple:
+        """$(g \\, b \\, a^{b-1},\\; g \\, a^b \\ln a)$, each 0 where PyTorch defines it so"""
+        a, b, out = ctx.saved_tensors
+        needs = ctx.needs_input_grad + (False,)
+        grad_a = grad_b = None
+        if needs[0]:  # 0 where b = 0, so that 0^0 has slope 0 and not NaN
+            grad_a = where(eq(b, 0), 0.0, mul(grad, mul(b, tensor_pow(a, sub(b, 1)))))
+        if needs[1]:  # 0 where a = 0 and b >= 0 (where ln a is -inf but a^b is flat)
+            flat = logical_and(eq(a, 0), ge(b, 0))
+            grad_b = where(flat, 0.0, mul(grad, mul(out, log(a))))
+        return grad_a, grad_b
 
 
 class Remainder(Function):
     @staticmethod
-    def forward(ctx: Context, a: Tensor, b: Tensor) -> Tensor:
+    def forward(ctx: GraphContext, a: Tensor, b: Tensor) -> Tensor:
         """$a - b \\lfloor a / b \\rfloor$, broadcast"""
         a, b, dtype = as_operands(a, b)
         check_integer_divisor(b)
+        ctx.save_for_backward(a, b)
         return apply_zip(remainder_scalar, a, b, dtype)
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> tuple:
+        """$(g, -g \\lfloor a / b \\rfloor)$"""
+        a, b = ctx.saved_tensors
+        return grad, neg(mul(grad, floor_divide(a, b)))
 
 
 class Maximum(Function):
     @staticmethod
-    def forward(ctx: Context, a: Tensor, b: Tensor) -> Tensor:
+    def forward(ctx: GraphContext, a: Tensor, b: Tensor) -> Tensor:
         """$\\max(a, b)$ elementwise, NaN-propagating"""
         a, b, dtype = as_operands(a, b)
         ctx.save_for_backward(a, b)
         return apply_zip(maximum_scalar, a, b, dtype)
 
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> tuple:
+        """$g$ to the larger input, $g/2$ to each on a tie (as PyTorch)"""
+        a, b = ctx.saved_tensors
+        return split_at_ties(grad, a, b, lt(a, b)), split_at_ties(grad, a, b, gt(a, b))
+
 
 class Minimum(Function):
     @staticmethod
-    def forward(ctx: Context, a: Tensor, b: Tensor) -> Tensor:
+    def forward(ctx: GraphContext, a: Tensor, b: Tensor) -> Tensor:
         """$\\min(a, b)$ elementwise, NaN-propagating"""
         a, b, dtype = as_operands(a, b)
         ctx.save_for_backward(a, b)
         return apply_zip(minimum_scalar, a, b, dtype)
 
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> tuple:
+        """$g$ to the smaller input, $g/2$ to each on a tie (as PyTorch)"""
+        a, b = ctx.saved_tensors
+        return split_at_ties(grad, a, b, gt(a, b)), split_at_ties(grad, a, b, lt(a, b))
+
+
+def split_at_ties(grad: Tensor, a: Tensor, b: Tensor, loses: Tensor) -> Tensor:
+    """`grad` where an input won, half of it on ties, 0 where it `loses`."""
+    return where(eq(a, b), div(grad, 2), where(loses, 0.0, grad))
+
 
 class Clamp(Function):
+    @classmethod
+    def node_name(cls, a, low=None, high=None) -> str:
+        return "ClampBackward1"
+
     @staticmethod
-    def forward(ctx: Context, a: Tensor, low: Number | None, high: Number | None) -> Tensor:
+    def forward(ctx: GraphContext, a: Tensor, low: Number | None, high: Number | None) -> Tensor:
         """$\\min(\\max(a, low), high)$"""
+        ctx.low, ctx.high = low, high
         ctx.save_for_backward(a)
         dtype = dtypes.result_type(a, *(v for v in (low, high) if v is not None))
         out = converted(a, dtype)
@@ -412,10 +623,22 @@ class Clamp(Function):
             out = apply_zip(minimum_scalar, out, scalar_tensor(high, dtype), dtype)
         return out if out is not a else a.clone()
 
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> tuple:
+        """$g$ where $low \\le a \\le high$, else 0"""
+        (a,) = ctx.saved_tensors
+        inside = ge(a, ctx.low) if ctx.low is not None else None
+        if ctx.high is not None:
+            below = le(a, ctx.high)
+            inside = below if inside is None else logical_and(inside, below)
+        return where(inside, grad, 0.0)
+
 
 class Where(Function):
+    """The condition is a setting (keyword): gradients flow only to `a` and `b`."""
+
     @staticmethod
-    def forward(ctx: Context, condition: Tensor, a: Tensor, b: Tensor) -> Tensor:
+    def forward(ctx: GraphContext, a: Tensor, b: Tensor, condition: Tensor) -> Tensor:
         """$a_i$ where $condition_i$, else $b_i$ (all broadcast)"""
         if condition.dtype is not dtypes.bool_:
             raise RuntimeError(
@@ -428,6 +651,12 @@ class Where(Function):
         out = new_tensor(shape, dtype, a.device)
         backend_for(a).where(out._layout, condition._layout, a._layout, b._layout)
         return out
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> tuple:
+        """$g$ to `a` where the condition holds, to `b` elsewhere"""
+        (condition,) = ctx.saved_tensors
+        return where(condition, grad, 0.0), where(condition, 0.0, grad)
 
 
 def check_integer_divisor(b: Tensor) -> None:
@@ -468,8 +697,7 @@ def drop_dims(t: Tensor, dims: tuple[int, ...], keepdim: bool) -> Tensor:
     """Remove the size-1 dims `dims` of a reduction result unless `keepdim`."""
     if keepdim:
         return t
-    shape = tuple(size for d, size in enumerate(t.shape) if d not in dims)
-    return view_of(t, TensorData(t._layout.storage, shape, None, t._layout.offset))
+    return with_shape(t, tuple(size for d, size in enumerate(t.shape) if d not in dims))
 
 
 def accumulation_dtype(a: Tensor, dtype: DType | None) -> DType:
@@ -479,21 +707,46 @@ def accumulation_dtype(a: Tensor, dtype: DType | None) -> DType:
     return a.dtype if a.dtype.is_floating_point else dtypes.int64
 
 
+def expand_reduced(grad: Tensor, shape: tuple, dims: tuple[int, ...], keepdim: bool) -> Tensor:
+    """A reduction's output gradient put back over the reduced `dims` of `shape`."""
+    if not keepdim:
+        for d in dims:
+            grad = unsqueeze(grad, d)
+    return expand(grad, shape)
+
+
 class Sum(Function):
+    @classmethod
+    def node_name(cls, a, dim=None, keepdim=False, dtype=None) -> str:
+        return "SumBackward0" if dim is None else "SumBackward1"
+
     @staticmethod
-    def forward(ctx: Context, a: Tensor, dim=None, keepdim=False, dtype=None) -> Tensor:
+    def forward(ctx: GraphContext, a: Tensor, dim=None, keepdim=False, dtype=None) -> Tensor:
         """$\\sum$ over `dim` (all dims when None)"""
         # BEGIN SOLUTION 2.4
         dims = reduction_dims(dim, a.ndim)
         out_dtype = accumulation_dtype(a, dtype)
         total = reduce_dims(operators.add, a, dims, 0, out_dtype)
-        return drop_dims(total, dims, keepdim or dim is None and a.ndim == 0)
+        keepdim = keepdim or dim is None and a.ndim == 0
         # END SOLUTION 2.4
+        ctx.shape, ctx.dims, ctx.keepdim = tuple(a.shape), dims, keepdim
+        return drop_dims(total, dims, keepdim)
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
+        """Every summed element gets $g$: $g$ expanded back over the reduced dims"""
+        # BEGIN SOLUTION 2.6
+        return expand_reduced(grad, ctx.shape, ctx.dims, ctx.keepdim)
+        # END SOLUTION 2.6
 
 
 class Mean(Function):
+    @classmethod
+    def node_name(cls, a, dim=None, keepdim=False, dtype=None) -> str:
+        return "MeanBackward0" if dim is None else "MeanBackward1"
+
     @staticmethod
-    def forward(ctx: Context, a: Tensor, dim=None, keepdim=False, dtype=None) -> Tensor:
+    def forward(ctx: GraphContext, a: Tensor, dim=None, keepdim=False, dtype=None) -> Tensor:
         """$\\frac{1}{n}\\sum$ over `dim` (floating dtypes only)"""
         out_dtype = dtypes.to_dtype(dtype) if dtype is not None else a.dtype
         if not out_dtype.is_floating_point:
@@ -505,17 +758,44 @@ class Mean(Function):
         count = prod(a.shape[d] for d in dims)
         total = reduce_dims(operators.add, a, dims, 0, out_dtype)
         mean = apply_zip(div_scalar, total, scalar_tensor(count, out_dtype), out_dtype)
+        ctx.shape, ctx.dims, ctx.keepdim, ctx.count = tuple(a.shape), dims, keepdim, count
         return drop_dims(mean, dims, keepdim)
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
+        """$g / n$ expanded back over the reduced dims"""
+        # BEGIN SOLUTION 2.6
+        return expand_reduced(div(grad, ctx.count), ctx.shape, ctx.dims, ctx.keepdim)
+        # END SOLUTION 2.6
 
 
 class Prod(Function):
+    @classmethod
+    def node_name(cls, a, dim=None, keepdim=False, dtype=None) -> str:
+        return "ProdBackward0" if dim is None else "ProdBackward1"
+
     @staticmethod
-    def forward(ctx: Context, a: Tensor, dim=None, keepdim=False, dtype=None) -> Tensor:
+    def forward(ctx: GraphContext, a: Tensor, dim=None, keepdim=False, dtype=None) -> Tensor:
         """$\\prod$ over `dim` (all dims when None)"""
         ctx.save_for_backward(a)
         dims = reduction_dims(dim, a.ndim)
+        ctx.dims, ctx.keepdim = dims, keepdim
         out_dtype = accumulation_dtype(a, dtype)
         return drop_dims(reduce_dims(operators.mul, a, dims, 1, out_dtype), dims, keepdim)
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
+        """$g \\prod_{j \\ne i} a_j$: the product divided by $a_i$, done without
+        dividing by zero (with one zero only its own slot gets the others' product)."""
+        (a,) = ctx.saved_tensors
+        dims = ctx.dims
+        is_zero = eq(a, 0)
+        product = reduce_dims(operators.mul, a, dims, 1, a.dtype)
+        others_if_zero = reduce_dims(operators.mul, where(is_zero, 1.0, a), dims, 1, a.dtype)
+        zero_count = reduce_dims(operators.add, is_zero, dims, 0, dtypes.int64)
+        at_zero = where(eq(zero_count, 1), others_if_zero, 0.0)
+        others = where(is_zero, at_zero, div(product, a))
+        return mul(expand_reduced(grad, tuple(a.shape), dims, ctx.keepdim), others)
 
 
 def arg_reduce(better, a: Tensor, dim: int) -> tuple[Tensor, Tensor]:
@@ -551,25 +831,51 @@ class ReturnTypes(tuple):
 class MaxDim(Function):
     """`max(dim)` and `min(dim)`: values and the index of the first winner."""
 
+    @classmethod
+    def node_name(cls, a, dim, keepdim, largest) -> str:
+        return "MaxBackward0" if largest else "MinBackward0"
+
     @staticmethod
-    def forward(ctx: Context, a: Tensor, dim: int, keepdim: bool, largest: bool):
+    def forward(ctx: GraphContext, a: Tensor, dim: int, keepdim: bool, largest: bool):
+        ctx.shape, ctx.keepdim = tuple(a.shape), keepdim
         if a.ndim == 0:
             normalize_dim(dim, 0)
+            ctx.dim = None
             return a.clone(), scalar_tensor(0, dtypes.int64)
         dim = normalize_dim(dim, a.ndim)
         if a.shape[dim] == 0:
             name = "max" if largest else "min"
             raise IndexError(f"{name}(): Expected reduction dim {dim} to have non-zero size.")
         values, indices = arg_reduce(greater_or_nan if largest else less_or_nan, a, dim)
+        ctx.dim = dim
         ctx.save_for_backward(indices)
         return drop_dims(values, (dim,), keepdim), drop_dims(indices, (dim,), keepdim)
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
+        """$g$ to the element that won along `dim`, 0 to the others"""
+        # BEGIN SOLUTION 2.6
+        if ctx.dim is None:
+            return grad
+        (indices,) = ctx.saved_tensors
+        if not ctx.keepdim:
+            grad = unsqueeze(grad, ctx.dim)
+        positions = [1] * len(ctx.shape)
+        positions[ctx.dim] = ctx.shape[ctx.dim]
+        won = eq(view(arange(ctx.shape[ctx.dim]), positions), indices)
+        return where(won, grad, 0.0)
+        # END SOLUTION 2.6
 
 
 class MaxAll(Function):
     """`max()` and `min()` of all elements: a 0-dim tensor."""
 
+    @classmethod
+    def node_name(cls, a, largest) -> str:
+        return "MaxBackward1" if largest else "MinBackward1"
+
     @staticmethod
-    def forward(ctx: Context, a: Tensor, largest: bool) -> Tensor:
+    def forward(ctx: GraphContext, a: Tensor, largest: bool) -> Tensor:
         if a.numel() == 0:
             name = "max" if largest else "min"
             raise RuntimeError(
@@ -578,25 +884,42 @@ class MaxAll(Function):
             )
         flat = reshape(a, -1)
         values, _ = arg_reduce(greater_or_nan if largest else less_or_nan, flat, 0)
-        return view_of(values, TensorData(values._layout.storage, ()))
+        out = with_shape(values, ())
+        ctx.save_for_backward(a, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
+        """$g$ shared evenly by all elements equal to the result (as PyTorch)"""
+        a, out = ctx.saved_tensors
+        winners = logical_or(eq(a, out), logical_and(ne(a, a), ne(out, out)))
+        count = tensor_sum(winners)
+        return where(winners, div(grad, count), 0.0)
 
 
 class Softmax(Function):
     @staticmethod
-    def forward(ctx: Context, a: Tensor, dim: int) -> Tensor:
+    def forward(ctx: GraphContext, a: Tensor, dim: int) -> Tensor:
         """$e^{a_i - m} / \\sum_j e^{a_j - m}$ along `dim`, $m$ the maximum (stable)"""
         if not a.dtype.is_floating_point:
             raise not_implemented("softmax_lastdim_kernel_impl", a.dtype)
         shifted = shifted_by_max(a, dim)
         exps = apply_map(operators.exp, shifted, a.dtype)
         out = apply_zip(div_scalar, exps, sum_keepdim(exps, dim), a.dtype)
+        ctx.dim = dim
         ctx.save_for_backward(out)
         return out
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
+        """$s \\odot (g - \\sum_j g_j s_j)$ along `dim`, $s$ the softmax"""
+        (out,) = ctx.saved_tensors
+        return mul(out, sub(grad, sum_keepdim(mul(grad, out), ctx.dim)))
 
 
 class LogSoftmax(Function):
     @staticmethod
-    def forward(ctx: Context, a: Tensor, dim: int) -> Tensor:
+    def forward(ctx: GraphContext, a: Tensor, dim: int) -> Tensor:
         """$a_i - m - \\ln \\sum_j e^{a_j - m}$ along `dim` (stable)"""
         if not a.dtype.is_floating_point:
             raise not_implemented("log_softmax_lastdim_kernel_impl", a.dtype)
@@ -604,8 +927,15 @@ class LogSoftmax(Function):
         exps = apply_map(operators.exp, shifted, a.dtype)
         log_total = apply_map(operators.log, sum_keepdim(exps, dim), a.dtype)
         out = apply_zip(sub_scalar, shifted, log_total, a.dtype)
+        ctx.dim = dim
         ctx.save_for_backward(out)
         return out
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
+        """$g - e^{out} \\sum_j g_j$ along `dim`"""
+        (out,) = ctx.saved_tensors
+        return sub(grad, mul(exp(out), sum_keepdim(grad, ctx.dim)))
 
 
 def shifted_by_max(a: Tensor, dim: int) -> Tensor:
@@ -663,8 +993,13 @@ def check_matmul_shapes(a: Tensor, b: Tensor) -> None:
 
 
 class MatMul(Function):
+    @classmethod
+    def node_name(cls, a, b) -> str:
+        names = {(1, 1): "DotBackward0", (2, 1): "MvBackward0", (2, 2): "MmBackward0"}
+        return names.get((a.ndim, b.ndim), "MmBackward0" if b.ndim == 2 else "BmmBackward0")
+
     @staticmethod
-    def forward(ctx: Context, a: Tensor, b: Tensor) -> Tensor:
+    def forward(ctx: GraphContext, a: Tensor, b: Tensor) -> Tensor:
         """$c_{ik} = \\sum_j a_{ij} b_{jk}$; 1-D operands and batch dimensions as `torch.matmul`"""
         if a.dtype is not b.dtype:
             raise RuntimeError(
@@ -674,7 +1009,8 @@ class MatMul(Function):
         if a.dtype is dtypes.bool_:
             raise not_implemented("addmm_impl_cpu_", a.dtype)
         check_matmul_shapes(a, b)
-        ctx.save_for_backward(a, b)
+        needs_a, needs_b = ctx.needs_input_grad
+        ctx.save_for_backward(a if needs_b else None, b if needs_a else None)
         # A vector is a matrix with one row (on the left) or one column (on the right),
         # and that extra dimension is dropped from the result.
         a_matrix = unsqueeze(a, 0) if a.ndim == 1 else a
@@ -690,7 +1026,28 @@ class MatMul(Function):
             shape = shape[:-1]
         if a.ndim == 1:
             shape = shape[:-2] + shape[-1:] if b.ndim > 1 else shape[:-1]
-        return view_of(out, TensorData(out._layout.storage, shape))
+        ctx.a_ndim, ctx.b_ndim = a.ndim, b.ndim
+        return with_shape(out, shape)
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> tuple:
+        """$(g B^T, A^T g)$, vectors seen as one-row / one-column matrices; batch dims
+        that were broadcast are summed away by `sum_to`."""
+        # BEGIN SOLUTION 2.6
+        a, b = ctx.saved_tensors
+        if ctx.b_ndim == 1:
+            grad = unsqueeze(grad, -1)
+        if ctx.a_ndim == 1:
+            grad = unsqueeze(grad, -2)
+        grad_a = grad_b = None
+        if b is not None:
+            grad_a = matmul(grad, transpose(unsqueeze(b, 1) if b.ndim == 1 else b, -1, -2))
+            grad_a = squeeze(grad_a, -2) if ctx.a_ndim == 1 else grad_a
+        if a is not None:
+            grad_b = matmul(transpose(unsqueeze(a, 0) if a.ndim == 1 else a, -1, -2), grad)
+            grad_b = squeeze(grad_b, -1) if ctx.b_ndim == 1 else grad_b
+        return grad_a, grad_b
+        # END SOLUTION 2.6
 
 
 # ---------------------------------------------------------------------------
@@ -717,9 +1074,14 @@ def infer_shape(shape: tuple, numel: int) -> tuple:
 
 
 class View(Function):
+    @classmethod
+    def node_name(cls, a, shape, kind="View") -> str:
+        return kind + "Backward0"
+
     @staticmethod
-    def forward(ctx: Context, a: Tensor, shape: tuple) -> Tensor:
+    def forward(ctx: GraphContext, a: Tensor, shape: tuple, kind: str = "View") -> Tensor:
         """The same elements in `shape`; an error when the strides do not allow it"""
+        ctx.input_shape = tuple(a.shape)
         # BEGIN SOLUTION 2.4
         shape = infer_shape(shape, a.numel())
         strides = view_strides(a.shape, a.stride(), shape)
@@ -731,10 +1093,23 @@ class View(Function):
         return view_of(a, TensorData(a._layout.storage, shape, strides, a.storage_offset()))
         # END SOLUTION 2.4
 
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
+        """$g$ seen in the input's shape"""
+        # BEGIN SOLUTION 2.6
+        return reshape(grad, ctx.input_shape)
+        # END SOLUTION 2.6
+
 
 class Permute(Function):
+    """Reordered dimensions; `transpose`, `t()` and `.T` are permutations too."""
+
+    @classmethod
+    def node_name(cls, a, dims, kind="Permute") -> str:
+        return kind + "Backward0"
+
     @staticmethod
-    def forward(ctx: Context, a: Tensor, dims: tuple) -> Tensor:
+    def forward(ctx: GraphContext, a: Tensor, dims: tuple, kind: str = "Permute") -> Tensor:
         """Dimension k of the result is dimension `dims[k]` of `a`"""
         if len(dims) != a.ndim:
             raise RuntimeError(
@@ -745,14 +1120,25 @@ class Permute(Function):
         order = tuple(normalize_dim(d, a.ndim) for d in dims)
         if len(set(order)) != len(order):
             raise RuntimeError("permute(): duplicate dims are not allowed.")
+        ctx.order = order
         # BEGIN SOLUTION 2.4
         return view_of(a, a._layout.permute(*order))
         # END SOLUTION 2.4
 
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
+        """$g$ permuted back by the inverse permutation"""
+        # BEGIN SOLUTION 2.6
+        inverse = [0] * len(ctx.order)
+        for k, d in enumerate(ctx.order):
+            inverse[d] = k
+        return permute(grad, *inverse)
+        # END SOLUTION 2.6
+
 
 class Expand(Function):
     @staticmethod
-    def forward(ctx: Context, a: Tensor, sizes: tuple) -> Tensor:
+    def forward(ctx: GraphContext, a: Tensor, sizes: tuple) -> Tensor:
         """Repeat size-1 dimensions (stride 0) and add leading ones, without copying"""
         if len(sizes) < a.ndim:
             raise RuntimeError(
@@ -774,29 +1160,164 @@ class Expand(Function):
                 )
         if any(size < 0 for size in target):
             raise RuntimeError(f"expand: invalid target sizes {list(sizes)}")
+        ctx.input_shape = tuple(a.shape)
         return view_of(a, a._layout.expand(tuple(target)))
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
+        """Each input element was repeated: it gets the sum of its copies' gradients"""
+        # BEGIN SOLUTION 2.6
+        return sum_to(grad, ctx.input_shape)
+        # END SOLUTION 2.6
 
 
 class Restride(Function):
-    """A view with a given shape and strides over the same storage (squeeze, unsqueeze)."""
+    """A view that only adds or drops size-1 dimensions (squeeze, unsqueeze)."""
+
+    @classmethod
+    def node_name(cls, a, shape, strides, name) -> str:
+        return name
 
     @staticmethod
-    def forward(ctx: Context, a: Tensor, shape: tuple, strides: tuple) -> Tensor:
+    def forward(ctx: GraphContext, a: Tensor, shape: tuple, strides: tuple, name: str) -> Tensor:
+        ctx.input_shape = tuple(a.shape)
         return view_of(a, TensorData(a._layout.storage, shape, strides, a.storage_offset()))
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
+        """$g$ with the size-1 dimensions put back or taken out"""
+        return reshape(grad, ctx.input_shape)
 
 
 class Index(Function):
+    @classmethod
+    def node_name(cls, a, key) -> str:
+        parts = [k for k in normalize_key(key) if k is not Ellipsis]
+        kinds = {int: "Select", slice: "Slice", type(None): "Unsqueeze"}
+        kind = kinds.get(type(parts[-1]), "Select") if parts else "Alias"
+        return kind + "Backward0"
+
     @staticmethod
-    def forward(ctx: Context, a: Tensor, key) -> Tensor:
+    def forward(ctx: GraphContext, a: Tensor, key) -> Tensor:
         """`a[key]` for ints, slices, `...` and None: a view"""
+        ctx.input_shape, ctx.key = tuple(a.shape), key
         return view_of(a, index_layout(a._layout, key))
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
+        """$g$ in the selected region of a zero tensor of the input's shape"""
+        # BEGIN SOLUTION 2.6
+        grad_input = new_tensor(ctx.input_shape, grad.dtype, grad.device)
+        write_into(view_of(grad_input, index_layout(grad_input._layout, ctx.key)), grad)
+        return grad_input
+        # END SOLUTION 2.6
+
+
+class IndexRows(Function):
+    """`a[index]` with an index list or tensor, or a bool mask: a copy of the chosen rows."""
+
+    @classmethod
+    def node_name(cls, a, positions, shape) -> str:
+        return "IndexBackward0"
+
+    @staticmethod
+    def forward(ctx: GraphContext, a: Tensor, positions: list, shape: tuple) -> Tensor:
+        ctx.input_shape, ctx.positions = tuple(a.shape), positions
+        out = new_tensor(shape, a.dtype, a.device)
+        rows = view(
+            out, (len(positions),) + tuple(a.shape[len(positions[0]) if positions else 1 :])
+        )
+        for row, position in enumerate(positions):
+            write_into(rows[row], Index.apply(a, key=position))
+        return out
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
+        """Each row's gradient added into its source row (a row chosen twice gets both)"""
+        positions = ctx.positions
+        grad_input = new_tensor(ctx.input_shape, grad.dtype, grad.device)
+        rows = reshape(
+            grad, (len(positions),) + ctx.input_shape[len(positions[0]) if positions else 1 :]
+        )
+        for row, position in enumerate(positions):
+            target = view_of(grad_input, index_layout(grad_input._layout, position))
+            write_into(target, add(target, rows[row]))
+        return grad_input
 
 
 class Copy(Function):
+    """A contiguous copy: `clone()` (CloneBackward0) or a dtype change (ToCopyBackward0)."""
+
+    @classmethod
+    def node_name(cls, a, dtype, kind="Clone") -> str:
+        return kind + "Backward0"
+
     @staticmethod
-    def forward(ctx: Context, a: Tensor, dtype: DType) -> Tensor:
+    def forward(ctx: GraphContext, a: Tensor, dtype: DType, kind: str = "Clone") -> Tensor:
         """A contiguous copy of `a` with `dtype`"""
         return apply_map(operators.identity, a, dtype)
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
+        """$g$ (cast back to the input's dtype by the autograd layer)"""
+        return grad
+
+
+class CopySlices(Function):
+    """The history of a tensor after an in-place write into its view `region`.
+
+    Outside the region the tensor still holds its old values (their gradient
+    flows to the old history); inside it holds `result` (its gradient flows there).
+    """
+
+    @classmethod
+    def node_name(cls, base, result, region) -> str:
+        return "minitorch::autograd::CopySlices"
+
+    @staticmethod
+    def forward(ctx: GraphContext, base: Tensor, result: Tensor, region: TensorData) -> Tensor:
+        if not base.is_contiguous():
+            raise RuntimeError(
+                "autograd cannot record an in-place write into a view of a non-contiguous tensor"
+            )
+        ctx.region = region_in(base, region)
+        return alias(base)
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> tuple[Tensor, Tensor]:
+        """$g$ outside the region to the old history, $g$ inside it to `result`"""
+        grad_base = clone(grad)
+        shape, strides, offset = ctx.region
+        in_region = view_of(
+            grad_base, TensorData(grad_base._layout.storage, shape, strides, offset)
+        )
+        grad_result = clone(in_region)
+        write_into(in_region, scalar_tensor(0, grad.dtype))
+        return grad_base, grad_result
+
+
+class AsStrided(Function):
+    """A view `region` of `base` read again after an in-place write (its new history)."""
+
+    @staticmethod
+    def forward(ctx: GraphContext, base: Tensor, region: TensorData) -> Tensor:
+        ctx.input_shape = tuple(base.shape)
+        ctx.region = region_in(base, region)
+        return view_of(base, region)
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
+        shape, strides, offset = ctx.region
+        grad_base = new_tensor(ctx.input_shape, grad.dtype, grad.device)
+        write_into(
+            view_of(grad_base, TensorData(grad_base._layout.storage, shape, strides, offset)), grad
+        )
+        return grad_base
+
+
+def region_in(base: Tensor, region: TensorData) -> tuple:
+    """(shape, strides, offset) of view `region` relative to its contiguous `base`."""
+    return tuple(region.shape), tuple(region.strides), region.offset - base.storage_offset()
 
 
 def normalize_key(key) -> tuple:
@@ -885,18 +1406,14 @@ def is_advanced_key(key) -> bool:
 def getitem(a: Tensor, key) -> Tensor:
     """`a[key]`: a view for ints, slices, `...` and None; a copy for an index tensor or mask."""
     if not is_advanced_key(key):
-        return Index.apply(a, key)
+        return Index.apply(a, key=key)
     positions = advanced_positions(a, key)
     index = key if isinstance(key, Tensor) else tensor(key)
     if index.dtype is dtypes.bool_:
         shape = (len(positions),) + tuple(a.shape[index.ndim :])
     else:
         shape = tuple(index.shape) + tuple(a.shape[1:])
-    out = new_tensor(shape, a.dtype, a.device)
-    rows = view(out, (len(positions),) + tuple(a.shape[len(positions[0]) if positions else 1 :]))
-    for row, position in enumerate(positions):
-        copy_(rows[row], Index.apply(a, position))
-    return out
+    return IndexRows.apply(a, positions=positions, shape=shape)
 
 
 def setitem(a: Tensor, key, value) -> None:
@@ -907,10 +1424,9 @@ def setitem(a: Tensor, key, value) -> None:
         for row, position in enumerate(positions):
             setitem(a, position, value if values is None else values[row])
         return
-    target = Index.apply(a, key)
+    target = Index.apply(a, key=key)
     source = value if isinstance(value, Tensor) else scalar_tensor(value, a.dtype)
-    source = Expand.apply(source, tuple(target.shape))  # PyTorch's error when shapes differ
-    write_into(target, source)
+    inplace(target, copied_into, source, checked=False)
 
 
 def write_into(target: Tensor, source: Tensor) -> None:
@@ -933,54 +1449,57 @@ def view(a: Tensor, *shape) -> Tensor:
     >>> minitorch.arange(6).view(2, 3).stride()
     (3, 1)
     """
-    return View.apply(a, parse_shape(shape))
+    return View.apply(a, shape=parse_shape(shape))
 
 
 def reshape(a: Tensor, *shape) -> Tensor:
     """Like `view`, copying only when `a`'s strides do not allow a view."""
     shape = infer_shape(parse_shape(shape), a.numel())
     if view_strides(a.shape, a.stride(), shape) is None:
-        a = clone(a)
-    return View.apply(a, shape)
+        return View.apply(clone(a), shape=shape, kind="UnsafeView")
+    return View.apply(a, shape=shape)
 
 
 def permute(a: Tensor, *dims) -> Tensor:
     """Reorder `a`'s dimensions (a view)."""
-    return Permute.apply(a, parse_shape(dims))
+    return Permute.apply(a, dims=parse_shape(dims))
 
 
 def transpose(a: Tensor, dim0: int, dim1: int) -> Tensor:
     """Swap dimensions `dim0` and `dim1` (a view)."""
     if a.ndim == 0:
         normalize_dim(dim0, 0), normalize_dim(dim1, 0)
-        return Permute.apply(a, ())
+        return Permute.apply(a, dims=(), kind="Transpose")
     order = list(range(a.ndim))
     d0, d1 = normalize_dim(dim0, a.ndim), normalize_dim(dim1, a.ndim)
     order[d0], order[d1] = order[d1], order[d0]
-    return Permute.apply(a, tuple(order))
+    return Permute.apply(a, dims=tuple(order), kind="Transpose")
 
 
 def t(a: Tensor) -> Tensor:
     """The transpose of a matrix; vectors and 0-dim tensors unchanged (a view)."""
     if a.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {a.ndim}D")
-    return transpose(a, 0, -1) if a.ndim == 2 else Permute.apply(a, tuple(range(a.ndim)))
+    order = tuple(range(a.ndim - 1, -1, -1))
+    return Permute.apply(a, dims=order, kind="T")
 
 
 def expand(a: Tensor, *sizes) -> Tensor:
     """Broadcast size-1 dimensions to `sizes` (a view with stride 0)."""
-    return Expand.apply(a, parse_shape(sizes))
+    return Expand.apply(a, sizes=parse_shape(sizes))
 
 
 def broadcast_to(a: Tensor, shape) -> Tensor:
-    return Expand.apply(a, parse_shape((shape,)))
+    return Expand.apply(a, sizes=parse_shape((shape,)))
 
 
 def squeeze(a: Tensor, dim=None) -> Tensor:
     """Drop size-1 dimensions (all of them, or those in `dim`)."""
     dims = reduction_dims(dim, a.ndim)
     kept = [d for d in range(a.ndim) if d not in dims or a.shape[d] != 1]
-    return Restride.apply(a, tuple(a.shape[d] for d in kept), tuple(a.stride()[d] for d in kept))
+    shape, strides = tuple(a.shape[d] for d in kept), tuple(a.stride()[d] for d in kept)
+    name = "SqueezeBackward0" if dim is None else "SqueezeBackward1"
+    return Restride.apply(a, shape=shape, strides=strides, name=name)
 
 
 def unsqueeze(a: Tensor, dim: int) -> Tensor:
@@ -990,7 +1509,7 @@ def unsqueeze(a: Tensor, dim: int) -> Tensor:
     stride = shape[dim] * strides[dim] if dim < a.ndim else 1
     shape.insert(dim, 1)
     strides.insert(dim, stride)
-    return Restride.apply(a, tuple(shape), tuple(strides))
+    return Restride.apply(a, shape=tuple(shape), strides=tuple(strides), name="UnsqueezeBackward0")
 
 
 def flatten(a: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
@@ -1006,12 +1525,12 @@ def flatten(a: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
 
 def clone(a: Tensor) -> Tensor:
     """A contiguous copy of `a` with its own storage."""
-    return Copy.apply(a, a.dtype)
+    return Copy.apply(a, dtype=a.dtype)
 
 
 def detach(a: Tensor) -> Tensor:
-    """`a`'s storage and layout, outside the autograd graph."""
-    return view_of(a, a._layout)
+    """`a`'s storage and layout, outside the autograd graph (shares the version counter)."""
+    return alias(a)
 
 
 def to(a: Tensor, *args, dtype=None, device=None, copy=False, non_blocking=False) -> Tensor:
@@ -1028,7 +1547,7 @@ def to(a: Tensor, *args, dtype=None, device=None, copy=False, non_blocking=False
     new_device = a.device if target_device is None else check_device(Device(target_device))
     if new_dtype is a.dtype and new_device == a.device and not copy:
         return a
-    return Copy.apply(a, new_dtype)
+    return Copy.apply(a, dtype=new_dtype, kind="ToCopy")
 
 
 # ---------------------------------------------------------------------------
@@ -1094,7 +1613,7 @@ def tensor_pow(a, b) -> Tensor:
         and b < 0
     ):
         raise RuntimeError("Integers to negative integer powers are not allowed.")
-    return Pow.apply(a, b)
+    return Pow.apply(a, b) if isinstance(b, Tensor) else Pow.apply(a, b=b)
 
 
 def neg(a: Tensor) -> Tensor:
@@ -1163,7 +1682,7 @@ def clamp(a: Tensor, min: Number | None = None, max: Number | None = None) -> Te
     """Limit every element to `[min, max]` (either bound may be None)."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-    return Clamp.apply(a, min, max)
+    return Clamp.apply(a, low=min, high=max)
 
 
 clip = clamp
@@ -1171,7 +1690,7 @@ clip = clamp
 
 def where(condition: Tensor, a, b) -> Tensor:
     """`a` where `condition` is True, else `b` (broadcast)."""
-    return Where.apply(condition, a, b)
+    return Where.apply(a, b, condition=condition)
 
 
 def comparison(fn, a, b) -> Tensor:
@@ -1270,17 +1789,17 @@ def tensor_sum(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor
     >>> minitorch.tensor([[1, 2], [3, 4]]).sum(0)
     tensor([4, 6])
     """
-    return Sum.apply(a, dim, keepdim, dtype)
+    return Sum.apply(a, dim=dim, keepdim=keepdim, dtype=dtype)
 
 
 def mean(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
     """Mean over `dim` (floating tensors only)."""
-    return Mean.apply(a, dim, keepdim, dtype)
+    return Mean.apply(a, dim=dim, keepdim=keepdim, dtype=dtype)
 
 
 def tensor_prod(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
     """Product over `dim` (`minitorch.prod`)."""
-    return Prod.apply(a, dim, keepdim, dtype)
+    return Prod.apply(a, dim=dim, keepdim=keepdim, dtype=dtype)
 
 
 def extreme(a: Tensor, dim, keepdim: bool, largest: bool, other):
@@ -1289,8 +1808,8 @@ def extreme(a: Tensor, dim, keepdim: bool, largest: bool, other):
     if other is not None:
         return maximum(a, other) if largest else minimum(a, other)
     if dim is None:
-        return MaxAll.apply(a, largest)
-    values, indices = MaxDim.apply(a, dim, keepdim, largest)
+        return MaxAll.apply(a, largest=largest)
+    values, indices = MaxDim.apply(a, dim=dim, keepdim=keepdim, largest=largest)
     return ReturnTypes("max" if largest else "min", values, indices)
 
 
@@ -1359,12 +1878,12 @@ def tensor_any(a: Tensor, dim=None, keepdim: bool = False) -> Tensor:
 
 def softmax(a: Tensor, dim: int) -> Tensor:
     """$e^{a_i} / \\sum_j e^{a_j}$ along `dim`, computed stably."""
-    return Softmax.apply(a, dim)
+    return Softmax.apply(a, dim=dim)
 
 
 def log_softmax(a: Tensor, dim: int) -> Tensor:
     """$\\ln$ softmax along `dim`, computed stably."""
-    return LogSoftmax.apply(a, dim)
+    return LogSoftmax.apply(a, dim=dim)
 
 
 def matmul(a: Tensor, b: Tensor) -> Tensor:
@@ -1387,12 +1906,67 @@ def dot(a: Tensor, b: Tensor) -> Tensor:
 
 
 # ---------------------------------------------------------------------------
-# In-place operations: compute, check the dtype, write into the same storage
+# In-place operations: compute, check the dtype, write into the same storage.
+# With autograd on, the written tensor's history is rebased onto the result
+# (and a view's base gets a CopySlices node), as in PyTorch.
 # ---------------------------------------------------------------------------
 
 
-def assign_result(a: Tensor, result: Tensor) -> Tensor:
-    """Write an operation's `result` into `a` (PyTorch's in-place rules) and return `a`."""
+def inplace(a: Tensor, operation, *args, checked: bool = True) -> Tensor:
+    """`a <- operation(a, *args)` in `a`'s storage; bumps `a`'s version counter.
+
+    `checked`: PyTorch's in-place rules (the result must keep `a`'s shape and
+    be castable to its dtype); copies (`copy_`, `fill_`, setitem) only broadcast.
+    """
+    recording = is_grad_enabled() and (
+        a.requires_grad or builtins.any(isinstance(x, Tensor) and x.requires_grad for x in args)
+    )
+    if recording:
+        check_inplace_allowed(a)
+        # the operation may save its input for backward: give it the values before the write
+        result = operation(snapshot(a), *args)
+    else:
+        result = operation(a, *args)
+    if checked:
+        check_inplace_result(a, result)
+    write_into(a, result)
+    if recording:
+        rebase_history(a, result)
+    return a
+
+
+def check_inplace_allowed(a: Tensor) -> None:
+    """PyTorch's errors for writing into a leaf that requires grad (or a view of one)."""
+    if a.is_leaf and a._requires_grad:
+        raise RuntimeError(
+            "a leaf Variable that requires grad is being used in an in-place operation."
+        )
+    base = a._base
+    if base is not None and base.is_leaf and base._requires_grad:
+        raise RuntimeError(
+            "a view of a leaf Variable that requires grad is being used in an in-place operation."
+        )
+
+
+def snapshot(a: Tensor) -> Tensor:
+    """A copy of `a`'s values that stands for `a` in the graph (same `grad_fn`)."""
+    copy = apply_map(operators.identity, a, a.dtype)
+    copy.grad_fn = a.grad_fn
+    return copy
+
+
+def rebase_history(a: Tensor, result: Tensor) -> None:
+    """After `a` was overwritten with `result`: `a`'s history is now `result`'s."""
+    if a._base is None:
+        a.grad_fn = result.grad_fn
+        return
+    base = a._base
+    base.grad_fn = CopySlices.apply(base, result, region=a._layout).grad_fn
+    a.grad_fn = AsStrided.apply(base, region=a._layout).grad_fn
+
+
+def check_inplace_result(a: Tensor, result: Tensor) -> None:
+    """An in-place result must have `a`'s shape and a dtype castable to `a`'s."""
     if not dtypes.can_cast(result.dtype, a.dtype):
         raise RuntimeError(
             f"result type {result.dtype.torch_scalar_name} can't be cast to the desired output "
@@ -1403,71 +1977,74 @@ def assign_result(a: Tensor, result: Tensor) -> Tensor:
             f"output with shape {list(a.shape)} doesn't match the broadcast shape "
             f"{list(result.shape)}"
         )
-    write_into(a, result)
-    return a
+
+
+def copied_into(a: Tensor, source: Tensor) -> Tensor:
+    """`source` broadcast to `a`'s shape and cast to its dtype (what `copy_` writes)."""
+    return to(Expand.apply(source, sizes=tuple(a.shape)), a.dtype)
 
 
 def add_(a: Tensor, b, alpha: Number = 1) -> Tensor:
     """$a \\leftarrow a + \\alpha b$ in place."""
-    return assign_result(a, add(a, b, alpha))
+    return inplace(a, add, b, alpha)
 
 
 def sub_(a: Tensor, b, alpha: Number = 1) -> Tensor:
     """$a \\leftarrow a - \\alpha b$ in place."""
-    return assign_result(a, sub(a, b, alpha))
+    return inplace(a, sub, b, alpha)
 
 
 def mul_(a: Tensor, b) -> Tensor:
     """$a \\leftarrow a \\cdot b$ in place."""
-    return assign_result(a, mul(a, b))
+    return inplace(a, mul, b)
 
 
 def div_(a: Tensor, b) -> Tensor:
     """$a \\leftarrow a / b$ in place."""
-    return assign_result(a, div(a, b))
+    return inplace(a, div, b)
 
 
 def pow_(a: Tensor, b) -> Tensor:
     """$a \\leftarrow a^b$ in place."""
-    return assign_result(a, tensor_pow(a, b))
+    return inplace(a, tensor_pow, b)
 
 
 def neg_(a: Tensor) -> Tensor:
-    return assign_result(a, neg(a))
+    return inplace(a, neg)
 
 
 def abs_(a: Tensor) -> Tensor:
-    return assign_result(a, tensor_abs(a))
+    return inplace(a, tensor_abs)
 
 
 def exp_(a: Tensor) -> Tensor:
-    return assign_result(a, exp(a))
+    return inplace(a, exp)
 
 
 def log_(a: Tensor) -> Tensor:
-    return assign_result(a, log(a))
+    return inplace(a, log)
 
 
 def sqrt_(a: Tensor) -> Tensor:
-    return assign_result(a, sqrt(a))
+    return inplace(a, sqrt)
 
 
 def sigmoid_(a: Tensor) -> Tensor:
-    return assign_result(a, sigmoid(a))
+    return inplace(a, sigmoid)
 
 
 def tanh_(a: Tensor) -> Tensor:
-    return assign_result(a, tanh(a))
+    return inplace(a, tanh)
 
 
 def relu_(a: Tensor) -> Tensor:
     """$a \\leftarrow \\max(a, 0)$ in place."""
-    return assign_result(a, relu(a))
+    return inplace(a, relu)
 
 
 def clamp_(a: Tensor, min=None, max=None) -> Tensor:  # noqa: A002
     """Clamp `a` to `[min, max]` in place."""
-    return assign_result(a, clamp(a, min, max))
+    return inplace(a, clamp, min, max)
 
 
 def fill_(a: Tensor, value: Number) -> Tensor:
@@ -1479,8 +2056,7 @@ def fill_(a: Tensor, value: Number) -> Tensor:
                 f"{value.ndim} dimensions."
             )
         value = value.item()
-    write_into(a, scalar_tensor(value, a.dtype))
-    return a
+    return inplace(a, copied_into, scalar_tensor(value, a.dtype), checked=False)
 
 
 def zero_(a: Tensor) -> Tensor:
@@ -1491,8 +2067,7 @@ def zero_(a: Tensor) -> Tensor:
 def copy_(a: Tensor, source: Tensor) -> Tensor:
     """Copy `source` (broadcast to `a`'s shape, any dtype) into `a`."""
     source = source if isinstance(source, Tensor) else tensor(source)
-    write_into(a, Expand.apply(source, tuple(a.shape)))
-    return a
+    return inplace(a, copied_into, source, checked=False)
 
 
 def t_(a: Tensor) -> Tensor:
@@ -1504,12 +2079,10 @@ def t_(a: Tensor) -> Tensor:
 def uniform_(a: Tensor, low: float = 0.0, high: float = 1.0) -> Tensor:
     """Fill `a` with samples from $U(low, high)$ drawn by the seeded generator."""
     values = generator().uniform(low, high, size=a.shape)
-    write_into(a, from_numpy(np.asarray(values, dtype=a.dtype.numpy_dtype)))
-    return a
+    return copy_(a, from_numpy(np.asarray(values, dtype=a.dtype.numpy_dtype)))
 
 
 def normal_(a: Tensor, mean: float = 0.0, std: float = 1.0) -> Tensor:
     """Fill `a` with samples from $N(mean, std^2)$ drawn by the seeded generator."""
     values = generator().normal(mean, std, size=a.shape)
-    write_into(a, from_numpy(np.asarray(values, dtype=a.dtype.numpy_dtype)))
-    return a
+    return copy_(a, from_numpy(np.asarray(values, dtype=a.dtype.numpy_dtype)))

@@ -135,23 +135,25 @@ class SavedTensor:
 
     An op's own output is saved as a detached alias (same storage and version
     counter, no `grad_fn`), so that node and output do not reference each
-    other; `owner` remembers the output weakly for the error message.
+    other; `output_of` names the node for the error message.
     """
 
-    __slots__ = ("tensor", "version", "owner")
+    __slots__ = ("tensor", "version", "output_of")
 
-    def __init__(self, tensor: Tensor, owner: Tensor | None = None) -> None:
+    def __init__(self, tensor: Tensor, output_of: str | None = None) -> None:
         self.tensor = tensor
         self.version = tensor._version
-        self.owner = None if owner is None else weakref.ref(owner)
+        self.output_of = output_of
 
     def unpack(self) -> Tensor:
         """The saved tensor; torch's error if it was modified in place since."""
         if self.tensor._version != self.version:
-            owner = self.tensor if self.owner is None else self.owner()
+            node_name = self.output_of
+            if node_name is None and self.tensor.grad_fn is not None:
+                node_name = self.tensor.grad_fn.name()
             origin = ""
-            if owner is not None and owner.grad_fn is not None:
-                operation = re.sub(r"Backward\d*$", "", owner.grad_fn.name())
+            if node_name is not None:
+                operation = re.sub(r"Backward\d*$", "", node_name)
                 origin = f", which is output 0 of {operation},"
             shape = ", ".join(str(size) for size in self.tensor.shape)
             raise RuntimeError(
@@ -326,15 +328,16 @@ def record(function, ctx: GraphContext, inputs: tuple, output: Tensor, name: str
             edges.append((None, 0))
             meta.append(None)
     ctx.saved_values = tuple(
-        saved_form(v, output, Tensor) if isinstance(v, Tensor) else v for v in ctx.saved_values
+        saved_form(v, output, name) if isinstance(v, Tensor) else v for v in ctx.saved_values
     )
     output.grad_fn = node_class(name)(function, ctx, tuple(edges), tuple(meta))
 
 
-def saved_form(t: Tensor, output: Tensor, tensor_class) -> SavedTensor:
+def saved_form(t: Tensor, output: Tensor, name: str) -> SavedTensor:
+    """How forward's saved tensor `t` is kept: its own output as an alias without history."""
     if t is output:
-        alias = tensor_class(t._layout, t.dtype, t.device, t._version_counter)
-        return SavedTensor(alias, owner=output)
+        alias = type(t)(t._layout, t.dtype, t.device, t._version_counter)
+        return SavedTensor(alias, output_of=name)
     return SavedTensor(t)
 
 

@@ -26,7 +26,7 @@ from .autograd import GraphContext, is_grad_enabled, no_grad, record
 from .dtypes import DType
 from .tensor import CPU, Tensor, check_device
 from .tensor import device as Device
-from .tensor_creation import arange, from_numpy, generator, parse_shape, tensor
+from .tensor_creation import from_numpy, generator, parse_shape, tensor
 from .tensor_data import TensorData, normalize_dim, prod, shape_broadcast, view_strides
 
 Number = bool | int | float
@@ -860,7 +860,7 @@ class MaxDim(Function):
             grad = unsqueeze(grad, ctx.dim)
         positions = [1] * len(ctx.shape)
         positions[ctx.dim] = ctx.shape[ctx.dim]
-        won = eq(view(arange(ctx.shape[ctx.dim]), positions), indices)
+        won = eq(view(tensor(list(range(ctx.shape[ctx.dim]))), positions), indices)
         return where(won, grad, 0.0)
         # END SOLUTION 2.6
 

@@ -25,10 +25,10 @@ SMALL = {"max_dims": 2}
 
 
 def values(draw, shape: tuple, positive: bool) -> np.ndarray:
-    """Distinct values with magnitude in [0.5, 2] (distinct: no ties for max/min)."""
+    """Distinct values with magnitude in [0.5, 2] on a grid of 1/128 (no ties for max/min)."""
     count = int(np.prod(shape, dtype=np.int64))
-    picks = draw(st.lists(st.integers(0, 48), min_size=count, max_size=count, unique=True))
-    magnitudes = 0.5 + np.array(picks, dtype=np.float64) / 32
+    picks = draw(st.lists(st.integers(0, 192), min_size=count, max_size=count, unique=True))
+    magnitudes = 0.5 + np.array(picks, dtype=np.float64) / 128
     if not positive:
         signs = draw(st.lists(st.sampled_from([-1.0, 1.0]), min_size=count, max_size=count))
         magnitudes = magnitudes * np.array(signs)
@@ -73,7 +73,7 @@ UNARY = {
     "relu": (lambda x: x.relu(), False),
     "pow_number": (lambda x: x**3, False),
     "number_pow": (lambda x: 2.0**x, False),
-    "clamp": (lambda x: x.clamp(-1.0, 1.0), False),
+    "clamp": (lambda x: x.clamp(-0.9, 1.1), False),  # bounds off the value grid
     "number_minus": (lambda x: 1 - x, False),
     "number_over": (lambda x: 2 / x, False),
     "remainder": (lambda x: x % 0.7, True),

@@ -346,11 +346,9 @@ MATMUL_CASES = [("serial", d) for d in DTYPES] + [("parallel", float32)]
 @st.composite
 def matmul_shapes(draw):
     """Shapes of `a`, `b` (same number of dims, batch dims broadcast) and of the product."""
-    batch_a, batch_b = draw(broadcastable_shapes())
-    ndim = max(len(batch_a), len(batch_b))
-    batch_a = (1,) * (ndim - len(batch_a)) + batch_a
-    batch_b = (1,) * (ndim - len(batch_b)) + batch_b
-    rows, inner, columns = (draw(st.integers(1, 6)) for _ in range(3))
+    batch = draw(st.lists(st.integers(1, 3), max_size=2).map(tuple))
+    batch_a, batch_b = (tuple(1 if draw(st.booleans()) else n for n in batch) for _ in range(2))
+    rows, inner, columns = (draw(st.integers(1, 5)) for _ in range(3))
     batch = tuple(max(x, y) for x, y in zip(batch_a, batch_b, strict=True))
     return batch_a + (rows, inner), batch_b + (inner, columns), batch + (rows, columns)
 
@@ -395,8 +393,8 @@ def test_matmul_across_tiles_and_depth_blocks(transposed):
 
 def test_large_elementwise_paths_match_numpy():
     rng = np.random.default_rng(2)
-    n, m = 300, 301
-    assert n * m >= fast_ops.PARALLEL_THRESHOLD
+    n = 1024
+    m = fast_ops.PARALLEL_THRESHOLD // n + 3  # just above the threshold, not a power of two
     x = rng.standard_normal((n, m)).astype(np.float32)
     y = rng.standard_normal((n, m)).astype(np.float32)
     column, row = x[:, :1].copy(), y[:1, :].copy()
@@ -422,9 +420,10 @@ def test_large_elementwise_paths_match_numpy():
 @pytest.mark.parametrize("dim", [0, 1])
 def test_large_sums_match_numpy(dim):
     rng = np.random.default_rng(3)
-    values = rng.standard_normal((400, 700)).astype(np.float32)
+    n, m = 1000, fast_ops.PARALLEL_THRESHOLD // 1000 + 3
+    values = rng.standard_normal((n, m)).astype(np.float32)
     expected = values.astype(np.float64).sum(axis=dim, keepdims=True).astype(np.float32)
-    out_shape = (1, 700) if dim == 0 else (400, 1)
+    out_shape = (1, m) if dim == 0 else (n, 1)
     out = output_layout(out_shape, float32)
     fast.reduce(operators.add, out, TensorData(values.reshape(-1), values.shape), dim, 0)
     np.testing.assert_allclose(read(out), expected, rtol=1e-6, atol=1e-5)

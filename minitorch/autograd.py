@@ -243,11 +243,11 @@ class Node:
         if not _state.retain_graph:
             self.ctx.release()
         pairs = []
-        for (node, _), meta, gradient in zip(
-            self.next_functions, self.input_meta, gradients, strict=False
+        for index, ((node, _), meta, gradient) in enumerate(
+            zip(self.next_functions, self.input_meta, gradients, strict=False)
         ):
             if node is not None and gradient is not None:
-                pairs.append((node, fit_gradient(gradient, *meta)))
+                pairs.append((node, fit_gradient(gradient, *meta, self.name(), index)))
         return pairs
 
     def accumulate_derivative(self, d: Tensor) -> None:
@@ -341,13 +341,32 @@ def saved_form(t: Tensor, output: Tensor, name: str) -> SavedTensor:
     return SavedTensor(t)
 
 
-def fit_gradient(gradient: Tensor, shape, dtype) -> Tensor:
-    """`gradient` summed over broadcast dims down to `shape` and cast to `dtype`."""
+def fit_gradient(gradient: Tensor, shape, dtype, node_name: str, index: int) -> Tensor:
+    """`gradient` summed over broadcast dims down to `shape` and cast to `dtype`.
+
+    A backward must return, for input `index`, a gradient of the input's shape
+    or of a shape the input broadcasts to; anything else is a bug in that
+    backward, reported with PyTorch's message instead of being reshaped.
+    """
     from .tensor_functions import sum_to
 
-    if tuple(gradient.shape) != tuple(shape):
-        gradient = sum_to(gradient, tuple(shape))
+    shape = tuple(shape)
+    if tuple(gradient.shape) != shape:
+        if not broadcasts_to(shape, tuple(gradient.shape)):
+            raise RuntimeError(
+                f"Function {node_name} returned an invalid gradient at index {index} - got "
+                f"{list(gradient.shape)} but expected shape compatible with {list(shape)}"
+            )
+        gradient = sum_to(gradient, shape)
     return gradient if gradient.dtype is dtype else gradient.to(dtype)
+
+
+def broadcasts_to(shape: tuple, target: tuple) -> bool:
+    """Whether `shape` expands to `target` (aligned on the right, sizes equal or 1)."""
+    if len(shape) > len(target):
+        return False
+    aligned = target[len(target) - len(shape) :]
+    return all(size in (1, wanted) for size, wanted in zip(shape, aligned, strict=True))
 
 
 # ---------------------------------------------------------------------------
@@ -461,7 +480,7 @@ def grad_check(
             if not abs(analytic[index] - numeric) <= atol + rtol * abs(numeric):
                 raise GradcheckError(
                     f"grad_check: the gradient of input {k} at index {tuple(map(int, index))} "
-                    f"is {analytic[index]!r} by backward but {numeric!r} by central "
+                    f"is {float(analytic[index])!r} by backward but {numeric!r} by central "
                     "differences"
                 )
     return True

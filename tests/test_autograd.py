@@ -480,3 +480,27 @@ def test_grad_check_names_input_index_and_both_values():
 def test_grad_check_passes_a_correct_function():
     x = minitorch.tensor([0.5, -1.5], dtype=minitorch.float64, requires_grad=True)
     assert minitorch.grad_check(lambda t: (t * t.exp()).sum(), x) is True
+
+
+def test_a_backward_returning_a_wrongly_shaped_gradient_is_refused_with_torchs_message():
+    class Transposed(minitorch.Function):
+        """A deliberately wrong backward: returns the gradient transposed."""
+
+        @staticmethod
+        def forward(ctx, a):
+            return a * 2.0
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            return grad_output.t() * 2.0
+
+    x = minitorch.ones(2, 4, requires_grad=True)
+    y = Transposed.apply(x).sum()
+    # torch: "Function BBackward returned an invalid gradient at index 0 - got [4, 2] but
+    # expected shape compatible with [2, 4]"
+    with pytest.raises(
+        RuntimeError,
+        match=r"returned an invalid gradient at index 0 - got \[4, 2\] "
+        r"but expected shape compatible with \[2, 4\]",
+    ):
+        y.backward()

@@ -262,8 +262,12 @@ class Function:
 
     @classmethod
     def node_name(cls, *inputs, **params) -> str:
-        """PyTorch's name for this operation's node: `AddBackward0`, ..."""
-        return cls.__name__ + "Backward0"
+        """PyTorch's name for this operation's node.
+
+        PyTorch names the nodes of its own operations `AddBackward0`, ... and
+        those of Functions its users define `CubeBackward` (no number).
+        """
+        return cls.__name__ + ("Backward0" if cls.__module__ == __name__ else "Backward")
 
     @classmethod
     def apply(cls, *inputs, **params):

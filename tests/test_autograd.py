@@ -495,7 +495,10 @@ def test_a_backward_returning_a_wrongly_shaped_gradient_is_refused_with_torchs_m
             return grad_output.t() * 2.0
 
     x = minitorch.ones(2, 4, requires_grad=True)
-    y = Transposed.apply(x).sum()
+    doubled = Transposed.apply(x)
+    # torch names the node of a user-defined Function without a number
+    assert doubled.grad_fn.name() == "TransposedBackward"
+    y = doubled.sum()
     # torch: "Function BBackward returned an invalid gradient at index 0 - got [4, 2] but
     # expected shape compatible with [2, 4]"
     with pytest.raises(

@@ -77,6 +77,8 @@ MATMUL_ROWS = 64
 MATMUL_DEPTH = 1024
 MATMUL_COLUMNS = 128
 TILE = 4
+# Packing copies strided operands in square tiles of this size.
+PACK_TILE = 16
 
 # ---------------------------------------------------------------------------
 # Compilation: one kernel per (kernel body, scalar function), cached on disk
@@ -524,6 +526,28 @@ def _row_major_ordinal(index, shape) -> int:
     return ordinal
 
 
+@njit
+def _pack(packed, first_row, source, position, count, row_step, depth, k_step):
+    """$packed[first\\_row + i, k] = source[position + i \\cdot row\\_step + k \\cdot k\\_step]$.
+
+    For $i <$ `count` and $k <$ `depth`. Rows that are contiguous in `source`
+    are copied whole; otherwise the copy goes in `PACK_TILE`-square tiles, so
+    that both the reads and the writes stay within a few cache lines (a
+    transposed matrix is read down its columns).
+    """
+    if k_step == 1:
+        for i in range(count):
+            start = position + i * row_step
+            packed[first_row + i, :depth] = source[start : start + depth]
+        return
+    for i0 in range(0, count, PACK_TILE):
+        for k0 in range(0, depth, PACK_TILE):
+            for i in range(i0, min(i0 + PACK_TILE, count)):
+                row = position + i * row_step
+                for k in range(k0, min(k0 + PACK_TILE, depth)):
+                    packed[first_row + i, k] = source[_pos(row + k * k_step)]
+
+
 @njit(fastmath={"reassoc", "contract"})
 def _tile_4x4(c, ci, cj, a_pack, ai, b_pack, bj, k0, k1):
     """$c[ci{+}r, cj{+}s] \\mathrel{+}= \\sum_{k_0 \\le k < k_1} A[ai{+}r, k] \\, B^T[bj{+}s, k]$.
@@ -578,8 +602,8 @@ def _matmul(
     """$out[\\ldots, i, j] = \\sum_k a[\\ldots, i, k] \\, b[\\ldots, k, j]$, batch dims broadcast.
 
     1. Pack each batch of `b` transposed into rows of `k` (`b_pack`), padded
-       with zeros to a multiple of 4 columns: whatever the strides of `b`
-       (transposed, sliced, expanded), the inner kernel reads contiguous rows.
+       with zeros to a multiple of 4 columns (`_pack`): whatever the strides of
+       `b` (transposed, sliced, expanded), the inner kernel reads contiguous rows.
     2. Each work item takes one batch and `MATMUL_ROWS` rows of `a`, packs
        them the same way, and sums 4 x 4 output tiles (`_tile_4x4`) over
        `MATMUL_DEPTH` values of `k` at a time into a local block `c`, in
@@ -601,17 +625,17 @@ def _matmul(
     b_batches = _numel(b_batch_shape)
 
     b_pack = np.zeros((b_batches * padded_columns, depth), b.dtype)
-    b_row_step = b_strides[ndim - 2]
-    b_column_step = b_strides[ndim - 1]
-    for item in prange(b_batches * padded_columns):
+    column_groups = (columns + PACK_TILE - 1) // PACK_TILE
+    for item in prange(b_batches * column_groups):
         batch_index = np.empty(ndim - 2, np.int64)
-        to_index(item // padded_columns, b_batch_shape, batch_index)
-        column = item % padded_columns
-        if column < columns:
-            p = b_offset + index_to_position(batch_index, b_strides[: ndim - 2])
-            p += column * b_column_step
-            for k in range(depth):
-                b_pack[item, k] = b[_pos(p + k * b_row_step)]
+        b_batch = item // column_groups
+        to_index(b_batch, b_batch_shape, batch_index)
+        first_column = (item % column_groups) * PACK_TILE
+        p = b_offset + index_to_position(batch_index, b_strides[: ndim - 2])
+        p += first_column * b_strides[ndim - 1]
+        count = min(PACK_TILE, columns - first_column)
+        first_packed = b_batch * padded_columns + first_column
+        _pack(b_pack, first_packed, b, p, count, b_strides[ndim - 1], depth, b_strides[ndim - 2])
 
     row_blocks = (rows + MATMUL_ROWS - 1) // MATMUL_ROWS
     for item in prange(batches * row_blocks):
@@ -630,9 +654,7 @@ def _matmul(
         a_pack = np.zeros((padded_rows, depth), a.dtype)
         p = a_offset + index_to_position(a_index, a_strides[: ndim - 2])
         p += first_row * a_strides[ndim - 2]
-        for i in range(block_rows):
-            for k in range(depth):
-                a_pack[i, k] = a[_pos(p + i * a_strides[ndim - 2] + k * a_strides[ndim - 1])]
+        _pack(a_pack, 0, a, p, block_rows, a_strides[ndim - 2], depth, a_strides[ndim - 1])
 
         c = np.zeros((padded_rows, padded_columns), out.dtype)
         for k0 in range(0, depth, MATMUL_DEPTH):

@@ -295,8 +295,9 @@ def bench_mlp_step(rounds: int) -> None:
             for p in params:
                 p.grad = None
             loss.backward()
-            for p in params:
-                p.data = p.data - 0.01 * p.grad  # plain SGD, outside the graph
+            with lib.no_grad():  # plain SGD, outside the graph
+                for p in params:
+                    p -= 0.01 * p.grad
 
         return step
 

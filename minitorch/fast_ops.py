@@ -79,6 +79,9 @@ MATMUL_COLUMNS = 128
 TILE = 4
 # Packing copies strided operands in square tiles of this size.
 PACK_TILE = 16
+# Below this depth (the summed dimension) the 4 x 4 tiles' k loops are too short to
+# vectorize; rows of b scaled into rows of the output are vectorized instead.
+SHALLOW_DEPTH = 16
 
 # ---------------------------------------------------------------------------
 # Compilation: one kernel per (kernel body, scalar function), cached on disk
@@ -608,7 +611,8 @@ def _matmul(
        them the same way, and sums 4 x 4 output tiles (`_tile_4x4`) over
        `MATMUL_DEPTH` values of `k` at a time into a local block `c`, in
        column blocks of `MATMUL_COLUMNS` so that the `b` rows it reuses stay
-       in cache.
+       in cache. Below `SHALLOW_DEPTH`, `b` is packed untransposed and each
+       $a_{ik}$ scales row $k$ of `b` into row $i$ of `c` instead.
     3. The block is written into `out` through its strides.
     """
     ndim = len(out_shape)
@@ -624,18 +628,29 @@ def _matmul(
     batches = _numel(batch_shape)
     b_batches = _numel(b_batch_shape)
 
-    b_pack = np.zeros((b_batches * padded_columns, depth), b.dtype)
-    column_groups = (columns + PACK_TILE - 1) // PACK_TILE
-    for item in prange(b_batches * column_groups):
+    shallow = depth < SHALLOW_DEPTH
+    if shallow:  # b as it is, rows of columns (a few rows per batch: not worth threads)
+        b_pack = np.zeros((b_batches * depth, padded_columns), b.dtype)
         batch_index = np.empty(ndim - 2, np.int64)
-        b_batch = item // column_groups
-        to_index(b_batch, b_batch_shape, batch_index)
-        first_column = (item % column_groups) * PACK_TILE
-        p = b_offset + index_to_position(batch_index, b_strides[: ndim - 2])
-        p += first_column * b_strides[ndim - 1]
-        count = min(PACK_TILE, columns - first_column)
-        first_packed = b_batch * padded_columns + first_column
-        _pack(b_pack, first_packed, b, p, count, b_strides[ndim - 1], depth, b_strides[ndim - 2])
+        for b_batch in range(b_batches):
+            to_index(b_batch, b_batch_shape, batch_index)
+            p = b_offset + index_to_position(batch_index, b_strides[: ndim - 2])
+            row_step, column_step = b_strides[ndim - 2], b_strides[ndim - 1]
+            _pack(b_pack, b_batch * depth, b, p, depth, row_step, columns, column_step)
+    else:  # b transposed: rows of k, in groups of columns
+        b_pack = np.zeros((b_batches * padded_columns, depth), b.dtype)
+        column_groups = (columns + PACK_TILE - 1) // PACK_TILE
+        for item in prange(b_batches * column_groups):
+            batch_index = np.empty(ndim - 2, np.int64)
+            b_batch = item // column_groups
+            to_index(b_batch, b_batch_shape, batch_index)
+            first_column = (item % column_groups) * PACK_TILE
+            p = b_offset + index_to_position(batch_index, b_strides[: ndim - 2])
+            p += first_column * b_strides[ndim - 1]
+            count = min(PACK_TILE, columns - first_column)
+            first_packed = b_batch * padded_columns + first_column
+            row_step, column_step = b_strides[ndim - 2], b_strides[ndim - 1]
+            _pack(b_pack, first_packed, b, p, count, column_step, depth, row_step)
 
     row_blocks = (rows + MATMUL_ROWS - 1) // MATMUL_ROWS
     for item in prange(batches * row_blocks):
@@ -649,7 +664,7 @@ def _matmul(
         to_index(batch, batch_shape, out_index)
         broadcast_index(out_index, batch_shape, a_batch_shape, a_index)
         broadcast_index(out_index, batch_shape, b_batch_shape, b_index)
-        b_first = _row_major_ordinal(b_index, b_batch_shape) * padded_columns
+        b_batch = _row_major_ordinal(b_index, b_batch_shape)
 
         a_pack = np.zeros((padded_rows, depth), a.dtype)
         p = a_offset + index_to_position(a_index, a_strides[: ndim - 2])
@@ -657,13 +672,23 @@ def _matmul(
         _pack(a_pack, 0, a, p, block_rows, a_strides[ndim - 2], depth, a_strides[ndim - 1])
 
         c = np.zeros((padded_rows, padded_columns), out.dtype)
-        for k0 in range(0, depth, MATMUL_DEPTH):
-            k1 = min(k0 + MATMUL_DEPTH, depth)
-            for j0 in range(0, padded_columns, MATMUL_COLUMNS):
-                j1 = min(j0 + MATMUL_COLUMNS, padded_columns)
-                for i in range(0, padded_rows, TILE):
-                    for j in range(j0, j1, TILE):
-                        _tile_4x4(c, i, j, a_pack, i, b_pack, b_first + j, k0, k1)
+        if shallow:  # a few rows of b, each scaled into a whole row of c (vectorized over j)
+            for i in range(block_rows):
+                c_row = c[i]
+                for k in range(depth):
+                    x = a_pack[i, k]
+                    b_row = b_pack[b_batch * depth + k]
+                    for j in range(padded_columns):
+                        c_row[j] += x * b_row[j]
+        else:
+            b_first = b_batch * padded_columns
+            for k0 in range(0, depth, MATMUL_DEPTH):
+                k1 = min(k0 + MATMUL_DEPTH, depth)
+                for j0 in range(0, padded_columns, MATMUL_COLUMNS):
+                    j1 = min(j0 + MATMUL_COLUMNS, padded_columns)
+                    for i in range(0, padded_rows, TILE):
+                        for j in range(j0, j1, TILE):
+                            _tile_4x4(c, i, j, a_pack, i, b_pack, b_first + j, k0, k1)
 
         o = out_offset + index_to_position(out_index, out_strides[: ndim - 2])
         o += first_row * out_strides[ndim - 2]

@@ -284,6 +284,7 @@ def bench_mlp_step(rounds: int) -> None:
     ]
 
     def make_step(lib):
+        """A step function of `lib` (minitorch or torch) and the parameters it updates."""
         params = [lib.tensor(w.copy(), requires_grad=True) for w in weights]
         inputs, targets = lib.tensor(x), lib.tensor(one_hot)
 
@@ -299,16 +300,27 @@ def bench_mlp_step(rounds: int) -> None:
                 for p in params:
                     p -= 0.01 * p.grad
 
-        return step
+        return step, params
 
     try:
-        contenders = {"minitorch": make_step(minitorch)}
-        contenders["minitorch"]()
+        step, params = make_step(minitorch)
+        step()
     except Exception as error:
         print(f"  MLP step unavailable: {type(error).__name__}: {error}")
         return
+    contenders = {"minitorch": step}
     if torch:
-        contenders["torch"] = make_step(torch)
+        torch_step, torch_params = make_step(torch)
+        torch_step()
+        # one step from the same weights: the updated weights must agree
+        difference = max(
+            float(np.abs(p.detach().numpy() - q.detach().numpy()).max())
+            for p, q in zip(params, torch_params, strict=True)
+        )
+        if difference > 1e-4:
+            print(f"  MLP step differs from PyTorch's by {difference:.2g}: not timed")
+            return
+        contenders["torch"] = torch_step
     best = compare(contenders, rounds)
     line = f"  {'MLP 784-256-10 step, batch 128':34}{format_time(best['minitorch']):>13}"
     if torch:

@@ -345,10 +345,18 @@ MATMUL_CASES = [("serial", d) for d in DTYPES] + [("parallel", float32)]
 
 @st.composite
 def matmul_shapes(draw):
-    """Shapes of `a`, `b` (same number of dims, batch dims broadcast) and of the product."""
-    batch = draw(st.lists(st.integers(1, 3), max_size=2).map(tuple))
+    """Shapes of `a`, `b` (same number of dims, batch dims broadcast) and of the product.
+
+    The summed dimension is short (the kernel's shallow path) or just above
+    `SHALLOW_DEPTH` (its 4 x 4 tiles), with smaller batches then.
+    """
+    deep = draw(st.booleans())
+    batch_sizes = st.integers(1, 2 if deep else 3)
+    batch = draw(st.lists(batch_sizes, max_size=1 if deep else 2).map(tuple))
     batch_a, batch_b = (tuple(1 if draw(st.booleans()) else n for n in batch) for _ in range(2))
-    rows, inner, columns = (draw(st.integers(1, 5)) for _ in range(3))
+    rows, columns = (draw(st.integers(1, 5)) for _ in range(2))
+    shallow_depth = fast_ops.SHALLOW_DEPTH
+    inner = draw(st.integers(shallow_depth, shallow_depth + 3) if deep else st.integers(1, 5))
     batch = tuple(max(x, y) for x, y in zip(batch_a, batch_b, strict=True))
     return batch_a + (rows, inner), batch_b + (inner, columns), batch + (rows, columns)
 

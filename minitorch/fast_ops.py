@@ -29,10 +29,8 @@ function, dtypes) and later processes load the machine code (see
 from __future__ import annotations
 
 import hashlib
-import inspect
 import math
 import os
-import sys
 import types
 from collections.abc import Callable
 
@@ -49,7 +47,7 @@ from numba.core.caching import FunctionCache  # noqa: E402
 from numba.core.registry import CPUDispatcher  # noqa: E402
 from numba.extending import register_jitable  # noqa: E402
 
-from . import operators, tensor_data  # noqa: E402
+from . import tensor_data  # noqa: E402
 from .tensor_data import TensorData  # noqa: E402
 from .tensor_ops import register_backend  # noqa: E402
 
@@ -95,10 +93,11 @@ class _KernelCache(FunctionCache):
     the captured values. A captured Numba function pickles with a random id, so
     the next process never found the kernel again; and the key knows neither
     `parallel=` nor the code the kernel inlined from other files. This key
-    holds the bytecode, the compile options and a hash of the source files the
-    kernel compiles (`tensor_data.py`, the scalar function's module), so editing
-    an exercise recompiles the kernels that use it, and nothing else does.
-    Numba itself discards the entries when `fast_ops.py` changes.
+    holds the bytecode, the compile options and a hash of the code the kernel
+    compiles from other files (`_code_digest`: the scalar function and
+    tensor_data's index functions), so editing an exercise recompiles the
+    kernels that use it, and nothing else does. Numba itself discards the
+    entries when `fast_ops.py` changes.
     """
 
     def __init__(self, py_func: Callable, key: tuple):
@@ -110,22 +109,49 @@ class _KernelCache(FunctionCache):
         return (sig, codegen.magic_tuple(), code, self._key)
 
 
-_file_digests: dict[str, str] = {}
+def _called_functions(fn: Callable) -> list:
+    """The plain Python functions that `fn`'s code names as globals (what a kernel compiles too)."""
+    found = []
+    for name in fn.__code__.co_names:
+        called = fn.__globals__.get(name)
+        if isinstance(called, types.FunctionType):
+            found.append(called)
+    return found
 
 
-def _source_digest(module_names: tuple[str, ...]) -> str:
-    """A hash of the source files of `module_names` (each file read once per process)."""
-    digests = []
-    for name in module_names:
-        path = getattr(sys.modules.get(name), "__file__", None) or name
-        if path not in _file_digests:
-            try:
-                with open(path, "rb") as source:
-                    _file_digests[path] = hashlib.sha256(source.read()).hexdigest()
-            except OSError:
-                _file_digests[path] = "unreadable"
-        digests.append(_file_digests[path])
-    return hashlib.sha256(" ".join(digests).encode()).hexdigest()
+def _code_digest(functions) -> str:
+    """A hash of what `functions` and the Python functions they call compute.
+
+    It covers bytecode, constants, names and captured values, not line
+    numbers: editing one function of a file changes the key of the kernels
+    that compile it, not of the others, and moving code changes nothing.
+    """
+    hasher = hashlib.sha256()
+    seen = set()
+
+    def visit_code(code: types.CodeType) -> None:
+        hasher.update(code.co_code)
+        hasher.update(repr((code.co_names, code.co_varnames)).encode())
+        for constant in code.co_consts:
+            if isinstance(constant, types.CodeType):
+                visit_code(constant)
+            else:
+                hasher.update(repr(constant).encode())
+
+    def visit(fn) -> None:
+        fn = getattr(fn, "py_func", fn)  # a Numba dispatcher: its Python function
+        if fn in seen:
+            return
+        seen.add(fn)
+        visit_code(fn.__code__)
+        for cell in fn.__closure__ or ():
+            hasher.update(repr(cell.cell_contents).encode())
+        for called in _called_functions(fn):
+            visit(called)
+
+    for fn in functions:
+        visit(fn)
+    return hasher.hexdigest()
 
 
 _jitable: set = set()
@@ -143,10 +169,8 @@ def _make_jitable(fn: Callable) -> Callable:
     if not isinstance(fn, types.FunctionType):
         raise TypeError(f"the fast backend compiles Python functions, got {fn!r}")
     _jitable.add(fn)
-    for name in fn.__code__.co_names:
-        called = fn.__globals__.get(name)
-        if isinstance(called, types.FunctionType):
-            _make_jitable(called)
+    for called in _called_functions(fn):
+        _make_jitable(called)
     register_jitable(fn)
     return fn
 
@@ -154,24 +178,16 @@ def _make_jitable(fn: Callable) -> Callable:
 def _compile(body: Callable, fn: Callable | None, parallel: bool, fastmath=False):
     """Numba-compile `body`, which calls `fn`, lazily per argument types; cached on disk.
 
-    The cache key names `fn`, the options and the sources the kernel inlines.
+    The cache key names `fn`, the options, and the code the kernel compiles
+    from other files: `fn` and what it calls, and tensor_data's index functions.
     """
     options = {"parallel": parallel, "error_model": "numpy", "fastmath": fastmath}
     dispatcher = njit(**options)(body)
     fn_name = "" if fn is None else f"{fn.__module__}.{fn.__qualname__}"
     options_key = tuple(sorted((k, str(v)) for k, v in options.items()))
-    key = (fn_name, options_key, _source_digest(_modules_of(fn or body)))
-    dispatcher._cache = _KernelCache(body, key)
+    compiled = [to_index, index_to_position, broadcast_index] + ([] if fn is None else [fn])
+    dispatcher._cache = _KernelCache(body, (fn_name, options_key, _code_digest(compiled)))
     return dispatcher
-
-
-def _modules_of(fn: Callable) -> tuple[str, ...]:
-    """The modules whose source a kernel that calls `fn` compiles."""
-    fn_module = inspect.getmodule(fn)
-    names = {tensor_data.__name__, operators.__name__}
-    if fn_module is not None:
-        names.add(fn_module.__name__)
-    return tuple(sorted(names))
 
 
 # ---------------------------------------------------------------------------
@@ -482,12 +498,8 @@ def _where(
         for chunk in prange(n_chunks):
             begin, end = _chunk_bounds(size, n_chunks, chunk)
             for i in range(begin, end):
-                chosen = (
-                    a[_pos(a_offset + i)]
-                    if condition[_pos(c_offset + i)]
-                    else b[_pos(b_offset + i)]
-                )
-                out[_pos(out_offset + i)] = chosen
+                x, y = a[_pos(a_offset + i)], b[_pos(b_offset + i)]  # read both: no branch
+                out[_pos(out_offset + i)] = x if condition[_pos(c_offset + i)] else y
         return
     row = out_shape[len(out_shape) - 1] if len(out_shape) > 0 else 1
     out_step = out_strides[len(out_strides) - 1] if len(out_strides) > 0 else 0
@@ -508,10 +520,8 @@ def _where(
             q = _operand_position(out_index, out_shape, b_shape, b_strides, b_offset, b_index)
             count = min(row - _last(out_index), end - ordinal)
             for j in range(count):
-                if condition[_pos(r + j * c_step)]:
-                    out[_pos(o + j * out_step)] = a[_pos(p + j * a_step)]
-                else:
-                    out[_pos(o + j * out_step)] = b[_pos(q + j * b_step)]
+                x, y = a[_pos(p + j * a_step)], b[_pos(q + j * b_step)]
+                out[_pos(o + j * out_step)] = x if condition[_pos(r + j * c_step)] else y
             ordinal += count
 
 

@@ -475,14 +475,23 @@ print(sum(serial.stats.cache_hits.values()), sum(serial.stats.cache_misses.value
 
 @pytest.mark.slow
 def test_kernels_are_cached_across_processes_and_recompiled_when_the_function_changes(tmp_path):
-    """A second process loads the compiled kernel; editing the scalar function recompiles it."""
+    """A second process loads the compiled kernel; editing the scalar function recompiles it.
+
+    Editing another function of the same file does not.
+    """
     (tmp_path / "probe.py").write_text(CACHE_PROBE)
     root = os.path.dirname(os.path.dirname(os.path.abspath(minitorch.__file__)))
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=root)
     env["PYTHONDONTWRITEBYTECODE"] = "1"  # an edit within one second must not reuse a .pyc
 
-    def run_probe(constant: float) -> list[float]:
-        source = f"def shift(x):\n    return x + {constant}\n"
+    def run_probe(shift: float, other: float) -> list[float]:
+        source = f"""
+            def shift(x):
+                return x + {shift}
+
+            def other(x):
+                return x * {other}
+        """
         (tmp_path / "scalar_fn.py").write_text(textwrap.dedent(source))
         result = subprocess.run(
             [sys.executable, "probe.py"], cwd=tmp_path, env=env, capture_output=True, text=True
@@ -490,6 +499,8 @@ def test_kernels_are_cached_across_processes_and_recompiled_when_the_function_ch
         assert result.returncode == 0, result.stderr
         return [float(word) for word in result.stdout.split()]
 
-    assert run_probe(10.0) == [0, 1, 10.0, 11.0, 12.0]  # first process: compiled
-    assert run_probe(10.0) == [1, 0, 10.0, 11.0, 12.0]  # second process: loaded
-    assert run_probe(20.0) == [0, 1, 20.0, 21.0, 22.0]  # function edited: compiled again
+    # printed: cache hits, cache misses, then the three results
+    assert run_probe(10.0, 2.0) == [0, 1, 10.0, 11.0, 12.0]  # first process: compiled
+    assert run_probe(10.0, 2.0) == [1, 0, 10.0, 11.0, 12.0]  # second process: loaded
+    assert run_probe(10.0, 3.0) == [1, 0, 10.0, 11.0, 12.0]  # another function edited
+    assert run_probe(20.0, 3.0) == [0, 1, 20.0, 21.0, 22.0]  # this function edited: compiled

@@ -1,7 +1,7 @@
 """Benchmark minitorch's Numba backend against NumPy and PyTorch (CPU), side by side.
 
 Usage:
-    python scripts/bench.py [--rounds 5] [--only matmul,add,sum,transposed,small,start,tensor]
+    python scripts/bench.py [--rounds 5] [--only SECTION,...]   (sections listed by --help)
 
 Every row times the same work in each library in one process, interleaved
 (minitorch, NumPy, PyTorch, minitorch, ...) for `--rounds` rounds, and keeps
@@ -214,6 +214,48 @@ def bench_small(rounds: int) -> None:
         print_row(label, compare({"minitorch": ours, **shared}, rounds))
 
 
+def bench_threads(rounds: int) -> None:
+    """The serial and the parallel kernel on the same large inputs (thresholds forced)."""
+    print(f"\nserial vs parallel kernels ({fast_ops.numba.get_num_threads()} threads)")
+    print(f"  {'':34}{'serial':>13}{'parallel':>13}{'speed-up':>10}")
+    rng = np.random.default_rng(5)
+    x = layout(rng.standard_normal((2048, 2048)).astype(np.float32))
+    m = layout(rng.standard_normal((1024, 1024)).astype(np.float32))
+    f32 = minitorch.float32
+    cases = {
+        "add, 4M float32": lambda: backend.zip(
+            operators.add, TensorData.empty((2048, 2048), f32), x, x
+        ),
+        "exp, 4M float32": lambda: backend.map(
+            operators.exp, TensorData.empty((2048, 2048), f32), x
+        ),
+        "sum over dim 0, 2048x2048": lambda: backend.reduce(
+            operators.add, TensorData.empty((1, 2048), f32), x, 0, 0
+        ),
+        "matmul 1024x1024 float32": lambda: backend.matmul(
+            TensorData.empty((1024, 1024), f32), m, m
+        ),
+    }
+    saved = fast_ops.PARALLEL_THRESHOLD, fast_ops.MATMUL_PARALLEL_THRESHOLD
+
+    def forced(threshold: int, fn: Callable) -> Callable:
+        def run():
+            fast_ops.PARALLEL_THRESHOLD = fast_ops.MATMUL_PARALLEL_THRESHOLD = threshold
+            fn()
+
+        return run
+
+    try:
+        for label, fn in cases.items():
+            best = compare({"serial": forced(1 << 62, fn), "parallel": forced(0, fn)}, rounds)
+            print(
+                f"  {label:34}{format_time(best['serial']):>13}{format_time(best['parallel']):>13}"
+                f"{best['serial'] / best['parallel']:>9.2f}x"
+            )
+    finally:
+        fast_ops.PARALLEL_THRESHOLD, fast_ops.MATMUL_PARALLEL_THRESHOLD = saved
+
+
 START_PROBE = """
 import time
 start = time.perf_counter()
@@ -335,6 +377,7 @@ SECTIONS = {
     "sum": bench_sums,
     "transposed": bench_transposed,
     "small": bench_small,
+    "threads": bench_threads,
     "start": None,
     "tensor": bench_tensor,
 }
@@ -343,7 +386,9 @@ SECTIONS = {
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds (best kept)")
-    parser.add_argument("--only", default=",".join(SECTIONS), help="comma-separated sections")
+    parser.add_argument(
+        "--only", default=",".join(SECTIONS), help=f"comma-separated, of: {','.join(SECTIONS)}"
+    )
     args = parser.parse_args()
     import numba
 

@@ -139,6 +139,8 @@ class Scalar:
         return apply(sf.LT, b, self)
 
     def __eq__(self, b: object) -> Scalar:  # type: ignore[override]
+        if not isinstance(b, (Scalar, int, float)):
+            return NotImplemented  # Python then compares identities: `x == None` is False
         return apply(sf.EQ, self, b)
 
     # `==` builds a Scalar, so hashing falls back to identity, as for tensors.
@@ -196,7 +198,8 @@ def apply(function: type[sf.ScalarFunction], *values: float | Scalar) -> Scalar:
 
 
 def _constant(value: object) -> Scalar:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    """A Python number (bools count as 0 and 1, as in PyTorch) as a constant Scalar."""
+    if not isinstance(value, (int, float)):
         raise TypeError(f"unsupported operand type for Scalar arithmetic: '{type(value).__name__}'")
     return Scalar(value, constant=True)
 

@@ -332,6 +332,13 @@ def test_unsupported_operands_raise_type_error() -> None:
         _ = [1.0] * Scalar(1.0)
 
 
+def test_bools_are_numbers_and_equality_with_other_types_is_false() -> None:
+    # as torch.tensor(2.) + True == 3. and torch.tensor(1.) == None is False
+    assert (Scalar(2.0) + True).data == 3.0
+    assert (Scalar(1.0) == None) is False  # noqa: E711
+    assert (Scalar(1.0) == "1") is False
+
+
 # ---------------------------------------------------------------------------
 # Against PyTorch, when it is installed
 # ---------------------------------------------------------------------------

@@ -49,7 +49,6 @@ from numba.extending import register_jitable  # noqa: E402
 
 from . import tensor_data  # noqa: E402
 from .tensor_data import TensorData  # noqa: E402
-from .tensor_ops import register_backend  # noqa: E402
 
 # The index functions of tensor_data.py, compiled into every kernel that calls them.
 to_index = njit(inline="always")(tensor_data.to_index)
@@ -820,6 +819,3 @@ def _accumulator_start(start, dtype: np.dtype):
     if dtype.kind != "f" and float(start).is_integer():
         return int(start)
     return float(start)
-
-
-register_backend(FastBackend())

@@ -19,8 +19,9 @@ Inputs of `zip` share one dtype (the caller converts them first); `out` may
 have another (a comparison writes bools).
 
 `SimpleBackend` is the reference: plain Python loops over `tensor_data`'s
-index functions, correct on any strides and slow. Choose the backend that
-`cpu` tensors use with `minitorch.set_backend(name)`.
+index functions, correct on any strides and slow. `cpu` tensors run on the
+Numba backend (`fast_ops.FastBackend`, `"fast"`) unless
+`minitorch.set_backend("simple")` chooses the reference.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from .fast_ops import FastBackend
 from .tensor_data import TensorData, broadcast_index, index_to_position, to_index
 
 
@@ -152,8 +154,9 @@ class SimpleBackend:
                 out.storage[out.offset + index_to_position(out_index, out.strides_array)] = total
 
 
-_BACKENDS = {"simple": SimpleBackend()}
-_cpu_backend_name = "simple"
+# The registry: the one place of this layer that knows the backends of module 3.
+_BACKENDS = {"simple": SimpleBackend(), "fast": FastBackend()}
+_cpu_backend_name = "fast"
 
 
 def register_backend(backend) -> None:
@@ -162,12 +165,15 @@ def register_backend(backend) -> None:
 
 
 def set_backend(name: str) -> None:
-    """Choose the backend of `cpu` tensors: `"simple"` (the reference loops) for now.
+    """Choose the backend of `cpu` tensors: `"fast"` (Numba, the default) or `"simple"`.
 
     >>> import minitorch
-    >>> minitorch.set_backend("simple")
+    >>> minitorch.get_backend().name
+    'fast'
+    >>> minitorch.set_backend("simple")  # the reference loops, for learning and debugging
     >>> minitorch.get_backend().name
     'simple'
+    >>> minitorch.set_backend("fast")
     """
     global _cpu_backend_name
     if name not in _BACKENDS:

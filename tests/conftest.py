@@ -1,6 +1,13 @@
-"""Shared pytest configuration: registers one marker per exercise task."""
+"""Shared pytest configuration: one marker per exercise task; tensor tests on every backend.
 
+The tests of tensors and autograd run once per CPU backend, with ids ending in
+`[simple]` (the reference loops) and `[fast]` (Numba): see `cpu_backend`.
+"""
+
+from functools import cache
 from pathlib import Path
+
+import pytest
 
 try:
     import tomllib
@@ -8,6 +15,13 @@ except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+# Test files whose tests run on each CPU backend: those of tensors and autograd, except the ones
+# that never reach a backend through the tensor layer (layout arithmetic, printing) or that call
+# a backend object of their own (test_tensor_ops.py: the reference, test_fast_ops.py: Numba).
+BACKENDS = ["simple", "fast"]
+BACKEND_TEST_PREFIXES = ("test_tensor", "test_autograd", "test_train_tensor")
+SINGLE_BACKEND_FILES = {"test_tensor_data.py", "test_tensor_format.py", "test_tensor_ops.py"}
 
 
 def task_table() -> dict[str, dict[str, str]]:
@@ -20,3 +34,60 @@ def pytest_configure(config):
     for task_id, task in task_table().items():
         marker = "task" + task_id.replace(".", "_")
         config.addinivalue_line("markers", f"{marker}: Task {task_id} — {task['title']}")
+
+
+def runs_on_every_backend(path: Path) -> bool:
+    """Whether the tests in file `path` run once per CPU backend."""
+    return path.name.startswith(BACKEND_TEST_PREFIXES) and path.name not in SINGLE_BACKEND_FILES
+
+
+def pytest_generate_tests(metafunc):
+    if runs_on_every_backend(metafunc.definition.path):
+        metafunc.parametrize("cpu_backend", BACKENDS, indirect=True)
+
+
+@cache
+def fast_backend_missing() -> str | None:
+    """Why the Numba backend cannot run yet (a student copy before module 3), or None.
+
+    Runs each kernel that the exercises of module 3 write once, on a tiny input.
+    """
+    import numpy as np
+
+    from minitorch import operators
+    from minitorch.fast_ops import FastBackend
+    from minitorch.tensor_data import TensorData
+
+    backend = FastBackend()
+    a = TensorData(np.ones(4, np.float32), (2, 2))
+    try:
+        backend.map(operators.neg, TensorData(np.zeros(4, np.float32), (2, 2)), a)
+        backend.zip(operators.add, TensorData(np.zeros(4, np.float32), (2, 2)), a, a)
+        backend.reduce(operators.add, TensorData(np.zeros(2, np.float32), (1, 2)), a, 0, 0.0)
+        backend.matmul(TensorData(np.zeros(4, np.float32), (2, 2)), a, a)
+    except NotImplementedError as error:
+        return str(error)
+    return None
+
+
+@pytest.fixture(autouse=True)
+def cpu_backend(request):
+    """The backend of `cpu` tensors during the test: the parameter's, restored afterwards.
+
+    Only the tests of `runs_on_every_backend` files get a parameter; the others run on the
+    default. `[fast]` tests are skipped while the Numba kernels are exercise stubs.
+    """
+    name = getattr(request, "param", None)
+    if name is None:
+        yield None
+        return
+    import minitorch
+
+    if name == "fast" and (missing := fast_backend_missing()):
+        pytest.skip(f"the fast backend is not written yet: {missing}")
+    previous = minitorch.get_backend().name
+    minitorch.set_backend(name)
+    try:
+        yield name
+    finally:
+        minitorch.set_backend(previous)

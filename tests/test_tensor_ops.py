@@ -1,4 +1,4 @@
-"""The reference backend's kernels on raw layouts, against NumPy, on any strides."""
+"""The reference backend's kernels on raw layouts against NumPy, and choosing a backend."""
 
 import numpy as np
 import pytest
@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from strategies import FLOAT_DTYPES, NUMERIC_DTYPES, broadcastable_shapes, shapes, tensors
 
 import minitorch
-from minitorch import operators
+from minitorch import operators, tensor_ops
 from minitorch.tensor_data import TensorData
 from minitorch.tensor_ops import SimpleBackend
 
@@ -105,9 +105,35 @@ def test_matmul_kernel_matches_numpy(shape, columns, data):
     np.testing.assert_allclose(read(out), a_values @ b_values)
 
 
-def test_set_backend_chooses_and_rejects():
-    assert minitorch.get_backend().name == "simple"
-    minitorch.set_backend("simple")
-    with pytest.raises(ValueError, match="unknown backend 'nope'"):
-        minitorch.set_backend("nope")
-    assert minitorch.get_backend().name == "simple"
+def test_cpu_tensors_default_to_fast_and_set_backend_chooses_or_rejects():
+    assert minitorch.get_backend().name == "fast", "cpu tensors should default to Numba"
+    try:
+        minitorch.set_backend("simple")
+        assert isinstance(minitorch.get_backend(), SimpleBackend)
+        with pytest.raises(
+            ValueError, match=r"unknown backend 'nope'; choose one of \['fast', 'simple'\]"
+        ):
+            minitorch.set_backend("nope")
+        assert minitorch.get_backend().name == "simple", "a rejected name changed the backend"
+    finally:
+        minitorch.set_backend("fast")
+
+
+@pytest.mark.parametrize("name", ["simple", "fast"])
+def test_tensor_operations_run_on_the_chosen_backend(name, monkeypatch):
+    chosen = tensor_ops._BACKENDS[name]
+    calls = []
+
+    def counting_zip(fn, out, a, b):
+        calls.append(fn)
+        return type(chosen).zip(chosen, fn, out, a, b)
+
+    monkeypatch.setattr(chosen, "zip", counting_zip)
+    previous = minitorch.get_backend().name
+    try:
+        minitorch.set_backend(name)
+        total = minitorch.tensor([1.0, 2.0]) + minitorch.tensor([10.0, 20.0])
+    finally:
+        minitorch.set_backend(previous)
+    assert calls == [operators.add], f"the {name} backend's zip ran for {calls}"
+    assert total.tolist() == [11.0, 22.0]

@@ -279,6 +279,7 @@ def tensor_map(fn: Callable) -> Callable:
     fn = _make_jitable(fn)
 
     def _map(out, out_shape, out_strides, out_offset, a, a_shape, a_strides, a_offset, n_chunks):
+        # BEGIN SOLUTION 3.1
         size = _numel(out_shape)
         if _is_dense(out_shape, out_strides) and _same_layout(
             out_shape, out_strides, a_shape, a_strides
@@ -303,6 +304,7 @@ def tensor_map(fn: Callable) -> Callable:
                 for j in range(count):
                     out[_pos(o + j * out_step)] = fn(a[_pos(p + j * a_step)])
                 ordinal += count
+        # END SOLUTION 3.1
 
     return _map
 
@@ -317,6 +319,7 @@ def tensor_zip(fn: Callable) -> Callable:
         b, b_shape, b_strides, b_offset,
         n_chunks,
     ):  # fmt: skip
+        # BEGIN SOLUTION 3.1
         size = _numel(out_shape)
         if (
             _is_dense(out_shape, out_strides)
@@ -348,6 +351,7 @@ def tensor_zip(fn: Callable) -> Callable:
                         a[_pos(p + j * a_step)], b[_pos(q + j * b_step)]
                     )
                 ordinal += count
+        # END SOLUTION 3.1
 
     return _zip
 
@@ -370,6 +374,7 @@ def tensor_reduce(fn: Callable) -> Callable:
         a, a_shape, a_strides, a_offset,
         dim, start, n_chunks,
     ):  # fmt: skip
+        # BEGIN SOLUTION 3.1
         ndim = len(a_shape)
         length = a_shape[dim]
         step = a_strides[dim]
@@ -443,6 +448,7 @@ def tensor_reduce(fn: Callable) -> Callable:
                 for segment in range(1, segments):
                     total = fn(total, partials[item * segments + segment])
                 out[_pos(out_offset + index_to_position(index, out_strides))] = total
+        # END SOLUTION 3.1
 
     return _reduce
 
@@ -624,6 +630,7 @@ def _matmul(
        $a_{ik}$ scales row $k$ of `b` into row $i$ of `c` instead.
     3. The block is written into `out` through its strides.
     """
+    # BEGIN SOLUTION 3.2
     ndim = len(out_shape)
     rows = out_shape[ndim - 2]
     columns = out_shape[ndim - 1]
@@ -704,6 +711,7 @@ def _matmul(
         for i in range(block_rows):
             for j in range(columns):
                 out[_pos(o + i * out_strides[ndim - 2] + j * out_strides[ndim - 1])] = c[i, j]
+    # END SOLUTION 3.2
 
 
 # ---------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from strategies import DTYPES, broadcastable_shapes, shapes, tensors
 
 import minitorch
-from minitorch import fast_ops, operators, tensor_functions
+from minitorch import fast_ops, operators
 from minitorch.tensor_data import TensorData
 from minitorch.tensor_ops import SimpleBackend
 
@@ -106,6 +106,7 @@ CONVERSIONS = [(d, d) for d in DTYPES] + [
 PARALLEL_CONVERSIONS = [(float32, float32), (int64, float64)]
 
 
+@pytest.mark.task3_1
 @pytest.mark.parametrize(
     "path, source, destination",
     [("serial", s, d) for s, d in CONVERSIONS]
@@ -128,6 +129,7 @@ def test_map_copies_and_converts_any_layout(path, source, destination, data):
     check(reference, expected)
 
 
+@pytest.mark.task3_1
 @pytest.mark.parametrize("path", PATHS)
 @pytest.mark.parametrize("dtype", [float32, float64])
 @given(data=st.data())
@@ -142,6 +144,7 @@ def test_map_applies_the_function(path, dtype, data):
     check(got, reference)
 
 
+@pytest.mark.task3_1
 def test_map_writes_a_broadcast_row_into_strided_columns():
     """`t[:, 1::2] = row` is map(identity) into a strided view, the row broadcast."""
     storage = np.zeros(12)
@@ -152,6 +155,7 @@ def test_map_writes_a_broadcast_row_into_strided_columns():
     np.testing.assert_array_equal(storage.reshape(3, 4), expected)
 
 
+@pytest.mark.task3_1
 def test_division_by_zero_gives_ieee_values_not_an_exception():
     """Kernels use NumPy's error model: 1/0 is inf, as in PyTorch (Numba's default raises)."""
     a = TensorData(np.array([0.0, -0.0, 2.0]), (3,))
@@ -167,6 +171,7 @@ def test_division_by_zero_gives_ieee_values_not_an_exception():
 ZIP_CASES = [("serial", d) for d in DTYPES] + [("parallel", float32), ("parallel", int64)]
 
 
+@pytest.mark.task3_1
 @pytest.mark.parametrize("path, dtype", ZIP_CASES)
 @given(pair=broadcastable_shapes(), data=st.data())
 @FEW
@@ -186,6 +191,7 @@ def test_zip_multiplies_with_broadcasting(path, dtype, pair, data):
     check(reference, expected)
 
 
+@pytest.mark.task3_1
 @pytest.mark.parametrize("path", PATHS)
 @given(pair=broadcastable_shapes(), data=st.data())
 @FEW
@@ -228,6 +234,12 @@ def test_where_picks_with_broadcasting(path, data):
 REDUCE_CASES = [("serial", d) for d in DTYPES] + [("parallel", float32), ("parallel", int64)]
 
 
+def greater_or_nan(x, best) -> bool:
+    """PyTorch's max: `x` wins if larger, or if it is the first NaN."""
+    return x > best or (x != x and best == best)
+
+
+@pytest.mark.task3_1
 @pytest.mark.parametrize("path, dtype", REDUCE_CASES)
 @given(data=st.data())
 @FEW
@@ -251,6 +263,7 @@ def test_reduce_sums_each_dim(path, dtype, data):
     check(reference, expected)
 
 
+@pytest.mark.task3_1
 @pytest.mark.parametrize("path", PATHS)
 @given(data=st.data())
 @FEW
@@ -265,6 +278,7 @@ def test_reduce_max_from_minus_infinity(path, data):
     check(read(out), expected)
 
 
+@pytest.mark.task3_1
 @pytest.mark.parametrize("path", PATHS)
 @pytest.mark.parametrize("shape, dim", [((3 * fast_ops.MIN_SEGMENT + 17,), 0), ((2, 600, 3), 1)])
 def test_reduce_counts_start_once(path, shape, dim):
@@ -277,6 +291,7 @@ def test_reduce_counts_start_once(path, shape, dim):
     check(read(out), expected)
 
 
+@pytest.mark.task3_1
 @pytest.mark.parametrize("path", PATHS)
 def test_reduce_sums_float32_more_accurately_than_pairwise(path):
     """float32 sums accumulate in float64: at most half a float32 step from the exact sum.
@@ -296,6 +311,7 @@ def test_reduce_sums_float32_more_accurately_than_pairwise(path):
     )
 
 
+@pytest.mark.task3_1
 def test_reduce_of_empty_dim_is_start():
     a = TensorData(np.zeros(0), (2, 0))
     out = output_layout((2, 1), float64)
@@ -316,7 +332,7 @@ def test_arg_reduce_finds_the_first_maximum(path, dtype, data):
     with code_path(path):
         [got_values, got_indices], reference = run_both(
             "arg_reduce",
-            tensor_functions.greater_or_nan,
+            greater_or_nan,
             lambda: [
                 output_layout(expected_values.shape, dtype),
                 output_layout(expected_values.shape, int64),
@@ -332,7 +348,7 @@ def test_arg_reduce_finds_the_first_maximum(path, dtype, data):
 def test_arg_reduce_picks_the_first_nan():
     a = TensorData(np.array([1.0, np.nan, 5.0, np.nan], np.float32), (4,))
     values, indices = output_layout((1,), float32), output_layout((1,), int64)
-    fast.arg_reduce(tensor_functions.greater_or_nan, values, indices, a, 0)
+    fast.arg_reduce(greater_or_nan, values, indices, a, 0)
     assert math.isnan(read(values)[0]) and read(indices)[0] == 1, (read(values), read(indices))
 
 
@@ -361,6 +377,7 @@ def matmul_shapes(draw):
     return batch_a + (rows, inner), batch_b + (inner, columns), batch + (rows, columns)
 
 
+@pytest.mark.task3_2
 @pytest.mark.parametrize("path, dtype", MATMUL_CASES)
 @given(shapes_=matmul_shapes(), data=st.data())
 @FEW
@@ -376,6 +393,7 @@ def test_matmul_batched_broadcast_and_strided(path, dtype, shapes_, data):
     check(read(out), expected)
 
 
+@pytest.mark.task3_2
 @pytest.mark.parametrize("transposed", [False, True])
 def test_matmul_across_tiles_and_depth_blocks(transposed):
     """Sizes that are not multiples of the tiles, a depth above MATMUL_DEPTH, a shared `b`."""
@@ -399,6 +417,7 @@ def test_matmul_across_tiles_and_depth_blocks(transposed):
 # ---------------------------------------------------------------------------
 
 
+@pytest.mark.task3_1
 def test_large_elementwise_paths_match_numpy():
     rng = np.random.default_rng(2)
     n = 1024
@@ -425,6 +444,7 @@ def test_large_elementwise_paths_match_numpy():
         assert np.array_equal(read(out), expected), f"{name}: zip(add) differs from NumPy"
 
 
+@pytest.mark.task3_1
 @pytest.mark.parametrize("dim", [0, 1])
 def test_large_sums_match_numpy(dim):
     rng = np.random.default_rng(3)

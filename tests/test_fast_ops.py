@@ -466,13 +466,24 @@ def test_small_ops_do_not_start_threads():
     assert serial.signatures and not parallel.signatures, (serial.signatures, parallel.signatures)
 
 
-def test_set_backend_accepts_fast():
-    previous = minitorch.get_backend().name
-    try:
-        minitorch.set_backend("fast")
-        assert minitorch.get_backend().name == "fast"
-    finally:
-        minitorch.set_backend(previous)
+def test_import_selects_the_fast_backend_and_compiles_nothing():
+    """`import minitorch` makes Numba the default and leaves compiling to the first use."""
+    probe = (
+        "import minitorch\n"
+        "backend = minitorch.get_backend()\n"
+        "dispatchers = [*backend._matmul_kernels, *backend._where_kernels]\n"
+        "print(backend.name, len(backend._kernels), sum(len(d.signatures) for d in dispatchers))\n"
+    )
+    root = os.path.dirname(os.path.dirname(os.path.abspath(minitorch.__file__)))
+    result = subprocess.run(
+        [sys.executable, "-c", probe],
+        env=dict(os.environ, PYTHONPATH=root),
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    # printed: the default backend's name, kernels made, signatures compiled
+    assert result.stdout.split() == ["fast", "0", "0"], result.stdout
 
 
 # ---------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from strategies import broadcastable_shapes, shapes
 
 import minitorch
+from minitorch import float32
 from minitorch.tensor_data import (
     TensorData,
     broadcast_index,
@@ -170,6 +171,45 @@ def test_is_contiguous_follows_torch(case):
 def test_layout_refuses_to_reach_outside_storage():
     with pytest.raises(RuntimeError, match="outside a storage of 6 elements"):
         TensorData(np.zeros(6), (2, 3), (4, 1))
+    with pytest.raises(RuntimeError, match="outside a storage of 6 elements"):
+        TensorData(np.zeros(6), (2, 3), None, 1)  # row-major, one element too far
+    with pytest.raises(RuntimeError, match="outside a storage of 6 elements"):
+        TensorData(np.zeros(6), (2, 3), (-3, 1), 2)  # row 1 would start at position -1
+    TensorData(np.zeros(6), (2, 3), (-3, 1), 3)  # rows 1 and 0, reversed: fits
+    TensorData(np.zeros(0), (2, 0, 3), (5, 7, 1), 9)  # no elements: reaches nothing
+
+
+@pytest.mark.parametrize("shape", [(), (1,), (4,), (2, 3), (2, 0, 3), (3, 1, 2, 5)])
+def test_fast_constructors_make_the_general_row_major_layout(shape):
+    """`empty` and `contiguous` build what `TensorData(storage, shape)` does, arrays included."""
+    storage = np.arange(1 + 2 * int(np.prod(shape)), dtype=np.float32)
+    general = TensorData(storage, shape, None, 1)
+    numpy_strides = tuple(step // 8 for step in np.zeros(shape).strides)  # float64: 8 bytes a step
+    for layout in (TensorData.contiguous(storage, shape, 1), TensorData.empty(shape, float32)):
+        assert layout.shape == general.shape == shape
+        assert layout.strides == general.strides, (layout.strides, general.strides)
+        if 0 not in shape:  # (NumPy's strides of an empty shape differ from PyTorch's)
+            assert layout.strides == numpy_strides, (layout.strides, numpy_strides)
+        assert layout.shape_array.dtype == layout.strides_array.dtype == np.int64
+        assert layout.shape_array.tolist() == list(shape)
+        assert layout.strides_array.tolist() == list(general.strides)
+    fresh = TensorData.empty(shape, float32)
+    assert fresh.offset == 0 and fresh.storage.dtype == np.float32
+    assert fresh.storage.tolist() == [0.0] * int(np.prod(shape)), "empty() storage is not zeros"
+    assert TensorData.contiguous(storage, shape, 1).numpy_view().tolist() == (
+        storage[1 : 1 + int(np.prod(shape))].reshape(shape).tolist()
+    )
+
+
+def test_fast_constructors_normalize_the_shape_and_check_the_storage_size():
+    layout = TensorData.empty((np.int64(2), np.int64(3)), float32)
+    assert layout.shape == (2, 3) and all(type(size) is int for size in layout.shape)
+    assert TensorData.contiguous(np.zeros(7), (2, 3), 1).offset == 1  # ends at the last element
+    with pytest.raises(RuntimeError, match="offset 2 reaches outside a storage of 7 elements"):
+        TensorData.contiguous(np.zeros(7), (2, 3), 2)
+    with pytest.raises(RuntimeError, match="outside a storage of 7 elements"):
+        TensorData.contiguous(np.zeros(7), (2, 3), -1)
+    assert TensorData.contiguous(np.zeros(0), (0, 3)).numel() == 0
 
 
 def test_dtype_promotion_table_follows_torch():

@@ -1,4 +1,4 @@
-"""Module 3: the Numba CPU backend, `FastBackend` (name `"fast"`).
+"""Module 3: the Numba CPU backend, `FastBackend` (name `"fast"`), the default of `cpu` tensors.
 
 The same kernels as the reference backend (`tensor_ops.SimpleBackend`), compiled
 to machine code by Numba and run on every core:
@@ -23,7 +23,9 @@ to machine code by Numba and run on every core:
 
 Compilation is cached on disk: a kernel is compiled once per (kernel, scalar
 function, dtypes) and later processes load the machine code (see
-`_KernelCache`). `NUMBA_DISABLE_JIT=1` runs every kernel as plain Python.
+`_KernelCache`); nothing compiles before a kernel's first call.
+`NUMBA_DISABLE_JIT=1` runs every kernel as plain Python. Exercises: the
+bodies of the map, zip and reduce kernels (task 3.1) and of `_matmul` (3.2).
 """
 
 from __future__ import annotations

@@ -1,8 +1,10 @@
 """Module 0: the scalar functions everything else is built from.
 
-Each function takes and returns plain Python floats. The `*_back` helpers are
+Each function takes and returns numbers. The `*_back` helpers are
 derivatives written once here and reused by every layer above: the scalar
-autodiff (module 1) and every tensor backend (modules 2 and 3).
+autodiff (module 1) and every tensor backend (modules 2 and 3). The section
+after the exercises adds what tensors need beyond module 0 (`sub`, `div`,
+`remainder`, comparisons, bitwise and logical operators).
 
 The functions are written with nothing but arithmetic, comparisons and the
 `math` module, so that the Numba backends can compile the very same code.
@@ -10,7 +12,8 @@ The functions are written with nothing but arithmetic, comparisons and the
 The higher-order helpers at the end (`map_list`, `zip_with`, `reduce`) are the
 list versions of the tensor kernels `map`, `zip` and `reduce` of module 2.
 Names avoid Python's built-ins (`identity`, not `id`; `maximum`, not `max`;
-`map_list`, not `map`; `sum_list`, not `sum`).
+`absolute`, not `abs`; `power`, not `pow`; `map_list`, not `map`; `sum_list`,
+not `sum`).
 """
 
 import math
@@ -108,9 +111,9 @@ def sigmoid_back(x: float, d: float) -> float:
 
 
 def relu(x: float) -> float:
-    """$f(x) = x$ if $x > 0$ else $0$; NaN stays NaN, as PyTorch."""
+    """$f(x) = 0$ if $x < 0$ else $x$; NaN and $-0$ stay as they are, as PyTorch."""
     # BEGIN SOLUTION 0.2
-    return 0.0 if x <= 0.0 else x
+    return 0.0 if x < 0.0 else x
     # END SOLUTION 0.2
 
 
@@ -178,6 +181,123 @@ def tanh_back(x: float, d: float) -> float:
     r"""$d \cdot f'(x)$ where $f'(x) = 1 - \tanh^2 x$"""
     t = math.tanh(x)
     return d * (1.0 - t * t)
+
+
+# ---------------------------------------------------------------------------
+# The rest of the scalar functions tensors need (module 2; no exercise).
+#
+# The tensor kernels apply them to NumPy or Numba numbers, which follow IEEE
+# arithmetic as PyTorch does: dividing a float by zero gives inf or NaN, a
+# negative base to a fractional power gives NaN. Plain Python floats keep
+# Python's rules there (ZeroDivisionError, a complex power). Comparisons
+# return 1.0 or 0.0, like `lt` and `eq`; the tensor layer stores them as bools.
+# ---------------------------------------------------------------------------
+
+
+def sub(x: float, y: float) -> float:
+    """$f(x, y) = x - y$"""
+    return x - y
+
+
+def div(x: float, y: float) -> float:
+    """$f(x, y) = x / y$"""
+    return x / y
+
+
+def floor_divide(x: float, y: float) -> float:
+    """$f(x, y) = \\lfloor x / y \\rfloor$ (rounded towards $-\\infty$, as Python's `//`)"""
+    return x // y
+
+
+def remainder(x: float, y: float) -> float:
+    """$f(x, y) = x - y \\lfloor x / y \\rfloor$: the sign of $y$, as Python's `%` and
+    `torch.remainder` (C's `fmod` takes the sign of $x$)."""
+    return x % y
+
+
+def power(x: float, y: float) -> float:
+    """$f(x, y) = x^y$"""
+    return x**y
+
+
+def sqrt(x: float) -> float:
+    """$f(x) = \\sqrt{x}$; NaN for $x < 0$ (where `math.sqrt` raises)."""
+    return math.sqrt(x) if x >= 0.0 else math.nan
+
+
+def absolute(x: float) -> float:
+    """$f(x) = |x|$ ($|-0| = +0$)"""
+    return abs(x)
+
+
+def minimum(x: float, y: float) -> float:
+    """$f(x, y) = x$ if $x < y$ else $y$; NaN if either is NaN, as PyTorch."""
+    return x if x < y or math.isnan(x) else y
+
+
+def ne(x: float, y: float) -> float:
+    """$f(x, y) = 1$ if $x \\ne y$ else $0$"""
+    return 1.0 if x != y else 0.0
+
+
+def le(x: float, y: float) -> float:
+    """$f(x, y) = 1$ if $x \\le y$ else $0$"""
+    return 1.0 if x <= y else 0.0
+
+
+def gt(x: float, y: float) -> float:
+    """$f(x, y) = 1$ if $x > y$ else $0$"""
+    return 1.0 if x > y else 0.0
+
+
+def ge(x: float, y: float) -> float:
+    """$f(x, y) = 1$ if $x \\ge y$ else $0$"""
+    return 1.0 if x >= y else 0.0
+
+
+def logical_and(x: float, y: float) -> float:
+    """$f(x, y) = 1$ if $x \\ne 0$ and $y \\ne 0$ else $0$"""
+    return 1.0 if x != 0 and y != 0 else 0.0
+
+
+def logical_or(x: float, y: float) -> float:
+    """$f(x, y) = 1$ if $x \\ne 0$ or $y \\ne 0$ else $0$"""
+    return 1.0 if x != 0 or y != 0 else 0.0
+
+
+def logical_not(x: float) -> float:
+    """$f(x) = 1$ if $x = 0$ else $0$"""
+    return 1.0 if x == 0 else 0.0
+
+
+def bitwise_and(x: int, y: int) -> int:
+    """$f(x, y) = x \\mathbin{\\&} y$, bit by bit (logical and on bools)"""
+    return x & y
+
+
+def bitwise_or(x: int, y: int) -> int:
+    """$f(x, y) = x \\mathbin{|} y$, bit by bit (logical or on bools)"""
+    return x | y
+
+
+def bitwise_xor(x: int, y: int) -> int:
+    """$f(x, y) = x \\oplus y$, bit by bit (logical xor on bools)"""
+    return x ^ y
+
+
+def bitwise_not(x: int) -> int:
+    """$f(x) = \\lnot x$, bit by bit: $-x - 1$ for integers (logical not on NumPy bools)"""
+    return ~x
+
+
+def greater_or_nan(x: float, best: float) -> bool:
+    """Whether `x` beats `best` for a maximum: $x > best$, or $x$ is the first NaN (as PyTorch)."""
+    return x > best or (math.isnan(x) and not math.isnan(best))
+
+
+def less_or_nan(x: float, best: float) -> bool:
+    """Whether `x` beats `best` for a minimum: $x < best$, or $x$ is the first NaN (as PyTorch)."""
+    return x < best or (math.isnan(x) and not math.isnan(best))
 
 
 # ---------------------------------------------------------------------------

@@ -16,7 +16,6 @@ exported under PyTorch's name.
 from __future__ import annotations
 
 import builtins
-import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -24,134 +23,13 @@ import numpy as np
 from . import dtypes, operators, tensor_ops
 from .autograd import GraphContext, is_grad_enabled, no_grad, record
 from .dtypes import DType
+from .operators import greater_or_nan, less_or_nan
 from .tensor import CPU, Tensor, check_device
 from .tensor import device as Device
 from .tensor_creation import from_numpy, generator, parse_shape, tensor
 from .tensor_data import TensorData, normalize_dim, prod, shape_broadcast, view_strides
 
 Number = bool | int | float
-
-# ---------------------------------------------------------------------------
-# Scalar functions the kernels apply element by element. They complement
-# operators.py (module 0) with the operations tensors need beyond it, and are
-# written, like it, with plain arithmetic so that Numba can compile them.
-# ---------------------------------------------------------------------------
-
-
-def sub_scalar(x: float, y: float) -> float:
-    """$f(x, y) = x - y$"""
-    return x - y
-
-
-def div_scalar(x: float, y: float) -> float:
-    """$f(x, y) = x / y$ (IEEE: $\\pm\\infty$ or NaN when $y = 0$)"""
-    return x / y
-
-
-def floor_divide_scalar(x: float, y: float) -> float:
-    """$f(x, y) = \\lfloor x / y \\rfloor$"""
-    return x // y
-
-
-def remainder_scalar(x: float, y: float) -> float:
-    """$f(x, y) = x - y \\lfloor x / y \\rfloor$ (the sign of $y$, as Python's `%`)"""
-    return x % y
-
-
-def pow_scalar(x: float, y: float) -> float:
-    """$f(x, y) = x^y$"""
-    return x**y
-
-
-def sqrt_scalar(x: float) -> float:
-    """$f(x) = \\sqrt{x}$; NaN for $x < 0$."""
-    return math.sqrt(x) if x >= 0 else math.nan
-
-
-def abs_scalar(x: float) -> float:
-    """$f(x) = |x|$"""
-    return -x if x < 0 else x
-
-
-def maximum_scalar(x: float, y: float) -> float:
-    """$\\max(x, y)$, NaN if either is NaN (as `torch.maximum`)."""
-    return x if (x > y or x != x) else y
-
-
-def minimum_scalar(x: float, y: float) -> float:
-    """$\\min(x, y)$, NaN if either is NaN (as `torch.minimum`)."""
-    return x if (x < y or x != x) else y
-
-
-def relu_scalar(x: float) -> float:
-    """$\\max(x, 0)$ keeping NaN, as `torch.relu`."""
-    return x if (x > 0 or x != x) else 0 * x
-
-
-def ne_scalar(x: float, y: float) -> bool:
-    """$x \\ne y$"""
-    return x != y
-
-
-def le_scalar(x: float, y: float) -> bool:
-    """$x \\le y$"""
-    return x <= y
-
-
-def gt_scalar(x: float, y: float) -> bool:
-    """$x > y$"""
-    return x > y
-
-
-def ge_scalar(x: float, y: float) -> bool:
-    """$x \\ge y$"""
-    return x >= y
-
-
-def bitwise_and_scalar(x: int, y: int) -> int:
-    """`x & y` (logical and on bools)"""
-    return x & y
-
-
-def bitwise_or_scalar(x: int, y: int) -> int:
-    """`x | y` (logical or on bools)"""
-    return x | y
-
-
-def bitwise_xor_scalar(x: int, y: int) -> int:
-    """`x ^ y` (logical xor on bools)"""
-    return x ^ y
-
-
-def bitwise_not_scalar(x: int) -> int:
-    """`~x` (logical not on bools)"""
-    return ~x
-
-
-def logical_and_scalar(x: float, y: float) -> bool:
-    """True when both are non-zero."""
-    return x != 0 and y != 0
-
-
-def logical_or_scalar(x: float, y: float) -> bool:
-    """True when either is non-zero."""
-    return x != 0 or y != 0
-
-
-def is_zero_scalar(x: float) -> bool:
-    """True when $x = 0$ (`logical_not`)."""
-    return x == 0
-
-
-def greater_or_nan(x: float, best: float) -> bool:
-    """Whether `x` beats `best` for a maximum: larger, or the first NaN (as PyTorch)."""
-    return x > best or (x != x and best == best)
-
-
-def less_or_nan(x: float, best: float) -> bool:
-    """Whether `x` beats `best` for a minimum: smaller, or the first NaN (as PyTorch)."""
-    return x < best or (x != x and best == best)
-
 
 # ---------------------------------------------------------------------------
 # Helpers: allocation, conversion, kernels
@@ -338,7 +216,7 @@ class Abs(Function):
     def forward(ctx: GraphContext, a: Tensor) -> Tensor:
         """$|a|$"""
         ctx.save_for_backward(a)
-        return apply_map(abs_scalar, a, a.dtype)
+        return apply_map(operators.absolute, a, a.dtype)
 
     @staticmethod
     def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
@@ -389,7 +267,7 @@ class Sqrt(Function):
     def forward(ctx: GraphContext, a: Tensor) -> Tensor:
         """$\\sqrt{a}$"""
         a = float_version(a)
-        out = apply_map(sqrt_scalar, a, a.dtype)
+        out = apply_map(operators.sqrt, a, a.dtype)
         ctx.save_for_backward(out)
         return out
 
@@ -439,7 +317,10 @@ class Relu(Function):
     def forward(ctx: GraphContext, a: Tensor) -> Tensor:
         """$\\max(a, 0)$"""
         ctx.save_for_backward(a)
-        return apply_map(relu_scalar, a, a.dtype)
+        if a.dtype.is_floating_point:
+            return apply_map(operators.relu, a, a.dtype)
+        # relu's 0.0 would make a compiled kernel round int64 through float64
+        return apply_zip(operators.maximum, a, scalar_tensor(0, a.dtype), a.dtype)
 
     @staticmethod
     def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
@@ -476,7 +357,7 @@ class Sub(Function):
     def forward(ctx: GraphContext, a: Tensor, b: Tensor) -> Tensor:
         """$a - b$, broadcast"""
         a, b, dtype = as_operands(a, b)
-        return apply_zip(sub_scalar, a, b, dtype)
+        return apply_zip(operators.sub, a, b, dtype)
 
     @staticmethod
     def backward(ctx: GraphContext, grad: Tensor) -> tuple[Tensor, Tensor]:
@@ -513,7 +394,7 @@ class Div(Function):
         if not dtype.is_floating_point:
             dtype = dtypes.get_default_dtype()
             a, b = converted(a, dtype), converted(b, dtype)
-        return apply_zip(div_scalar, a, b, dtype)
+        return apply_zip(operators.div, a, b, dtype)
 
     @staticmethod
     def backward(ctx: GraphContext, grad: Tensor) -> tuple:
@@ -538,7 +419,7 @@ class Pow(Function):
     def forward(ctx: GraphContext, a: Tensor, b: Tensor) -> Tensor:
         """$a^b$, broadcast"""
         a, b, dtype = as_operands(a, b)
-        out = apply_zip(pow_scalar, a, b, dtype)
+        out = apply_zip(operators.power, a, b, dtype)
         ctx.save_for_backward(a, b, out)
         return out
 
@@ -563,7 +444,7 @@ class Remainder(Function):
         a, b, dtype = as_operands(a, b)
         check_integer_divisor(b)
         ctx.save_for_backward(a, b)
-        return apply_zip(remainder_scalar, a, b, dtype)
+        return apply_zip(operators.remainder, a, b, dtype)
 
     @staticmethod
     def backward(ctx: GraphContext, grad: Tensor) -> tuple:
@@ -578,7 +459,7 @@ class Maximum(Function):
         """$\\max(a, b)$ elementwise, NaN-propagating"""
         a, b, dtype = as_operands(a, b)
         ctx.save_for_backward(a, b)
-        return apply_zip(maximum_scalar, a, b, dtype)
+        return apply_zip(operators.maximum, a, b, dtype)
 
     @staticmethod
     def backward(ctx: GraphContext, grad: Tensor) -> tuple:
@@ -593,7 +474,7 @@ class Minimum(Function):
         """$\\min(a, b)$ elementwise, NaN-propagating"""
         a, b, dtype = as_operands(a, b)
         ctx.save_for_backward(a, b)
-        return apply_zip(minimum_scalar, a, b, dtype)
+        return apply_zip(operators.minimum, a, b, dtype)
 
     @staticmethod
     def backward(ctx: GraphContext, grad: Tensor) -> tuple:
@@ -620,9 +501,9 @@ class Clamp(Function):
         dtype = dtypes.result_type(a, *(v for v in (low, high) if v is not None))
         out = converted(a, dtype)
         if low is not None:
-            out = apply_zip(maximum_scalar, out, scalar_tensor(low, dtype), dtype)
+            out = apply_zip(operators.maximum, out, scalar_tensor(low, dtype), dtype)
         if high is not None:
-            out = apply_zip(minimum_scalar, out, scalar_tensor(high, dtype), dtype)
+            out = apply_zip(operators.minimum, out, scalar_tensor(high, dtype), dtype)
         return out if out is not a else a.clone()
 
     @staticmethod
@@ -759,7 +640,7 @@ class Mean(Function):
         dims = reduction_dims(dim, a.ndim)
         count = prod(a.shape[d] for d in dims)
         total = reduce_dims(operators.add, a, dims, 0, out_dtype)
-        mean = apply_zip(div_scalar, total, scalar_tensor(count, out_dtype), out_dtype)
+        mean = apply_zip(operators.div, total, scalar_tensor(count, out_dtype), out_dtype)
         ctx.shape, ctx.dims, ctx.keepdim, ctx.count = tuple(a.shape), dims, keepdim, count
         return drop_dims(mean, dims, keepdim)
 
@@ -907,7 +788,7 @@ class Softmax(Function):
             raise not_implemented("softmax_lastdim_kernel_impl", a.dtype)
         shifted = shifted_by_max(a, dim)
         exps = apply_map(operators.exp, shifted, a.dtype)
-        out = apply_zip(div_scalar, exps, sum_keepdim(exps, dim), a.dtype)
+        out = apply_zip(operators.div, exps, sum_keepdim(exps, dim), a.dtype)
         ctx.dim = dim
         ctx.save_for_backward(out)
         return out
@@ -928,7 +809,7 @@ class LogSoftmax(Function):
         shifted = shifted_by_max(a, dim)
         exps = apply_map(operators.exp, shifted, a.dtype)
         log_total = apply_map(operators.log, sum_keepdim(exps, dim), a.dtype)
-        out = apply_zip(sub_scalar, shifted, log_total, a.dtype)
+        out = apply_zip(operators.sub, shifted, log_total, a.dtype)
         ctx.dim = dim
         ctx.save_for_backward(out)
         return out
@@ -943,12 +824,12 @@ class LogSoftmax(Function):
 def shifted_by_max(a: Tensor, dim: int) -> Tensor:
     """$a - \\max(a)$ along `dim`: the largest becomes 0, so $e^x$ cannot overflow."""
     if a.ndim == 0:
-        return apply_zip(sub_scalar, a, a, a.dtype)
+        return apply_zip(operators.sub, a, a, a.dtype)
     dim = normalize_dim(dim, a.ndim)
     if a.shape[dim] == 0:
         return a
     largest, _ = arg_reduce(greater_or_nan, a, dim)
-    return apply_zip(sub_scalar, a, largest, a.dtype)
+    return apply_zip(operators.sub, a, largest, a.dtype)
 
 
 def sum_keepdim(a: Tensor, dim: int) -> Tensor:
@@ -1596,7 +1477,7 @@ def floor_divide(a, b) -> Tensor:
     if dtype is dtypes.bool_:
         raise not_implemented("div_floor_cpu", dtype)
     check_integer_divisor(y)
-    return apply_zip(floor_divide_scalar, x, y, dtype)
+    return apply_zip(operators.floor_divide, x, y, dtype)
 
 
 def remainder(a, b) -> Tensor:
@@ -1708,7 +1589,7 @@ def eq(a, b) -> Tensor:
 
 def ne(a, b) -> Tensor:
     """$a \\ne b$ elementwise (bool)."""
-    return comparison(ne_scalar, a, b)
+    return comparison(operators.ne, a, b)
 
 
 def lt(a, b) -> Tensor:
@@ -1718,17 +1599,17 @@ def lt(a, b) -> Tensor:
 
 def le(a, b) -> Tensor:
     """$a \\le b$ elementwise (bool)."""
-    return comparison(le_scalar, a, b)
+    return comparison(operators.le, a, b)
 
 
 def gt(a, b) -> Tensor:
     """$a > b$ elementwise (bool)."""
-    return comparison(gt_scalar, a, b)
+    return comparison(operators.gt, a, b)
 
 
 def ge(a, b) -> Tensor:
     """$a \\ge b$ elementwise (bool)."""
-    return comparison(ge_scalar, a, b)
+    return comparison(operators.ge, a, b)
 
 
 def bitwise(fn, kernel: str, a, b) -> Tensor:
@@ -1740,17 +1621,17 @@ def bitwise(fn, kernel: str, a, b) -> Tensor:
 
 def bitwise_and(a, b) -> Tensor:
     """`a & b`: logical and of bools, bitwise and of integers."""
-    return bitwise(bitwise_and_scalar, "bitwise_and_cpu", a, b)
+    return bitwise(operators.bitwise_and, "bitwise_and_cpu", a, b)
 
 
 def bitwise_or(a, b) -> Tensor:
     """`a | b`: logical or of bools, bitwise or of integers."""
-    return bitwise(bitwise_or_scalar, "bitwise_or_cpu", a, b)
+    return bitwise(operators.bitwise_or, "bitwise_or_cpu", a, b)
 
 
 def bitwise_xor(a, b) -> Tensor:
     """`a ^ b`: logical xor of bools, bitwise xor of integers."""
-    return bitwise(bitwise_xor_scalar, "bitwise_xor_cpu", a, b)
+    return bitwise(operators.bitwise_xor, "bitwise_xor_cpu", a, b)
 
 
 def bitwise_not(a: Tensor) -> Tensor:
@@ -1759,24 +1640,24 @@ def bitwise_not(a: Tensor) -> Tensor:
         raise TypeError(
             "~ (operator.invert) is only implemented on integer and Boolean-type tensors"
         )
-    return apply_map(bitwise_not_scalar, a, a.dtype)
+    return apply_map(operators.bitwise_not, a, a.dtype)
 
 
 def logical_not(a: Tensor) -> Tensor:
     """True where `a` is zero."""
-    return apply_map(is_zero_scalar, a, dtypes.bool_)
+    return apply_map(operators.logical_not, a, dtypes.bool_)
 
 
 def logical_and(a: Tensor, b: Tensor) -> Tensor:
     """True where both are non-zero."""
     x, y, _ = as_operands(a, b)
-    return apply_zip(logical_and_scalar, x, y, dtypes.bool_)
+    return apply_zip(operators.logical_and, x, y, dtypes.bool_)
 
 
 def logical_or(a: Tensor, b: Tensor) -> Tensor:
     """True where either is non-zero."""
     x, y, _ = as_operands(a, b)
-    return apply_zip(logical_or_scalar, x, y, dtypes.bool_)
+    return apply_zip(operators.logical_or, x, y, dtypes.bool_)
 
 
 # ---------------------------------------------------------------------------
@@ -1865,7 +1746,7 @@ def tensor_all(a: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     dims = reduction_dims(dim, a.ndim)
     truth = converted(a, dtypes.bool_)
     return drop_dims(
-        reduce_dims(logical_and_scalar, truth, dims, True, dtypes.bool_), dims, keepdim
+        reduce_dims(operators.logical_and, truth, dims, True, dtypes.bool_), dims, keepdim
     )
 
 
@@ -1874,7 +1755,7 @@ def tensor_any(a: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     dims = reduction_dims(dim, a.ndim)
     truth = converted(a, dtypes.bool_)
     return drop_dims(
-        reduce_dims(logical_or_scalar, truth, dims, False, dtypes.bool_), dims, keepdim
+        reduce_dims(operators.logical_or, truth, dims, False, dtypes.bool_), dims, keepdim
     )
 
 

@@ -15,6 +15,8 @@ import minitorch
 
 torch = pytest.importorskip("torch")
 
+NAN, INF = float("nan"), float("inf")
+
 
 def outcome(function, lib):
     """What `function(lib)` returns, or the (type, message) of what it raises."""
@@ -87,6 +89,38 @@ CASES = {
     "int_pow": lambda lib: lib.tensor([2, 3]) ** 2,
     "rpow": lambda lib: 2.5 ** lib.tensor([2, 3]),
     "comparison": lambda lib: lib.tensor([1, 2, 3]) < 2.5,
+    # special values, compared as printed (NaN never equals itself; -0. prints with its sign)
+    "relu_special": lambda lib: repr(lib.tensor([-1.0, -0.0, 0.0, 2.0, NAN]).relu()),
+    "relu_int64_exact": lambda lib: lib.tensor([2**60 + 1, -3]).relu(),
+    "abs_special": lambda lib: repr(lib.tensor([-0.0, -2.0, NAN, -INF]).abs()),
+    "sqrt_special": lambda lib: repr(lib.tensor([-1.0, -0.0, 2.25, INF]).sqrt()),
+    "div_by_zero": lambda lib: repr(lib.tensor([1.0, -1.0, 0.0]) / 0.0),
+    "floordiv_by_zero": lambda lib: repr(lib.tensor([1.0, -1.0, 0.0]) // 0.0),
+    "mod_special": lambda lib: repr(lib.tensor([5.0, -5.0, 1.0]) % lib.tensor([INF, INF, 0.0])),
+    "pow_special": lambda lib: repr(lib.tensor([-8.0, 0.0, -0.0]) ** lib.tensor([1 / 3, -1, -1])),
+    "max_min_nan": lambda lib: repr(
+        [
+            lib.maximum(lib.tensor([NAN, 1.0]), lib.tensor([1.0, NAN])),
+            lib.minimum(lib.tensor([NAN, 1.0]), lib.tensor([1.0, NAN])),
+            lib.tensor([1.0, NAN, 3.0]).argmax(),
+            lib.tensor([1.0, NAN, 3.0]).min(),
+        ]
+    ),
+    "compare_nan": lambda lib: [
+        op(lib.tensor([NAN, 1.0]), lib.tensor([NAN, 1.0])).tolist()
+        for op in (lib.eq, lib.ne, lib.lt, lib.le, lib.gt, lib.ge)
+    ],
+    "logical_nan": lambda lib: [
+        lib.logical_and(lib.tensor([NAN, 0.0]), lib.tensor(1.0)).tolist(),
+        lib.logical_or(lib.tensor([NAN, 0.0]), lib.tensor(0.0)).tolist(),
+        lib.logical_not(lib.tensor([NAN, -0.0])).tolist(),
+    ],
+    "bitwise_int": lambda lib: [
+        (lib.tensor([12, -1]) & 10).tolist(),
+        (lib.tensor([12, -1]) | 10).tolist(),
+        (lib.tensor([12, -1]) ^ 10).tolist(),
+        (~lib.tensor([12, -1])).tolist(),
+    ],
     "int_sum": lambda lib: lib.tensor([[True, True], [False, True]]).sum(0),
     "int_prod": lambda lib: lib.tensor([2, 3]).prod(),
     "argmax_ties": lambda lib: lib.tensor([[1, 3, 3], [2, 2, 1]]).argmax(1),

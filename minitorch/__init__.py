@@ -28,33 +28,7 @@ from .dtypes import int64 as long
 from .module import Module, Parameter
 from .scalar import Scalar, derivative_check
 from .tensor import Size, Tensor, cuda, device
-from .tensor_creation import (
-    arange,
-    empty,
-    empty_like,
-    eye,
-    from_numpy,
-    full,
-    full_like,
-    is_tensor,
-    linspace,
-    manual_seed,
-    ones,
-    ones_like,
-    rand,
-    rand_like,
-    randint,
-    randn,
-    randn_like,
-    tensor,
-    zeros,
-    zeros_like,
-)
-from .tensor_data import TensorData
-from .tensor_format import set_printoptions
-from .tensor_functions import (
-    Function,
-    abs_,
+from .tensor_api import (
     add,
     argmax,
     argmin,
@@ -94,7 +68,6 @@ from .tensor_functions import (
     negative,
     permute,
     relu,
-    relu_,
     remainder,
     reshape,
     sigmoid,
@@ -109,14 +82,40 @@ from .tensor_functions import (
     unsqueeze,
     where,
 )
-from .tensor_functions import tensor_abs as abs  # noqa: A004 -- PyTorch's names
-from .tensor_functions import tensor_all as all  # noqa: A004
-from .tensor_functions import tensor_any as any  # noqa: A004
-from .tensor_functions import tensor_max as max  # noqa: A004
-from .tensor_functions import tensor_min as min  # noqa: A004
-from .tensor_functions import tensor_pow as pow  # noqa: A004
-from .tensor_functions import tensor_prod as prod
-from .tensor_functions import tensor_sum as sum  # noqa: A004
+from .tensor_api import tensor_abs as abs  # noqa: A004 -- PyTorch's names
+from .tensor_api import tensor_all as all  # noqa: A004
+from .tensor_api import tensor_any as any  # noqa: A004
+from .tensor_api import tensor_max as max  # noqa: A004
+from .tensor_api import tensor_min as min  # noqa: A004
+from .tensor_api import tensor_pow as pow  # noqa: A004
+from .tensor_api import tensor_prod as prod
+from .tensor_api import tensor_sum as sum  # noqa: A004
+from .tensor_creation import (
+    arange,
+    empty,
+    empty_like,
+    eye,
+    from_numpy,
+    full,
+    full_like,
+    is_tensor,
+    linspace,
+    manual_seed,
+    ones,
+    ones_like,
+    rand,
+    rand_like,
+    randint,
+    randn,
+    randn_like,
+    tensor,
+    zeros,
+    zeros_like,
+)
+from .tensor_data import TensorData
+from .tensor_format import set_printoptions
+from .tensor_functions import Function
+from .tensor_inplace import abs_, relu_
 from .tensor_ops import get_backend, set_backend
 
 __all__: list[str] = [

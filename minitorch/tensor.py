@@ -3,8 +3,8 @@
 A tensor is a `TensorData` layout (storage, shape, strides, offset) plus a
 `dtype`, a `device` and the fields autograd uses (`requires_grad`, `grad`,
 `grad_fn`, and a version counter shared by all views of one storage).
-Operations live in `tensor_functions.py`; the methods here are thin wrappers
-with PyTorch's names.
+Operations live in `tensor_api.py` (in-place ones and indexing in
+`tensor_inplace.py`); the methods here are thin wrappers with PyTorch's names.
 """
 
 from __future__ import annotations
@@ -539,10 +539,14 @@ class Tensor:
         return F.detach(self)
 
     def __getitem__(self, key) -> Tensor:
-        return F.getitem(self, key)
+        return tensor_inplace.getitem(self, key)
 
     def __setitem__(self, key, value) -> None:
-        F.setitem(self, key, value)
+        tensor_inplace.setitem(self, key, value)
+
+    def where(self, condition: Tensor, other) -> Tensor:
+        """This tensor where `condition` holds, else `other`: `where(condition, self, other)`."""
+        return F.where(condition, self, other)
 
     # ------------------------------------------------------------------ arithmetic
 
@@ -660,26 +664,29 @@ NON_LEAF_GRAD_WARNING = (
     "instead. See github.com/pytorch/pytorch/pull/30531 for more information."
 )
 
-# tensor_functions imports Tensor from this module, so it is imported after the class.
-from . import tensor_functions as F  # noqa: E402
+# The operation modules import Tensor from this module, so they are imported after the class.
+from . import tensor_api as F  # noqa: E402
+from . import tensor_inplace  # noqa: E402
 from .autograd import run_backward  # noqa: E402
 
 # Every method below forwards to the module-level function of the same name in
-# tensor_functions.py (`t.exp()` is `minitorch.exp(t)`); names of Python
-# built-ins are defined there with a `tensor_` prefix.
+# tensor_api.py or tensor_inplace.py (`t.exp()` is `minitorch.exp(t)`); names of
+# Python built-ins are defined there with a `tensor_` prefix.
 _FORWARDED_METHODS = (
     "add sub mul div true_divide floor_divide remainder pow neg negative abs exp log sqrt "
-    "sigmoid relu tanh maximum minimum clamp clip where eq ne lt le gt ge logical_not "
+    "sigmoid relu tanh maximum minimum clamp clip eq ne lt le gt ge logical_not "
     "logical_and logical_or sum mean prod max min argmax argmin all any softmax log_softmax "
-    "matmul mm dot "
+    "matmul mm dot"
+).split()
+_FORWARDED_INPLACE_METHODS = (
     "add_ sub_ mul_ div_ pow_ neg_ abs_ exp_ log_ sqrt_ sigmoid_ tanh_ relu_ clamp_ zero_ fill_ "
     "copy_ t_ uniform_ normal_"
 ).split()
 _BUILTIN_NAMES = {"sum", "max", "min", "abs", "all", "any", "pow", "prod"}
 
 
-def _forwarder(name: str):
-    function = getattr(F, "tensor_" + name if name in _BUILTIN_NAMES else name)
+def _forwarder(name: str, module):
+    function = getattr(module, "tensor_" + name if name in _BUILTIN_NAMES else name)
 
     def method(self, *args, **kwargs):
         return function(self, *args, **kwargs)
@@ -691,4 +698,6 @@ def _forwarder(name: str):
 
 
 for _name in _FORWARDED_METHODS:
-    setattr(Tensor, _name, _forwarder(_name))
+    setattr(Tensor, _name, _forwarder(_name, F))
+for _name in _FORWARDED_INPLACE_METHODS:
+    setattr(Tensor, _name, _forwarder(_name, tensor_inplace))

@@ -81,7 +81,17 @@ CASES = {
     "remainder": (lambda m, x: x % 0.7, [(3,)]),
     "network": (lambda m, x, w: ((x @ w).relu().sum(1) ** 2).mean(), [(2, 3), (3, 4)]),
     "in_place": (lambda m, x: (x * 2).add_(1).mul_(x), [(3,)]),
+    "in_place_view": (lambda m, x: written_row(x), [(2, 3)]),
+    "where_method": (lambda m, x, y: x.where(x > 0, y), [(2, 3), (3,)]),
 }
+
+
+def written_row(x):
+    """Row 0 of `x * 1`, doubled in place: AsStrided over CopySlices over Mul."""
+    y = x * 1
+    row = y[0]
+    row.mul_(2)
+    return row
 
 
 def name_chain(node) -> list[str]:

@@ -128,6 +128,7 @@ CASES = {
     "argmax_keepdim": lambda lib: lib.ones(2, 3).argmax(keepdim=True),
     "clamp_int_float": lambda lib: lib.tensor([1, 5]).clamp(0.5),
     "where_scalars": lambda lib: lib.where(lib.tensor([True, False]), 1, 2.5),
+    "where_method": lambda lib: lib.tensor([1, 2]).where(lib.tensor([True, False]), 0.5),
     "matmul_int": lambda lib: lib.tensor([[1, 2], [3, 4]]) @ lib.tensor([[5, 6], [7, 8]]),
     "matmul_vec": lambda lib: lib.tensor([1.0, 2.0]) @ lib.tensor([[1.0, 2.0], [3.0, 4.0]]),
     "matmul_batch": lambda lib: lib.ones(2, 1, 2, 3) @ lib.ones(3, 3, 1),

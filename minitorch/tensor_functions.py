@@ -14,8 +14,6 @@ The functions users call (`minitorch.add`, `minitorch.sum`, ...) are in
 
 from __future__ import annotations
 
-import builtins
-
 from . import dtypes, operators
 from .autograd import GraphContext, is_grad_enabled, no_grad, record
 from .dtypes import DType
@@ -80,8 +78,8 @@ class Function:
     @classmethod
     def apply(cls, *inputs, **params):
         ctx = GraphContext()
-        ctx.needs_input_grad = tuple(isinstance(x, Tensor) and x.requires_grad for x in inputs)
-        recording = is_grad_enabled() and builtins.any(ctx.needs_input_grad)
+        ctx.needs_input_grad = tuple([isinstance(x, Tensor) and x.requires_grad for x in inputs])
+        recording = True in ctx.needs_input_grad and is_grad_enabled()
         if not recording:
             ctx.no_grad = True  # no backward will run: nothing needs saving
             return cls.forward(ctx, *inputs, **params)

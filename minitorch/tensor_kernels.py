@@ -56,14 +56,14 @@ def alias(t: Tensor) -> Tensor:
 
 def with_shape(fresh: Tensor, shape: tuple) -> Tensor:
     """A freshly computed contiguous tensor given another shape of the same size."""
-    layout = TensorData(fresh._layout.storage, shape, None, fresh._layout.offset)
+    layout = TensorData.contiguous(fresh._layout.storage, shape, fresh._layout.offset)
     return Tensor(layout, fresh.dtype, fresh.device, fresh._version_counter)
 
 
 def scalar_tensor(value: Number, dtype: DType) -> Tensor:
     """A 0-dim tensor holding the Python number `value` in `dtype`."""
     storage = np.array([value], dtype=dtype.numpy_dtype)
-    return Tensor(TensorData(storage, ()), dtype)
+    return Tensor(TensorData.contiguous(storage, ()), dtype)
 
 
 def converted(t: Tensor, dtype: DType) -> Tensor:
@@ -81,6 +81,8 @@ def as_operands(a: Tensor | Number, b: Tensor | Number) -> tuple[Tensor, Tensor,
     Python numbers become 0-dim tensors of the promoted dtype, so `float64 +
     0.1` uses 0.1 in double precision.
     """
+    if isinstance(a, Tensor) and isinstance(b, Tensor) and a.dtype is b.dtype:
+        return a, b, a.dtype  # nothing to promote (the common case, checked first)
     dtype = dtypes.result_type(a, b)
     a = a if isinstance(a, Tensor) else scalar_tensor(a, dtype)
     b = b if isinstance(b, Tensor) else scalar_tensor(b, dtype)
@@ -89,14 +91,17 @@ def as_operands(a: Tensor | Number, b: Tensor | Number) -> tuple[Tensor, Tensor,
 
 def apply_map(fn, a: Tensor, out_dtype: DType) -> Tensor:
     """A new tensor with $fn(a_i)$ for every element of `a`."""
-    out = new_tensor(a.shape, out_dtype, a.device)
+    out = new_tensor(a._layout.shape, out_dtype, a.device)
     backend_for(a).map(fn, out._layout, a._layout)
     return out
 
 
 def apply_zip(fn, a: Tensor, b: Tensor, out_dtype: DType) -> Tensor:
     """A new tensor with $fn(a_i, b_i)$ over the broadcast shape of `a` and `b`."""
-    out = new_tensor(shape_broadcast(a.shape, b.shape), out_dtype, a.device)
+    shape = a._layout.shape
+    if b._layout.shape != shape:
+        shape = shape_broadcast(shape, b._layout.shape)
+    out = new_tensor(shape, out_dtype, a.device)
     backend_for(a).zip(fn, out._layout, a._layout, b._layout)
     return out
 

@@ -482,7 +482,15 @@ def check_integer_divisor(b: Tensor) -> None:
 
 
 def reduce_dims(fn, a: Tensor, dims: tuple[int, ...], start: Number, dtype: DType) -> Tensor:
-    """Fold `a` over `dims` with `fn` from `start`; the result keeps each dim with size 1."""
+    """Fold `a` over `dims` with `fn` from `start`; the result keeps each dim with size 1.
+
+    Every dim of a contiguous tensor is one run of memory: `a` is then seen as 1-D
+    and folded by one kernel call (faster, and a float sum rounds once).
+    """
+    if len(dims) > 1 and len(dims) == a.ndim and a.is_contiguous():
+        layout = TensorData.contiguous(a._layout.storage, (a.numel(),), a._layout.offset)
+        flat = reduce_dims(fn, view_of(a, layout), (0,), start, dtype)
+        return with_shape(flat, (1,) * a.ndim)
     # BEGIN SOLUTION 2.4
     result = converted(a, dtype)
     for dim in dims:

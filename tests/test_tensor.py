@@ -234,6 +234,39 @@ def test_sum_over_several_dims(data):
     assert_matches(a.sum(dims), values.sum(axis=dims))
 
 
+def test_sum_of_every_dim_of_a_contiguous_tensor_rounds_once():
+    # Folded dim by dim in float32, column 0 gives 1 + 1e-8 -> 1 and column 1 gives
+    # -1 + 1e-8 -> -1, and the total is 0. Folded once over memory the exact sum 2e-8
+    # (computed here in float64) is rounded once to float32, as torch gives.
+    values = np.array([[1.0, -1.0], [1e-8, 1e-8]], dtype=np.float32)
+    expected = np.float32(values.astype(np.float64).sum())
+    a = minitorch.tensor(values)
+    inner = minitorch.zeros(3, 2, 2)
+    inner[1] = a  # a contiguous view at offset 4 of a larger storage
+    for what, total in [
+        ("sum()", a.sum()),
+        ("sum((1, 0))", a.sum((1, 0))),
+        ("sum(keepdim=True)", a.sum((0, 1), keepdim=True).reshape(())),
+        ("4 * mean()", 4 * a.mean()),
+        ("view at an offset", inner[1].sum()),
+    ]:
+        assert total.dtype is minitorch.float32, f"{what}: dtype {total.dtype}"
+        assert total.item() == expected, f"{what}: {total.item()!r}, expected {expected!r}"
+    assert a.sum((0, 1), keepdim=True).shape == (1, 1)
+
+
+def test_sums_of_every_dim_keep_dtype_rules():
+    # bools and integers sum to int64, an empty sum is 0 (as torch)
+    flags = minitorch.tensor([[True, False, True], [True, True, False]])
+    assert (flags.sum().item(), flags.sum().dtype) == (4, minitorch.int64)
+    assert flags.all().item() is False and flags.any().item() is True
+    numbers = minitorch.arange(6).view(2, 3)
+    assert numbers.sum(dtype=minitorch.float64).dtype is minitorch.float64
+    assert numbers.prod().item() == 0 and (numbers + 1).prod().item() == 720
+    empty = minitorch.zeros(2, 0)
+    assert (empty.sum().item(), empty.sum().dtype) == (0.0, minitorch.float32)
+
+
 @pytest.mark.parametrize("dtype", NUMERIC_DTYPES)
 @given(data=st.data())
 @settings(max_examples=30, deadline=None)

@@ -122,6 +122,7 @@ CASES = {
         (~lib.tensor([12, -1])).tolist(),
     ],
     "int_sum": lambda lib: lib.tensor([[True, True], [False, True]]).sum(0),
+    "sum_rounds_once": lambda lib: lib.tensor([[1.0, -1.0], [1e-8, 1e-8]]).sum().item(),
     "int_prod": lambda lib: lib.tensor([2, 3]).prod(),
     "argmax_ties": lambda lib: lib.tensor([[1, 3, 3], [2, 2, 1]]).argmax(1),
     "max_dim": lambda lib: tuple(lib.tensor([[1.0, 3.0], [3.0, 1.0]]).max(1)),

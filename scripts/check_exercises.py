@@ -16,7 +16,7 @@ Checks:
      T's tests fail.
 It prints one line per task, e.g.
 
-  0.1  Basic scalar operators  reference 12/12 pass  stubbed 0/12 pass  OK
+  0.1  Basic scalar operators  reference 12/12 pass  stubbed 0/1 pass  OK
 
 and, when ruff is installed, warns about lint errors that stubbing creates in the student copy
 and the reference does not have (an import used only inside a solution, say). Those are
@@ -150,7 +150,10 @@ def check_stubbed(
         env = project_env(
             copy, NUMBA_CACHE_DIR=str(Path(scratch) / "numba-cache"), PYTHONDONTWRITEBYTECODE="1"
         )
-        result = run_task_tests(copy, task, test_files, timeout, env)
+        # One failing test proves the point: stop there (-x), and don't let hypothesis
+        # shrink the failure (a stubbed task fails on every example anyway).
+        stop_at_first_failure = ("-x", "--hypothesis-profile=exercise-check")
+        result = run_task_tests(copy, task, test_files, timeout, env, stop_at_first_failure)
         paths = sorted({region.path for region in regions})
         lint = new_lint_errors(lint_errors(project.root, paths), lint_errors(copy, paths))
     return result, lint

@@ -527,6 +527,7 @@ def run_task_tests(
     test_files: list[str] | None = None,
     timeout: float | None = None,
     env: dict[str, str] | None = None,
+    pytest_args: tuple[str, ...] = (),
 ) -> TaskResult:
     """Run the tests marked `task.marker` in project `root` and count the outcomes.
 
@@ -538,7 +539,8 @@ def run_task_tests(
     with tempfile.TemporaryDirectory(prefix="minitorch-grade-") as scratch:
         junit = Path(scratch) / "junit.xml"
         command = [sys.executable, "-m", "pytest", "-m", task.marker]
-        command += ["-p", "no:cacheprovider", "-q", f"--junitxml={junit}", *(test_files or [])]
+        command += ["-p", "no:cacheprovider", "-q", f"--junitxml={junit}", *pytest_args]
+        command += test_files or []
         try:
             process = subprocess.run(
                 command,

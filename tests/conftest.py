@@ -8,6 +8,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from hypothesis import Phase, settings
 
 try:
     import tomllib
@@ -22,6 +23,13 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 BACKENDS = ["simple", "fast"]
 BACKEND_TEST_PREFIXES = ("test_tensor", "test_autograd", "test_train_tensor")
 SINGLE_BACKEND_FILES = {"test_tensor_data.py", "test_tensor_format.py", "test_tensor_ops.py"}
+
+
+# scripts/check_exercises.py only needs a stubbed task's tests to fail: this profile skips
+# hypothesis's shrinking, which would rerun a failing test many times for nothing.
+settings.register_profile(
+    "exercise-check", phases=[Phase.explicit, Phase.reuse, Phase.generate], deadline=None
+)
 
 
 def task_table() -> dict[str, dict[str, str]]:

@@ -1,9 +1,12 @@
 """Shared pytest configuration: one marker per exercise task; tensor tests on every backend.
 
 The tests of tensors and autograd run once per CPU backend, with ids ending in
-`[simple]` (the reference loops) and `[fast]` (Numba): see `cpu_backend`.
+`[simple]` (the reference loops) and `[fast]` (Numba): see `cpu_backend`. The
+environment variable MINITORCH_TEST_BACKENDS (comma-separated, e.g. `simple`)
+narrows them to some backends, e.g. where a cold Numba cache is not worth filling.
 """
 
+import os
 from functools import cache
 from pathlib import Path
 
@@ -49,9 +52,21 @@ def runs_on_every_backend(path: Path) -> bool:
     return path.name.startswith(BACKEND_TEST_PREFIXES) and path.name not in SINGLE_BACKEND_FILES
 
 
+def tested_backends() -> list[str]:
+    """The backends named by MINITORCH_TEST_BACKENDS, or all of BACKENDS when it is unset."""
+    names = [name.strip() for name in os.environ.get("MINITORCH_TEST_BACKENDS", "").split(",")]
+    names = [name for name in names if name]
+    unknown = sorted(set(names) - set(BACKENDS))
+    if unknown:
+        raise pytest.UsageError(
+            f"MINITORCH_TEST_BACKENDS names unknown backends {unknown}; choose from {BACKENDS}"
+        )
+    return names or BACKENDS
+
+
 def pytest_generate_tests(metafunc):
     if runs_on_every_backend(metafunc.definition.path):
-        metafunc.parametrize("cpu_backend", BACKENDS, indirect=True)
+        metafunc.parametrize("cpu_backend", tested_backends(), indirect=True)
 
 
 @cache

@@ -554,7 +554,7 @@ class Tensor:
         return F.add(self, other)
 
     def __radd__(self, other):
-        return F.add(other, self)
+        return F.add(self, other)  # `2 + x` is recorded as `x + 2`, as in PyTorch
 
     def __sub__(self, other):
         return F.sub(self, other)
@@ -566,7 +566,7 @@ class Tensor:
         return F.mul(self, other)
 
     def __rmul__(self, other):
-        return F.mul(other, self)
+        return F.mul(self, other)  # `2 * x` is recorded as `x * 2`, as in PyTorch
 
     def __truediv__(self, other):
         return F.div(self, other)
@@ -673,8 +673,8 @@ from .autograd import run_backward  # noqa: E402
 # tensor_api.py or tensor_inplace.py (`t.exp()` is `minitorch.exp(t)`); names of
 # Python built-ins are defined there with a `tensor_` prefix.
 _FORWARDED_METHODS = (
-    "add sub mul div true_divide floor_divide remainder pow neg negative abs exp log sqrt "
-    "sigmoid relu tanh maximum minimum clamp clip eq ne lt le gt ge logical_not "
+    "add sub mul div true_divide floor_divide remainder pow neg negative abs reciprocal exp log "
+    "sqrt sigmoid relu tanh maximum minimum clamp clip eq ne lt le gt ge logical_not "
     "logical_and logical_or sum mean prod max min argmax argmin all any softmax log_softmax "
     "matmul mm dot"
 ).split()

@@ -38,9 +38,12 @@ from .tensor_functions import (
     Permute,
     Pow,
     Prod,
+    Reciprocal,
     Relu,
     Remainder,
     Restride,
+    Rpow,
+    Rsub,
     Sigmoid,
     Softmax,
     Sqrt,
@@ -89,7 +92,8 @@ def sub(a, b, alpha: Number = 1) -> Tensor:
             "Subtraction, the `-` operator, with two bool tensors is not supported. "
             "Use the `^` or `logical_xor()` operator instead."
         )
-    return Sub.apply(a, b if alpha == 1 else mul(b, alpha))
+    b = b if alpha == 1 else mul(b, alpha)
+    return Sub.apply(a, b) if isinstance(a, Tensor) else Rsub.apply(b, number=a)
 
 
 def mul(a, b) -> Tensor:
@@ -98,7 +102,12 @@ def mul(a, b) -> Tensor:
 
 
 def div(a, b) -> Tensor:
-    """$a / b$ elementwise (true division: integers give floats)."""
+    """$a / b$ elementwise (true division: integers give floats).
+
+    A number divided by a tensor is `reciprocal(b) * a`, computed as PyTorch does.
+    """
+    if isinstance(b, Tensor) and not isinstance(a, Tensor):
+        return mul(reciprocal(b), a)
     return Div.apply(a, b)
 
 
@@ -116,7 +125,7 @@ def floor_divide(a, b) -> Tensor:
 
 def remainder(a, b) -> Tensor:
     """$a \\bmod b$ with the sign of $b$ (Python's `%`)."""
-    return Remainder.apply(a, b)
+    return Remainder.apply(a, b) if isinstance(b, Tensor) else Remainder.apply(a, b=b)
 
 
 def tensor_pow(a, b) -> Tensor:
@@ -130,7 +139,9 @@ def tensor_pow(a, b) -> Tensor:
         and b < 0
     ):
         raise RuntimeError("Integers to negative integer powers are not allowed.")
-    return Pow.apply(a, b) if isinstance(b, Tensor) else Pow.apply(a, b=b)
+    if not isinstance(b, Tensor):
+        return Pow.apply(a, b=b)
+    return Pow.apply(a, b) if isinstance(a, Tensor) else Rpow.apply(b, number=a)
 
 
 def neg(a: Tensor) -> Tensor:
@@ -151,6 +162,11 @@ def tensor_abs(a: Tensor) -> Tensor:
     if a.dtype is dtypes.bool_:
         raise not_implemented("abs_cpu", a.dtype)
     return Abs.apply(a)
+
+
+def reciprocal(a: Tensor) -> Tensor:
+    """$1 / a$ elementwise (integers give the default float dtype)."""
+    return Reciprocal.apply(a)
 
 
 def exp(a: Tensor) -> Tensor:
@@ -429,7 +445,19 @@ def log_softmax(a: Tensor, dim: int) -> Tensor:
 
 
 def matmul(a: Tensor, b: Tensor) -> Tensor:
-    """Matrix product `a @ b`: vectors, matrices and batches (batch dims broadcast)."""
+    """Matrix product `a @ b`: vectors, matrices and batches (batch dims broadcast).
+
+    Two cases are recorded as PyTorch records them: a vector times a matrix is a
+    one-row matrix product (Unsqueeze, Mm, Squeeze), and a batch times a matrix
+    or vector folds the batch into rows (View, Mm or Mv, UnsafeView).
+    """
+    if a.ndim == 1 and b.ndim == 2:
+        row = MatMul.apply(unsqueeze(a, 0), b)
+        shape, strides = tuple(row.shape[1:]), row.stride()[1:]
+        return Restride.apply(row, shape=shape, strides=strides, name="SqueezeBackward4")
+    if a.ndim >= 3 and b.ndim in (1, 2):
+        rows = MatMul.apply(reshape(a, prod(a.shape[:-1]), a.shape[-1]), b)
+        return View.apply(rows, shape=tuple(a.shape[:-1] + b.shape[1:]), kind="UnsafeView")
     return MatMul.apply(a, b)
 
 

@@ -277,10 +277,6 @@ class Add(Function):
 
 
 class Sub(Function):
-    @classmethod
-    def node_name(cls, a, b) -> str:
-        return "SubBackward0" if isinstance(a, Tensor) else "RsubBackward1"
-
     @staticmethod
     def forward(ctx: GraphContext, a: Tensor, b: Tensor) -> Tensor:
         """$a - b$, broadcast"""
@@ -291,6 +287,25 @@ class Sub(Function):
     def backward(ctx: GraphContext, grad: Tensor) -> tuple[Tensor, Tensor]:
         """$(g, -g)$"""
         return grad, -grad
+
+
+class Rsub(Function):
+    """`number - a`: the number is a setting (keyword), as in PyTorch's `rsub(Tensor, Scalar)`."""
+
+    @classmethod
+    def node_name(cls, a, number) -> str:
+        return "RsubBackward1"
+
+    @staticmethod
+    def forward(ctx: GraphContext, a: Tensor, number: Number) -> Tensor:
+        """$number - a$"""
+        number, a, dtype = as_operands(number, a)
+        return apply_zip(operators.sub, number, a, dtype)
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
+        """$-g$"""
+        return -grad
 
 
 class Mul(Function):
@@ -339,8 +354,6 @@ class Pow(Function):
 
     @classmethod
     def node_name(cls, a, b=None) -> str:
-        if not isinstance(a, Tensor):
-            return "PowBackward2"
         return "PowBackward1" if isinstance(b, Tensor) else "PowBackward0"
 
     @staticmethod
@@ -359,13 +372,63 @@ class Pow(Function):
         grad_a = grad_b = None
         if needs[0]:  # 0 where b = 0, so that 0^0 has slope 0 and not NaN
             grad_a = (grad * (b * a ** (b - 1))).where(b != 0, 0.0)
-        if needs[1]:  # 0 where a = 0 and b >= 0 (where ln a is -inf but a^b is flat)
-            flat = (a == 0) & (b >= 0)
-            grad_b = (grad * (out * a.log())).where(~flat, 0.0)
+        if needs[1]:
+            grad_b = exponent_gradient(grad, a, b, out)
         return grad_a, grad_b
 
 
+class Rpow(Function):
+    """`number ** b`: the number is a setting (keyword), as in PyTorch's `pow(Scalar, Tensor)`."""
+
+    @classmethod
+    def node_name(cls, b, number) -> str:
+        return "PowBackward2"
+
+    @staticmethod
+    def forward(ctx: GraphContext, b: Tensor, number: Number) -> Tensor:
+        """$number^b$"""
+        a, b, dtype = as_operands(number, b)
+        out = apply_zip(operators.power, a, b, dtype)
+        ctx.save_for_backward(a, b, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
+        """$g \\, number^b \\ln(number)$"""
+        a, b, out = ctx.saved_tensors
+        return exponent_gradient(grad, a, b, out)
+
+
+def exponent_gradient(grad: Tensor, a: Tensor, b: Tensor, out: Tensor) -> Tensor:
+    """$g \\, a^b \\ln a$, the gradient of $out = a^b$ for $b$; 0 where $a = 0$ and $b \\ge 0$
+    ($\\ln a$ is $-\\infty$ there but $a^b$ is flat), as PyTorch."""
+    flat = (a == 0) & (b >= 0)
+    return (grad * (out * a.log())).where(~flat, 0.0)
+
+
+class Reciprocal(Function):
+    @staticmethod
+    def forward(ctx: GraphContext, a: Tensor) -> Tensor:
+        """$1 / a$ (integers give the default float dtype)"""
+        a = float_version(a)
+        out = apply_map(operators.inv, a, a.dtype)
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
+        """$-g / a^2 = -g \\cdot out^2$"""
+        (out,) = ctx.saved_tensors
+        return -(grad * (out * out))
+
+
 class Remainder(Function):
+    """$a \\bmod b$; a number divisor is passed as the keyword `b` (it gets no gradient)."""
+
+    @classmethod
+    def node_name(cls, a, b) -> str:
+        return "RemainderBackward1" if isinstance(b, Tensor) else "RemainderBackward0"
+
     @staticmethod
     def forward(ctx: GraphContext, a: Tensor, b: Tensor) -> Tensor:
         """$a - b \\lfloor a / b \\rfloor$, broadcast"""
@@ -378,7 +441,8 @@ class Remainder(Function):
     def backward(ctx: GraphContext, grad: Tensor) -> tuple:
         """$(g, -g \\lfloor a / b \\rfloor)$"""
         a, b = ctx.saved_tensors
-        return grad, -(grad * (a // b))
+        grad_b = -(grad * (a // b)) if (ctx.needs_input_grad + (False,))[1] else None
+        return grad, grad_b
 
 
 class Maximum(Function):
@@ -739,7 +803,7 @@ class MatMul(Function):
     @classmethod
     def node_name(cls, a, b) -> str:
         names = {(1, 1): "DotBackward0", (2, 1): "MvBackward0", (2, 2): "MmBackward0"}
-        return names.get((a.ndim, b.ndim), "MmBackward0" if b.ndim == 2 else "BmmBackward0")
+        return names.get((a.ndim, b.ndim), "BmmBackward0")
 
     @staticmethod
     def forward(ctx: GraphContext, a: Tensor, b: Tensor) -> Tensor:

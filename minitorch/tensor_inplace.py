@@ -41,7 +41,9 @@ from .tensor_kernels import (
     Number,
     alias,
     apply_map,
+    index_layout,
     new_tensor,
+    normalize_key,
     scalar_tensor,
     view_of,
     write_into,
@@ -298,9 +300,18 @@ def normal_(a: Tensor, mean: float = 0.0, std: float = 1.0) -> Tensor:
 
 
 def getitem(a: Tensor, key) -> Tensor:
-    """`a[key]`: a view for ints, slices, `...` and None; a copy for an index tensor or mask."""
+    """`a[key]`: a view for ints, slices, `...` and None; a copy for an index tensor or mask.
+
+    Recorded for autograd, a key of several parts is one view per part, as PyTorch
+    records it: `x[0, 1]` is SelectBackward0 over SelectBackward0.
+    """
     if not is_advanced_key(key):
-        return Index.apply(a, key=key)
+        if not (isinstance(key, tuple) and is_grad_enabled() and a.requires_grad):
+            return Index.apply(a, key=key)
+        index_layout(a._layout, key)  # PyTorch's errors, for the key as a whole
+        for step in index_steps(key, tuple(a.shape)):
+            a = Index.apply(a, key=step)
+        return a
     positions = advanced_positions(a, key)
     index = key if isinstance(key, Tensor) else tensor(key)
     if index.dtype is dtypes.bool_:
@@ -308,6 +319,32 @@ def getitem(a: Tensor, key) -> Tensor:
     else:
         shape = tuple(index.shape) + tuple(a.shape[1:])
     return IndexRows.apply(a, positions=positions, shape=shape)
+
+
+def index_steps(key: tuple, shape: tuple) -> list[tuple]:
+    """The one-part keys PyTorch applies in turn for the basic `key` on a tensor of `shape`.
+
+    Each is a key of its own on the result of the one before: an int selects (its
+    dim goes away), a slice slices (a full one is skipped), None inserts a dim and
+    `...` passes over dims. With nothing left to apply, the result is an alias (key `()`).
+    """
+    key = normalize_key(key)
+    skipped = len(shape) - builtins.sum(k is not None and k is not Ellipsis for k in key)
+    steps, dim, source_dim = [], 0, 0  # dim: in the result so far; source_dim: in `shape`
+    for k in key:
+        if k is Ellipsis:
+            dim, source_dim = dim + skipped, source_dim + skipped
+        elif k is None:
+            steps.append((slice(None),) * dim + (None,))
+            dim += 1
+        elif isinstance(k, slice):
+            if k.indices(shape[source_dim]) != (0, shape[source_dim], 1):
+                steps.append((slice(None),) * dim + (k,))
+            dim, source_dim = dim + 1, source_dim + 1
+        else:
+            steps.append((slice(None),) * dim + (k,))
+            source_dim += 1
+    return steps or [()]
 
 
 def setitem(a: Tensor, key, value) -> None:

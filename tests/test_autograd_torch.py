@@ -83,7 +83,34 @@ CASES = {
     "in_place": (lambda m, x: (x * 2).add_(1).mul_(x), [(3,)]),
     "in_place_view": (lambda m, x: written_row(x), [(2, 3)]),
     "where_method": (lambda m, x, y: x.where(x > 0, y), [(2, 3), (3,)]),
+    # a Python number on the left: recorded with the tensor first (2 * x), as a setting
+    # of the node (1 - x, 2 ** x, x % 2: no edge for the number), or as 2 * (1 / x)
+    "number_times": (lambda m, x: 2 * x, [(3,)]),
+    "number_plus": (lambda m, x: 2 + x, [(3,)]),
+    "number_minus": (lambda m, x: 1 - x, [(3,)]),
+    "number_minus_alpha": (lambda m, x: m.sub(x, 1, alpha=2) - (1 - x * 2), [(3,)]),
+    "number_power": (lambda m, x: 2**x, [(3,)]),
+    "number_over": (lambda m, x: 2 / x, [(3,)]),
+    "reciprocal": (lambda m, x: x.reciprocal(), [(3,)]),
+    "remainder_tensor": (lambda m, x, y: x % y.abs(), [(3,), (3,)]),
+    # keys of several parts: one view node per part
+    "select_select": (lambda m, x: x[0, 1], [(2, 3)]),
+    "select_slice": (lambda m, x: x[1:, 0], [(3, 2)]),
+    "unsqueeze_select": (lambda m, x: x[None, 0], [(2, 3)]),
+    "select_unsqueeze": (lambda m, x: x[:, None, 1], [(2, 3)]),
+    "full_slices": (lambda m, x: x[:, :], [(2, 3)]),
+    "ellipsis_select": (lambda m, x: x[..., 1, :], [(2, 3, 2)]),
+    # vector @ matrix and batch @ matrix (or vector), as torch.matmul decomposes them
+    "vector_matrix": (lambda m, x, w: x @ w, [(3,), (3, 4)]),
+    "batch_matrix": (lambda m, x, w: x @ w, [(2, 2, 3), (3, 4)]),
+    "batch_vector": (lambda m, x, v: x @ v, [(2, 2, 3), (3,)]),
+    "strided_batch_matrix": (lambda m, x, w: x.transpose(1, 2) @ w, [(2, 3, 2), (3, 4)]),
 }
+
+# Graphs that differ from torch's below the top node: alpha (torch scales inside the Sub
+# node, minitorch records a Mul) and CopySlices (torch's edges are the base's old history and
+# the in-place op's other inputs, minitorch's the old history and the written values).
+GRAPH_DIFFERS = {"number_minus_alpha", "in_place_view"}
 
 
 def written_row(x):
@@ -119,6 +146,22 @@ def test_gradients_and_node_names_match_torch(name):
         np.testing.assert_allclose(
             mine.grad.numpy(), reference.grad.numpy(), rtol=1e-10, err_msg=f"gradient of input {k}"
         )
+
+
+def graph_of(node):
+    """`node`'s name and the graphs of its next functions (None where no gradient flows)."""
+    if node is None:
+        return None
+    return (node.name().split("::")[-1], [graph_of(child) for child, _ in node.next_functions])
+
+
+@pytest.mark.parametrize("name", sorted(set(CASES) - GRAPH_DIFFERS))
+def test_whole_graph_matches_torch(name):
+    fn, shapes = CASES[name]
+    arrays = inputs_for(shapes)
+    ours = fn(minitorch, *[minitorch.tensor(a, requires_grad=True) for a in arrays])
+    theirs = fn(torch, *[torch.tensor(a, requires_grad=True) for a in arrays])
+    assert graph_of(ours.grad_fn) == graph_of(theirs.grad_fn)
 
 
 def message_of(action) -> str:

@@ -113,11 +113,11 @@ from .tensor_creation import (
     zeros,
     zeros_like,
 )
-from .tensor_data import TensorData
+from .backends.tensor_data import TensorData
 from .tensor_format import set_printoptions
 from .tensor_functions import Function
 from .tensor_inplace import abs_, relu_
-from .tensor_ops import get_backend, set_backend
+from .backends import get_backend, set_backend
 
 __all__: list[str] = [
     "operators",

@@ -16,7 +16,7 @@ import numpy as np
 
 from . import dtypes
 from .dtypes import DType
-from .tensor_data import TensorData, normalize_dim, prod
+from .backends.tensor_data import TensorData, normalize_dim, prod
 
 
 class Size(tuple):

@@ -16,7 +16,7 @@ from .operators import greater_or_nan, less_or_nan
 from .tensor import Tensor, check_device
 from .tensor import device as Device
 from .tensor_creation import parse_shape
-from .tensor_data import normalize_dim, prod, view_strides
+from .backends.tensor_data import normalize_dim, prod, view_strides
 from .tensor_functions import (
     Abs,
     Add,

@@ -17,7 +17,7 @@ from . import dtypes
 from .dtypes import DType
 from .tensor import Tensor, check_device
 from .tensor import device as Device
-from .tensor_data import TensorData, prod
+from .backends.tensor_data import TensorData, prod
 
 Number = bool | int | float
 

@@ -20,7 +20,7 @@ from .dtypes import DType
 from .operators import greater_or_nan, less_or_nan
 from .tensor import Tensor
 from .tensor_creation import tensor
-from .tensor_data import TensorData, normalize_dim, prod, shape_broadcast
+from .backends.tensor_data import TensorData, normalize_dim, prod, shape_broadcast
 from .tensor_kernels import (
     Number,
     apply_map,

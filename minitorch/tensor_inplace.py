@@ -35,7 +35,7 @@ from .tensor_api import (
     to,
 )
 from .tensor_creation import from_numpy, generator, tensor
-from .tensor_data import TensorData
+from .backends.tensor_data import TensorData
 from .tensor_functions import Expand, Function, Index, IndexRows
 from .tensor_kernels import (
     Number,

@@ -16,11 +16,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from . import dtypes, operators, tensor_ops
+from . import dtypes, operators
+from .backends import backend_for as device_backend
 from .dtypes import DType
 from .tensor import CPU, Tensor
 from .tensor import device as Device
-from .tensor_data import TensorData, normalize_dim, prod, shape_broadcast
+from .backends.tensor_data import TensorData, normalize_dim, prod, shape_broadcast
 
 Number = bool | int | float
 
@@ -31,7 +32,7 @@ Number = bool | int | float
 
 def backend_for(t: Tensor):
     """The kernels that run `t`'s operations (chosen by its device)."""
-    return tensor_ops.get_backend()
+    return device_backend(t.device)
 
 
 def new_tensor(shape: Sequence[int], dtype: DType, on_device: Device = CPU) -> Tensor:

@@ -34,8 +34,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import minitorch  # noqa: E402
-from minitorch import fast_ops, operators  # noqa: E402
-from minitorch.tensor_data import TensorData  # noqa: E402
+from minitorch import operators
+from minitorch.backends import fast_ops  # noqa: E402
+from minitorch.backends.tensor_data import TensorData  # noqa: E402
 
 try:
     import torch
@@ -260,7 +261,8 @@ START_PROBE = """
 import time
 start = time.perf_counter()
 import minitorch
-from minitorch import fast_ops, operators
+from minitorch import operators
+from minitorch.backends import fast_ops
 imported = time.perf_counter()
 a = minitorch.arange(10, dtype=minitorch.float32)
 a + a

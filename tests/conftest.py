@@ -78,7 +78,7 @@ def kernels_missing(backend) -> str | None:
     import numpy as np
 
     from minitorch import operators
-    from minitorch.tensor_data import TensorData
+    from minitorch.backends.tensor_data import TensorData
 
     a = TensorData(np.ones(4, np.float32), (2, 2))
     try:

@@ -23,9 +23,10 @@ from hypothesis import strategies as st
 from strategies import DTYPES, broadcastable_shapes, shapes, tensors
 
 import minitorch
-from minitorch import fast_ops, operators
-from minitorch.tensor_data import TensorData
-from minitorch.tensor_ops import SimpleBackend
+from minitorch import operators
+from minitorch.backends import fast_ops
+from minitorch.backends.tensor_data import TensorData
+from minitorch.backends.tensor_ops import SimpleBackend
 
 fast = fast_ops.FastBackend()
 simple = SimpleBackend()
@@ -493,8 +494,8 @@ def test_import_selects_the_fast_backend_and_compiles_nothing():
 CACHE_PROBE = """
 import numpy as np
 from scalar_fn import shift
-from minitorch import fast_ops
-from minitorch.tensor_data import TensorData
+from minitorch.backends import fast_ops
+from minitorch.backends.tensor_data import TensorData
 
 backend = fast_ops.FastBackend()
 out = TensorData(np.zeros(3), (3,))

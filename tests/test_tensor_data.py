@@ -10,7 +10,7 @@ from strategies import broadcastable_shapes, shapes
 
 import minitorch
 from minitorch import float32
-from minitorch.tensor_data import (
+from minitorch.backends.tensor_data import (
     TensorData,
     broadcast_index,
     index_to_position,

@@ -7,9 +7,10 @@ from hypothesis import strategies as st
 from strategies import FLOAT_DTYPES, NUMERIC_DTYPES, broadcastable_shapes, shapes, tensors
 
 import minitorch
-from minitorch import operators, tensor_ops
-from minitorch.tensor_data import TensorData
-from minitorch.tensor_ops import SimpleBackend
+from minitorch import operators
+from minitorch.backends import registry
+from minitorch.backends.tensor_data import TensorData
+from minitorch.backends.tensor_ops import SimpleBackend
 
 backend = SimpleBackend()
 
@@ -121,7 +122,7 @@ def test_cpu_tensors_default_to_fast_and_set_backend_chooses_or_rejects():
 
 @pytest.mark.parametrize("name", ["simple", "fast"])
 def test_tensor_operations_run_on_the_chosen_backend(name, monkeypatch):
-    chosen = tensor_ops._BACKENDS[name]
+    chosen = registry._BACKENDS["cpu"][name]
     calls = []
 
     def counting_zip(fn, out, a, b):

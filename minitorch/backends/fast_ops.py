@@ -50,6 +50,7 @@ from numba.core.registry import CPUDispatcher  # noqa: E402
 from numba.extending import register_jitable  # noqa: E402
 
 from . import tensor_data  # noqa: E402
+from .interface import HostMemory  # noqa: E402
 from .tensor_data import TensorData  # noqa: E402
 
 # The index functions of tensor_data.py, compiled into every kernel that calls them.
@@ -721,7 +722,7 @@ def _matmul(
 # ---------------------------------------------------------------------------
 
 
-class FastBackend:
+class FastBackend(HostMemory):
     """Numba-compiled kernels with the interface of `tensor_ops.SimpleBackend`."""
 
     name = "fast"

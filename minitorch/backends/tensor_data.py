@@ -21,7 +21,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from .dtypes import DType
+from ..dtypes import DType
 
 # Internal index buffers (NumPy int64 arrays) and user-facing tuples.
 Storage = npt.NDArray  # one-dimensional buffer of elements

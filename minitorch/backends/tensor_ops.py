@@ -21,7 +21,8 @@ have another (a comparison writes bools).
 `SimpleBackend` is the reference: plain Python loops over `tensor_data`'s
 index functions, correct on any strides and slow. `cpu` tensors run on the
 Numba backend (`fast_ops.FastBackend`, `"fast"`) unless
-`minitorch.set_backend("simple")` chooses the reference.
+`minitorch.set_backend("simple")` chooses the reference (see `registry.py`).
+The whole interface, allocation and host copies included, is `interface.py`.
 """
 
 from __future__ import annotations
@@ -30,11 +31,11 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .fast_ops import FastBackend
+from .interface import HostMemory
 from .tensor_data import TensorData, broadcast_index, index_to_position, to_index
 
 
-class SimpleBackend:
+class SimpleBackend(HostMemory):
     """The reference backend: one Python loop per kernel, element by element."""
 
     name = "simple"
@@ -152,35 +153,3 @@ class SimpleBackend:
                     b_value = b.storage[b.offset + index_to_position(b_index, b.strides_array)]
                     total = total + a_value * b_value
                 out.storage[out.offset + index_to_position(out_index, out.strides_array)] = total
-
-
-# The registry: the one place of this layer that knows the backends of module 3.
-_BACKENDS = {"simple": SimpleBackend(), "fast": FastBackend()}
-_cpu_backend_name = "fast"
-
-
-def register_backend(backend) -> None:
-    """Make `backend` selectable by its `name` with `set_backend`."""
-    _BACKENDS[backend.name] = backend
-
-
-def set_backend(name: str) -> None:
-    """Choose the backend of `cpu` tensors: `"fast"` (Numba, the default) or `"simple"`.
-
-    >>> import minitorch
-    >>> minitorch.get_backend().name
-    'fast'
-    >>> minitorch.set_backend("simple")  # the reference loops, for learning and debugging
-    >>> minitorch.get_backend().name
-    'simple'
-    >>> minitorch.set_backend("fast")
-    """
-    global _cpu_backend_name
-    if name not in _BACKENDS:
-        raise ValueError(f"unknown backend {name!r}; choose one of {sorted(_BACKENDS)}")
-    _cpu_backend_name = name
-
-
-def get_backend():
-    """The backend `cpu` tensors currently run on."""
-    return _BACKENDS[_cpu_backend_name]

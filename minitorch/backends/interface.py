@@ -1,0 +1,73 @@
+"""The backend interface: what a device must provide for tensors to run on it.
+
+A backend owns the memory of one device type and the kernels that compute on
+it. Every tensor operation of minitorch is built from these methods; a new
+device is one class with them plus one line in `registry.py`.
+
+Storage is a one-dimensional buffer (a NumPy array on the CPU); a layout
+(`TensorData`) describes a tensor over it. Kernels fill an output layout that
+the caller allocated with the result's shape and dtype (see `tensor_ops.py`
+for what each one computes, written as plain loops).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+import numpy as np
+
+from .tensor_data import Storage, TensorData
+
+
+class Backend(Protocol):
+    """The methods a backend implements (`SimpleBackend` and `FastBackend` are two)."""
+
+    name: str
+
+    # -- memory -------------------------------------------------------------
+
+    def zeros(self, size: int, dtype: np.dtype) -> Storage:
+        """A new storage of `size` zeros of NumPy dtype `dtype` on this device."""
+
+    def from_host(self, array: np.ndarray) -> Storage:
+        """A storage on this device holding a copy of the 1-D host array `array`
+        (the array itself when the device's memory is host memory)."""
+
+    def to_host(self, storage: Storage) -> np.ndarray:
+        """The 1-D host array with `storage`'s values (the storage itself on the CPU)."""
+
+    # -- kernels ------------------------------------------------------------
+
+    def map(self, fn: Callable, out: TensorData, a: TensorData) -> None:
+        """$out_i = fn(a_i)$, `a` broadcast to `out`'s shape."""
+
+    def zip(self, fn: Callable, out: TensorData, a: TensorData, b: TensorData) -> None:
+        """$out_i = fn(a_i, b_i)$, both broadcast."""
+
+    def reduce(self, fn: Callable, out: TensorData, a: TensorData, dim: int, start) -> None:
+        """Fold dimension `dim` of `a` with `fn` from `start` into `out` (size 1 in `dim`)."""
+
+    def arg_reduce(
+        self, better: Callable, values: TensorData, indices: TensorData, a: TensorData, dim: int
+    ) -> None:
+        """The first element along `dim` no later one is `better` than, and its position."""
+
+    def where(self, out: TensorData, condition: TensorData, a: TensorData, b: TensorData) -> None:
+        """$out_i = a_i$ where $condition_i$, else $b_i$ (all broadcast)."""
+
+    def matmul(self, out: TensorData, a: TensorData, b: TensorData) -> None:
+        """Batched matrix product, batch dimensions broadcast."""
+
+
+class HostMemory:
+    """Memory methods of a backend whose device memory is the host's (NumPy arrays)."""
+
+    def zeros(self, size: int, dtype: np.dtype) -> Storage:
+        return np.zeros(size, dtype=dtype)
+
+    def from_host(self, array: np.ndarray) -> Storage:
+        return array
+
+    def to_host(self, storage: Storage) -> np.ndarray:
+        return storage

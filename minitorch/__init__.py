@@ -13,6 +13,8 @@ from .autograd import (
     no_grad,
     set_grad_enabled,
 )
+from .backends import get_backend, set_backend
+from .backends.tensor_data import TensorData
 from .dtypes import bool_ as bool  # noqa: A004 -- PyTorch's dtype names
 from .dtypes import (
     float32,
@@ -113,11 +115,9 @@ from .tensor_creation import (
     zeros,
     zeros_like,
 )
-from .backends.tensor_data import TensorData
 from .tensor_format import set_printoptions
 from .tensor_functions import Function
 from .tensor_inplace import abs_, relu_
-from .backends import get_backend, set_backend
 
 __all__: list[str] = [
     "operators",

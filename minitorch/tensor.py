@@ -15,8 +15,8 @@ import weakref
 import numpy as np
 
 from . import dtypes
-from .dtypes import DType
 from .backends.tensor_data import TensorData, normalize_dim, prod
+from .dtypes import DType
 
 
 class Size(tuple):

@@ -12,11 +12,11 @@ built-ins are defined with a `tensor_` prefix (`tensor_sum`, `tensor_max`,
 from __future__ import annotations
 
 from . import dtypes, operators
+from .backends.tensor_data import normalize_dim, prod, view_strides
 from .operators import greater_or_nan, less_or_nan
 from .tensor import Tensor, check_device
 from .tensor import device as Device
 from .tensor_creation import parse_shape
-from .backends.tensor_data import normalize_dim, prod, view_strides
 from .tensor_functions import (
     Abs,
     Add,

@@ -14,10 +14,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from . import dtypes
+from .backends.tensor_data import TensorData, prod
 from .dtypes import DType
 from .tensor import Tensor, check_device
 from .tensor import device as Device
-from .backends.tensor_data import TensorData, prod
 
 Number = bool | int | float
 

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from . import dtypes, operators
 from .autograd import GraphContext, is_grad_enabled, no_grad, record
+from .backends.tensor_data import TensorData, normalize_dim, prod, shape_broadcast
 from .dtypes import DType
 from .operators import greater_or_nan, less_or_nan
 from .tensor import Tensor
 from .tensor_creation import tensor
-from .backends.tensor_data import TensorData, normalize_dim, prod, shape_broadcast
 from .tensor_kernels import (
     Number,
     apply_map,

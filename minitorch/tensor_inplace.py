@@ -15,6 +15,7 @@ import numpy as np
 
 from . import dtypes, operators
 from .autograd import GraphContext, is_grad_enabled
+from .backends.tensor_data import TensorData
 from .tensor import Tensor
 from .tensor_api import (
     add,
@@ -35,7 +36,6 @@ from .tensor_api import (
     to,
 )
 from .tensor_creation import from_numpy, generator, tensor
-from .backends.tensor_data import TensorData
 from .tensor_functions import Expand, Function, Index, IndexRows
 from .tensor_kernels import (
     Number,

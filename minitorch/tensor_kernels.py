@@ -18,10 +18,10 @@ import numpy as np
 
 from . import dtypes, operators
 from .backends import backend_for as device_backend
+from .backends.tensor_data import TensorData, normalize_dim, prod, shape_broadcast
 from .dtypes import DType
 from .tensor import CPU, Tensor
 from .tensor import device as Device
-from .backends.tensor_data import TensorData, normalize_dim, prod, shape_broadcast
 
 Number = bool | int | float
 

@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import minitorch  # noqa: E402
-from minitorch import operators
+from minitorch import operators  # noqa: E402
 from minitorch.backends import fast_ops  # noqa: E402
 from minitorch.backends.tensor_data import TensorData  # noqa: E402
 

@@ -3,9 +3,11 @@
 Every public name is imported explicitly below and listed in ``__all__``.
 """
 
-from . import operators
+from . import autograd, cuda, nn, operators, optim, utils
+from ._tensor import Tensor
 from .autodiff import Context, backpropagate, central_difference, topological_sort
 from .autograd import (
+    Function,
     GradcheckError,
     enable_grad,
     grad_check,
@@ -27,10 +29,8 @@ from .dtypes import (
 from .dtypes import float32 as float  # noqa: A004
 from .dtypes import float64 as double
 from .dtypes import int64 as long
-from .module import Module, Parameter
-from .scalar import Scalar, derivative_check
-from .tensor import Size, Tensor, cuda, device
-from .tensor_api import (
+from .nn import Module, Parameter
+from .ops.api import (
     add,
     argmax,
     argmin,
@@ -85,15 +85,18 @@ from .tensor_api import (
     unsqueeze,
     where,
 )
-from .tensor_api import tensor_abs as abs  # noqa: A004 -- PyTorch's names
-from .tensor_api import tensor_all as all  # noqa: A004
-from .tensor_api import tensor_any as any  # noqa: A004
-from .tensor_api import tensor_max as max  # noqa: A004
-from .tensor_api import tensor_min as min  # noqa: A004
-from .tensor_api import tensor_pow as pow  # noqa: A004
-from .tensor_api import tensor_prod as prod
-from .tensor_api import tensor_sum as sum  # noqa: A004
-from .tensor_creation import (
+from .ops.api import tensor_abs as abs  # noqa: A004 -- PyTorch's names
+from .ops.api import tensor_all as all  # noqa: A004
+from .ops.api import tensor_any as any  # noqa: A004
+from .ops.api import tensor_max as max  # noqa: A004
+from .ops.api import tensor_min as min  # noqa: A004
+from .ops.api import tensor_pow as pow  # noqa: A004
+from .ops.api import tensor_prod as prod
+from .ops.api import tensor_sum as sum  # noqa: A004
+from .ops.inplace import abs_, relu_
+from .scalar import Scalar, derivative_check
+from .tensors.base import Size
+from .tensors.creation import (
     arange,
     empty,
     empty_like,
@@ -115,12 +118,16 @@ from .tensor_creation import (
     zeros,
     zeros_like,
 )
-from .tensor_format import set_printoptions
-from .tensor_functions import Function
-from .tensor_inplace import abs_, relu_
+from .tensors.device import device
+from .tensors.format import set_printoptions
 
 __all__: list[str] = [
+    "autograd",
+    "cuda",
+    "nn",
     "operators",
+    "optim",
+    "utils",
     "Context",
     "backpropagate",
     "central_difference",

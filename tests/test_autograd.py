@@ -13,7 +13,7 @@ import weakref
 import pytest
 
 import minitorch
-from minitorch.autograd import AccumulateGrad, Node
+from minitorch.autograd.graph import AccumulateGrad, Node
 
 
 def leaf(values, **kwargs) -> minitorch.Tensor:

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from strategies import FLOAT_DTYPES, broadcastable_shapes, shapes
 
 import minitorch
-from minitorch.tensor_functions import sum_to
+from minitorch.autograd.graph import sum_to
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SMALL = {"max_dims": 2}

@@ -19,8 +19,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from minitorch import Scalar, central_difference, derivative_check
-from minitorch import scalar_functions as sf
 from minitorch.autodiff import Context
+from minitorch.scalar import scalar_functions as sf
 
 FEW = settings(max_examples=25, deadline=None)
 

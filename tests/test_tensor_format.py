@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import minitorch
-from minitorch import tensor_format
-from minitorch.tensor_format import format_tensor, get_printoptions, set_printoptions
+from minitorch.tensors import format as tensor_format
+from minitorch.tensors.format import format_tensor, get_printoptions, set_printoptions
 
 nan, inf = math.nan, math.inf
 

@@ -13,15 +13,20 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import dtypes, operators
-from .backends import backend_for as device_backend
-from .backends.tensor_data import TensorData, normalize_dim, prod, shape_broadcast
-from .dtypes import DType
-from .tensor import CPU, Tensor
-from .tensor import device as Device
+from .. import dtypes, operators
+from ..backends import backend_for as device_backend
+from ..backends.tensor_data import TensorData, normalize_dim, prod, shape_broadcast
+from ..dtypes import DType
+from .base import TensorBase, make_tensor
+from .device import CPU
+from .device import device as Device
+
+if TYPE_CHECKING:
+    from .._tensor import Tensor
 
 Number = bool | int | float
 
@@ -37,7 +42,7 @@ def backend_for(t: Tensor):
 
 def new_tensor(shape: Sequence[int], dtype: DType, on_device: Device = CPU) -> Tensor:
     """A fresh contiguous tensor of zeros."""
-    return Tensor(TensorData.empty(tuple(shape), dtype), dtype, on_device)
+    return make_tensor(TensorData.empty(tuple(shape), dtype), dtype, on_device)
 
 
 def view_of(t: Tensor, layout: TensorData) -> Tensor:
@@ -45,26 +50,26 @@ def view_of(t: Tensor, layout: TensorData) -> Tensor:
 
     Its `_base` is the tensor that owns the storage (for in-place autograd).
     """
-    view = Tensor(layout, t.dtype, t.device, t._version_counter)
+    view = make_tensor(layout, t.dtype, t.device, t._version_counter)
     view._base = t if t._base is None else t._base
     return view
 
 
 def alias(t: Tensor) -> Tensor:
     """`t`'s storage and layout in a new tensor outside the graph (not a view of `t`)."""
-    return Tensor(t._layout, t.dtype, t.device, t._version_counter)
+    return make_tensor(t._layout, t.dtype, t.device, t._version_counter)
 
 
 def with_shape(fresh: Tensor, shape: tuple) -> Tensor:
     """A freshly computed contiguous tensor given another shape of the same size."""
     layout = TensorData.contiguous(fresh._layout.storage, shape, fresh._layout.offset)
-    return Tensor(layout, fresh.dtype, fresh.device, fresh._version_counter)
+    return make_tensor(layout, fresh.dtype, fresh.device, fresh._version_counter)
 
 
 def scalar_tensor(value: Number, dtype: DType) -> Tensor:
     """A 0-dim tensor holding the Python number `value` in `dtype`."""
     storage = np.array([value], dtype=dtype.numpy_dtype)
-    return Tensor(TensorData.contiguous(storage, ()), dtype)
+    return make_tensor(TensorData.contiguous(storage, ()), dtype)
 
 
 def converted(t: Tensor, dtype: DType) -> Tensor:
@@ -82,11 +87,11 @@ def as_operands(a: Tensor | Number, b: Tensor | Number) -> tuple[Tensor, Tensor,
     Python numbers become 0-dim tensors of the promoted dtype, so `float64 +
     0.1` uses 0.1 in double precision.
     """
-    if isinstance(a, Tensor) and isinstance(b, Tensor) and a.dtype is b.dtype:
+    if isinstance(a, TensorBase) and isinstance(b, TensorBase) and a.dtype is b.dtype:
         return a, b, a.dtype  # nothing to promote (the common case, checked first)
     dtype = dtypes.result_type(a, b)
-    a = a if isinstance(a, Tensor) else scalar_tensor(a, dtype)
-    b = b if isinstance(b, Tensor) else scalar_tensor(b, dtype)
+    a = a if isinstance(a, TensorBase) else scalar_tensor(a, dtype)
+    b = b if isinstance(b, TensorBase) else scalar_tensor(b, dtype)
     return converted(a, dtype), converted(b, dtype), dtype
 
 
@@ -179,7 +184,7 @@ def normalize_key(key) -> tuple:
     key = key if isinstance(key, tuple) else (key,)
     return tuple(
         k.item()
-        if isinstance(k, Tensor)
+        if isinstance(k, TensorBase)
         and k.ndim == 0
         and not k.dtype.is_floating_point
         and k.dtype is not dtypes.bool_

@@ -1,7 +1,7 @@
 """Module 2: tensor autograd on the graph engine of `autodiff.py`.
 
 When grad mode is on and an input of an operation requires grad,
-`Function.apply` (in `tensor_functions.py`) records a *node*: an object that
+`Function.apply` (in `function.py`) records a *node*: an object that
 knows the operation's `backward`, the `Context` its forward saved, and the
 nodes of its inputs (`next_functions`). The output tensor's `grad_fn` is that
 node; a leaf tensor that requires grad is represented by an `AccumulateGrad`
@@ -18,104 +18,24 @@ Nodes implement the `Variable` protocol of `autodiff.py`, so
 `Tensor.backward` is `autodiff.backpropagate` started at the output's node:
 the same topological sort and the same chain rule as the scalars of module 1.
 
-This file also holds grad mode (`no_grad`, `enable_grad`,
-`set_grad_enabled`, `is_grad_enabled`) and `grad_check`.
+`sum_to` undoes broadcasting: the gradient of an input that was broadcast
+is summed back to the input's shape before it flows on.
 """
 
 from __future__ import annotations
 
-import functools
 import re
-import threading
 import weakref
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from .autodiff import Context, backpropagate
+from ..autodiff import Context, backpropagate
+from ..tensors import creation
+from ..tensors.base import TensorBase, make_tensor
+from .grad_mode import _state
 
 if TYPE_CHECKING:
-    from .tensor import Tensor
-
-# ---------------------------------------------------------------------------
-# Grad mode
-# ---------------------------------------------------------------------------
-
-
-class _GradState(threading.local):
-    """Per-thread switches: is grad mode on, and does this backward keep the graph."""
-
-    enabled = True
-    retain_graph = False
-
-
-_state = _GradState()
-
-
-def is_grad_enabled() -> bool:
-    """Whether operations are recorded for backward right now."""
-    return _state.enabled
-
-
-class _GradMode:
-    """A context manager and decorator that sets grad mode and restores it on exit."""
-
-    mode = True
-
-    def __enter__(self) -> None:
-        self._previous = _state.enabled
-        _state.enabled = self.mode
-
-    def __exit__(self, *exc_info) -> None:
-        _state.enabled = self._previous
-
-    def __call__(self, function: Callable) -> Callable:
-        mode = self.mode
-
-        @functools.wraps(function)
-        def with_mode(*args, **kwargs):
-            previous = _state.enabled
-            _state.enabled = mode
-            try:
-                return function(*args, **kwargs)
-            finally:
-                _state.enabled = previous
-
-        return with_mode
-
-
-class no_grad(_GradMode):  # noqa: N801 -- PyTorch's name
-    """Record no graph inside: `with minitorch.no_grad(): ...` or `@minitorch.no_grad()`.
-
-    >>> import minitorch
-    >>> x = minitorch.ones(2, requires_grad=True)
-    >>> with minitorch.no_grad():
-    ...     y = x * 2
-    >>> y.requires_grad
-    False
-    """
-
-    mode = False
-
-
-class enable_grad(_GradMode):  # noqa: N801 -- PyTorch's name
-    """Record the graph inside, even within `no_grad`."""
-
-    mode = True
-
-
-class set_grad_enabled(_GradMode):  # noqa: N801 -- PyTorch's name
-    """Set grad mode to `mode` now; used with `with`, the previous mode comes back on exit."""
-
-    def __init__(self, mode: bool) -> None:
-        self.mode = bool(mode)
-        self._previous = _state.enabled
-        _state.enabled = self.mode
-
-    def __enter__(self) -> None:
-        pass
-
+    from .._tensor import Tensor
 
 # ---------------------------------------------------------------------------
 # Graph nodes
@@ -170,7 +90,6 @@ class GraphContext(Context):
     `needs_input_grad[i]` tells whether input `i` of the forward requires grad,
     so forward can save only what the needed derivatives use.
     """
-
     needs_input_grad: tuple[bool, ...] = ()
     freed = False
 
@@ -235,7 +154,9 @@ class Node:
 
     def chain_rule(self, d_output: Tensor) -> list[tuple[Node, Tensor]]:
         """Pairs (input node, gradient for that input) from the operation's backward."""
-        if self.retained is not None:
+        if _state.captured is not None:
+            capture(self, d_output)
+        elif self.retained is not None:
             keep_gradient(self.retained(), d_output)
         gradients = self.function.backward(self.ctx, d_output)
         if not isinstance(gradients, tuple):
@@ -273,7 +194,17 @@ class AccumulateGrad(Node):
         return True
 
     def accumulate_derivative(self, d: Tensor) -> None:
-        keep_gradient(self.variable, d)
+        if _state.captured is not None:
+            capture(self, d)
+        else:
+            keep_gradient(self.variable, d)
+
+
+def capture(node: Node, d: Tensor) -> None:
+    """Inside `autograd.grad`: keep `d` if `node` is one whose gradient was asked for."""
+    if id(node) in _state.captured:
+        previous = _state.captured[id(node)]
+        _state.captured[id(node)] = d if previous is None else previous + d
 
 
 def keep_gradient(tensor: Tensor | None, d: Tensor) -> None:
@@ -317,18 +248,16 @@ def gradient_edge(t: Tensor) -> Node | None:
 
 def record(function, ctx: GraphContext, inputs: tuple, output: Tensor, name: str) -> None:
     """Make `output.grad_fn` a `name` node over `inputs` (tensors and numbers)."""
-    from .tensor import Tensor
-
     edges, meta = [], []
     for x in inputs:
-        if isinstance(x, Tensor):
+        if isinstance(x, TensorBase):
             edges.append((gradient_edge(x), 0))
             meta.append((x.shape, x.dtype))
         else:
             edges.append((None, 0))
             meta.append(None)
     ctx.saved_values = tuple(
-        saved_form(v, output, name) if isinstance(v, Tensor) else v for v in ctx.saved_values
+        saved_form(v, output, name) if isinstance(v, TensorBase) else v for v in ctx.saved_values
     )
     output.grad_fn = node_class(name)(function, ctx, tuple(edges), tuple(meta))
 
@@ -336,7 +265,7 @@ def record(function, ctx: GraphContext, inputs: tuple, output: Tensor, name: str
 def saved_form(t: Tensor, output: Tensor, name: str) -> SavedTensor:
     """How forward's saved tensor `t` is kept: its own output as an alias without history."""
     if t is output:
-        alias = type(t)(t._layout, t.dtype, t.device, t._version_counter)
+        alias = make_tensor(t._layout, t.dtype, t.device, t._version_counter)
         return SavedTensor(alias, output_of=name)
     return SavedTensor(t)
 
@@ -348,8 +277,6 @@ def fit_gradient(gradient: Tensor, shape, dtype, node_name: str, index: int) -> 
     or of a shape the input broadcasts to; anything else is a bug in that
     backward, reported with PyTorch's message instead of being reshaped.
     """
-    from .tensor_functions import sum_to
-
     shape = tuple(shape)
     if tuple(gradient.shape) != shape:
         if not broadcasts_to(shape, tuple(gradient.shape)):
@@ -369,10 +296,31 @@ def broadcasts_to(shape: tuple, target: tuple) -> bool:
     return all(size in (1, wanted) for size, wanted in zip(shape, aligned, strict=True))
 
 
+def sum_to(grad: Tensor, shape: tuple) -> Tensor:
+    """Undo broadcasting: sum `grad` down to `shape` (the shape of an input that was broadcast).
+
+    An input element read by several output elements (a size-1 or missing
+    dimension, repeated) collects the sum of their gradients:
+    $\\partial L / \\partial a_j = \\sum_{i \\text{ reading } a_j} \\partial L / \\partial out_i$.
+
+    >>> import minitorch
+    >>> sum_to(minitorch.ones(2, 3), (3,))
+    tensor([2., 2., 2.])
+    """
+    # BEGIN SOLUTION 2.5
+    extra = grad.ndim - len(shape)
+    dims = tuple(range(extra)) + tuple(
+        extra + k for k, size in enumerate(shape) if size == 1 and grad.shape[extra + k] != 1
+    )
+    if dims:
+        grad = grad.sum(dims, keepdim=True)
+    return grad.reshape(shape)
+    # END SOLUTION 2.5
+
+
 # ---------------------------------------------------------------------------
 # Backward
 # ---------------------------------------------------------------------------
-
 
 def run_backward(tensor: Tensor, gradient=None, retain_graph: bool | None = None) -> None:
     """$\\partial L / \\partial x$ into `x.grad` for every leaf $x$ below `tensor` (= L).
@@ -381,18 +329,14 @@ def run_backward(tensor: Tensor, gradient=None, retain_graph: bool | None = None
     one-element tensor. The graph's saved tensors are freed afterwards
     unless `retain_graph`.
     """
-    from .tensor import Tensor
-    from .tensor_creation import ones_like
-    from .tensor_creation import tensor as make_tensor
-
     if not tensor.requires_grad:
         raise RuntimeError("element 0 of tensors does not require grad and does not have a grad_fn")
     if gradient is None:
         if tensor.numel() != 1:
             raise RuntimeError("grad can be implicitly created only for scalar outputs")
-        gradient = ones_like(tensor)
+        gradient = creation.ones_like(tensor)
     else:
-        gradient = gradient if isinstance(gradient, Tensor) else make_tensor(gradient)
+        gradient = gradient if isinstance(gradient, TensorBase) else creation.tensor(gradient)
         if tuple(gradient.shape) != tuple(tensor.shape):
             raise RuntimeError(
                 f"Mismatch in shape: grad_output[0] has a shape of {gradient.shape} and "
@@ -410,77 +354,60 @@ def run_backward(tensor: Tensor, gradient=None, retain_graph: bool | None = None
         _state.enabled, _state.retain_graph = previous
 
 
-# ---------------------------------------------------------------------------
-# Checking gradients
-# ---------------------------------------------------------------------------
+def backward(tensors, grad_tensors=None, retain_graph: bool | None = None) -> None:
+    """`torch.autograd.backward`: `t.backward(g)` for each tensor `t` (and gradient `g`)."""
+    tensors = [tensors] if isinstance(tensors, TensorBase) else list(tensors)
+    if grad_tensors is None or isinstance(grad_tensors, TensorBase):
+        grad_tensors = [grad_tensors] * len(tensors)
+    for k, (t, g) in enumerate(zip(tensors, grad_tensors, strict=True)):
+        run_backward(t, g, retain_graph or k < len(tensors) - 1)
 
 
-class GradcheckError(RuntimeError):
-    """A gradient from backward differs from its central-difference estimate."""
-
-
-def grad_check(
-    fn: Callable[..., Tensor],
-    *inputs: Tensor,
-    eps: float = 1e-6,
-    atol: float | None = None,
-    rtol: float | None = None,
-    seed: int = 0,
-) -> bool:
-    r"""Check backward's gradients of `fn` at `inputs` against central differences.
-
-    A fixed random weighting $w$ turns the output into a number,
-    $L = \sum_i w_i \, fn(inputs)_i$, so that every entry of the
-    vector-Jacobian product is tested, not only its sum. For every element
-    $x_j$ of every input that requires grad, backward's $\partial L / \partial x_j$
-    must match $(L(x_j + \epsilon) - L(x_j - \epsilon)) / 2\epsilon$,
-    computed in float64. Raises `GradcheckError` naming the input, the index
-    and both values; returns True otherwise.
+def grad(
+    outputs,
+    inputs,
+    grad_outputs=None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    allow_unused: bool | None = None,
+) -> tuple:
+    """`torch.autograd.grad`: $\\partial (\\sum_k g_k \\cdot outputs_k) / \\partial inputs_j$,
+    returned instead of added into `.grad` (no `.grad` changes).
 
     >>> import minitorch
-    >>> x = minitorch.tensor([1.0, 2.0], dtype=minitorch.float64, requires_grad=True)
-    >>> minitorch.grad_check(lambda t: (t * t).sum(), x)
+    >>> x = minitorch.tensor([1.0, 2.0], requires_grad=True)
+    >>> minitorch.autograd.grad((x * x).sum(), x)
+    (tensor([2., 4.]),)
+    >>> x.grad is None
     True
     """
-    from .dtypes import float32, float64
-    from .tensor_creation import tensor as make_tensor
-
-    low_precision = any(x.dtype is float32 for x in inputs)
-    atol = (1e-3 if low_precision else 1e-6) if atol is None else atol
-    rtol = (1e-2 if low_precision else 1e-5) if rtol is None else rtol
-    for x in inputs:
-        x.grad = None
-    output = fn(*inputs)
-    weights = np.random.default_rng(seed).uniform(0.5, 1.5, size=tuple(output.shape))
-    (output * make_tensor(weights, dtype=output.dtype)).sum().backward()
-
-    originals = [np.array(x.detach().numpy(), dtype=np.float64) for x in inputs]
-
-    def weighted_output(arrays: list[np.ndarray]) -> float:
-        with no_grad():
-            tensors = [make_tensor(a, dtype=float64) for a in arrays]
-            out = fn(*tensors).detach().numpy()
-        return float(np.sum(np.asarray(out, dtype=np.float64) * weights))
-
-    for k, x in enumerate(inputs):
-        if not x.requires_grad:
-            continue
-        analytic = (
-            np.zeros(originals[k].shape)
-            if x.grad is None
-            else np.asarray(x.grad.numpy(), dtype=np.float64)
+    if create_graph:
+        raise NotImplementedError(
+            "minitorch.autograd.grad: create_graph=True (higher-order gradients) is not "
+            "supported yet"
         )
-        for index in np.ndindex(*originals[k].shape):
-            arrays = [a.copy() for a in originals]
-            arrays[k][index] += eps
-            up = weighted_output(arrays)
-            arrays[k][index] -= 2 * eps
-            down = weighted_output(arrays)
-            numeric = (up - down) / (2 * eps)
-            if not abs(analytic[index] - numeric) <= atol + rtol * abs(numeric):
-                raise GradcheckError(
-                    f"grad_check: the gradient of input {k} at index {tuple(map(int, index))} "
-                    f"is {float(analytic[index])!r} by backward but {numeric!r} by central "
-                    "differences"
-                )
-    return True
+    outputs = [outputs] if isinstance(outputs, TensorBase) else list(outputs)
+    inputs = [inputs] if isinstance(inputs, TensorBase) else list(inputs)
+    for x in inputs:
+        if not x.requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+    if grad_outputs is None or isinstance(grad_outputs, TensorBase):
+        grad_outputs = [grad_outputs] * len(outputs)
+    nodes = [gradient_edge(x) for x in inputs]
+    previous = _state.captured
+    _state.captured = {id(node): None for node in nodes}
+    try:
+        for k, (out, g) in enumerate(zip(outputs, grad_outputs, strict=True)):
+            run_backward(out, g, retain_graph or k < len(outputs) - 1)
+        found = [_state.captured[id(node)] for node in nodes]
+    finally:
+        _state.captured = previous
+    if not allow_unused and any(d is None for d in found):
+        raise RuntimeError(
+            "One of the differentiated Tensors appears to not have been used in the graph. "
+            "Set allow_unused=True if this is the desired behavior."
+        )
+    return tuple(
+        d if d is None or d.dtype is x.dtype else d.to(x.dtype)
+        for d, x in zip(found, inputs, strict=True)
+    )

@@ -10,14 +10,29 @@ an index tensor or a bool mask; `a[key] = value` writes through that view.
 from __future__ import annotations
 
 import builtins
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import dtypes, operators
-from .autograd import GraphContext, is_grad_enabled
-from .backends.tensor_data import TensorData
-from .tensor import Tensor
-from .tensor_api import (
+from .. import dtypes, operators
+from ..autograd.function import Function
+from ..autograd.grad_mode import is_grad_enabled
+from ..autograd.graph import GraphContext
+from ..backends.tensor_data import TensorData
+from ..tensors.base import TensorBase
+from ..tensors.creation import from_numpy, generator, tensor
+from ..tensors.kernels import (
+    Number,
+    alias,
+    apply_map,
+    index_layout,
+    new_tensor,
+    normalize_key,
+    scalar_tensor,
+    view_of,
+    write_into,
+)
+from .api import (
     add,
     clamp,
     div,
@@ -35,19 +50,10 @@ from .tensor_api import (
     tensor_pow,
     to,
 )
-from .tensor_creation import from_numpy, generator, tensor
-from .tensor_functions import Expand, Function, Index, IndexRows
-from .tensor_kernels import (
-    Number,
-    alias,
-    apply_map,
-    index_layout,
-    new_tensor,
-    normalize_key,
-    scalar_tensor,
-    view_of,
-    write_into,
-)
+from .functions import Expand, Index, IndexRows
+
+if TYPE_CHECKING:
+    from .._tensor import Tensor
 
 # ---------------------------------------------------------------------------
 # Writing in place: compute, check the dtype, write into the same storage.
@@ -63,7 +69,7 @@ def inplace(a: Tensor, operation, *args, checked: bool = True) -> Tensor:
     be castable to its dtype); copies (`copy_`, `fill_`, setitem) only broadcast.
     """
     recording = is_grad_enabled() and (
-        a.requires_grad or builtins.any(isinstance(x, Tensor) and x.requires_grad for x in args)
+        a.requires_grad or builtins.any(isinstance(x, TensorBase) and x.requires_grad for x in args)
     )
     if recording:
         check_inplace_allowed(a)
@@ -255,7 +261,7 @@ def clamp_(a: Tensor, min=None, max=None) -> Tensor:  # noqa: A002
 
 def fill_(a: Tensor, value: Number) -> Tensor:
     """Set every element of `a` to `value`."""
-    if isinstance(value, Tensor):
+    if isinstance(value, TensorBase):
         if value.ndim:
             raise RuntimeError(
                 "fill_ only supports 0-dimension value tensor but got tensor with "
@@ -272,7 +278,7 @@ def zero_(a: Tensor) -> Tensor:
 
 def copy_(a: Tensor, source: Tensor) -> Tensor:
     """Copy `source` (broadcast to `a`'s shape, any dtype) into `a`."""
-    source = source if isinstance(source, Tensor) else tensor(source)
+    source = source if isinstance(source, TensorBase) else tensor(source)
     return inplace(a, copied_into, source, checked=False)
 
 
@@ -313,7 +319,7 @@ def getitem(a: Tensor, key) -> Tensor:
             a = Index.apply(a, key=step)
         return a
     positions = advanced_positions(a, key)
-    index = key if isinstance(key, Tensor) else tensor(key)
+    index = key if isinstance(key, TensorBase) else tensor(key)
     if index.dtype is dtypes.bool_:
         shape = (len(positions),) + tuple(a.shape[index.ndim :])
     else:
@@ -351,12 +357,12 @@ def setitem(a: Tensor, key, value) -> None:
     """`a[key] = value`: write `value` (a number or a broadcastable tensor) into `a`'s view."""
     if is_advanced_key(key):
         positions = advanced_positions(a, key)
-        values = value if isinstance(value, Tensor) and value.numel() > 1 else None
+        values = value if isinstance(value, TensorBase) and value.numel() > 1 else None
         for row, position in enumerate(positions):
             setitem(a, position, value if values is None else values[row])
         return
     target = Index.apply(a, key=key)
-    source = value if isinstance(value, Tensor) else scalar_tensor(value, a.dtype)
+    source = value if isinstance(value, TensorBase) else scalar_tensor(value, a.dtype)
     inplace(target, copied_into, source, checked=False)
 
 
@@ -365,7 +371,7 @@ def advanced_positions(a: Tensor, key) -> list[tuple]:
 
     Only one such key is supported, in the first position.
     """
-    index = key if isinstance(key, Tensor) else tensor(key)
+    index = key if isinstance(key, TensorBase) else tensor(key)
     if index.dtype is dtypes.bool_:
         for k, (mask_size, size) in enumerate(zip(index.shape, a.shape, strict=False)):
             if mask_size != size:
@@ -380,6 +386,6 @@ def advanced_positions(a: Tensor, key) -> list[tuple]:
 
 
 def is_advanced_key(key) -> bool:
-    return isinstance(key, (list, Tensor)) and not (
-        isinstance(key, Tensor) and key.ndim == 0 and key.dtype is dtypes.int64
+    return isinstance(key, (list, TensorBase)) and not (
+        isinstance(key, TensorBase) and key.ndim == 0 and key.dtype is dtypes.int64
     )

@@ -14,14 +14,17 @@ The functions users call (`minitorch.add`, `minitorch.sum`, ...) are in
 
 from __future__ import annotations
 
-from . import dtypes, operators
-from .autograd import GraphContext, is_grad_enabled, no_grad, record
-from .backends.tensor_data import TensorData, normalize_dim, prod, shape_broadcast
-from .dtypes import DType
-from .operators import greater_or_nan, less_or_nan
-from .tensor import Tensor
-from .tensor_creation import tensor
-from .tensor_kernels import (
+from typing import TYPE_CHECKING
+
+from .. import dtypes, operators
+from ..autograd.function import Function
+from ..autograd.graph import GraphContext, sum_to
+from ..backends.tensor_data import TensorData, normalize_dim, prod, shape_broadcast
+from ..dtypes import DType
+from ..operators import greater_or_nan, less_or_nan
+from ..tensors.base import TensorBase
+from ..tensors.creation import tensor
+from ..tensors.kernels import (
     Number,
     apply_map,
     apply_zip,
@@ -44,73 +47,8 @@ from .tensor_kernels import (
     write_into,
 )
 
-
-class Function:
-    """A differentiable operation: `forward` and `backward` side by side.
-
-    `Fn.apply(*inputs, **params)` runs `Fn.forward(ctx, *inputs, **params)`.
-    Positional inputs are what gradients flow into (tensors, or numbers that
-    get none); keyword params are settings (a dim, a shape). When grad mode is
-    on and an input requires grad, `apply` records a node named
-    `Fn.node_name(...)` as the output's `grad_fn`. Its `Fn.backward(ctx, grad)`
-    returns one gradient per positional input (None where none flows); the
-    autograd layer sums each over the dims its input was broadcast along.
-    """
-
-    @staticmethod
-    def forward(ctx: GraphContext, *inputs, **params):
-        raise NotImplementedError
-
-    @staticmethod
-    def backward(ctx: GraphContext, grad: Tensor):
-        raise NotImplementedError
-
-    @classmethod
-    def node_name(cls, *inputs, **params) -> str:
-        """PyTorch's name for this operation's node.
-
-        PyTorch names the nodes of its own operations `AddBackward0`, ... and
-        those of Functions its users define `CubeBackward` (no number).
-        """
-        in_minitorch = cls.__module__.partition(".")[0] == __package__
-        return cls.__name__ + ("Backward0" if in_minitorch else "Backward")
-
-    @classmethod
-    def apply(cls, *inputs, **params):
-        ctx = GraphContext()
-        ctx.needs_input_grad = tuple([isinstance(x, Tensor) and x.requires_grad for x in inputs])
-        recording = True in ctx.needs_input_grad and is_grad_enabled()
-        if not recording:
-            ctx.no_grad = True  # no backward will run: nothing needs saving
-            return cls.forward(ctx, *inputs, **params)
-        with no_grad():  # the steps inside forward are not recorded on their own
-            output = cls.forward(ctx, *inputs, **params)
-        result = output[0] if isinstance(output, tuple) else output
-        if result.dtype.is_floating_point:  # integer and bool outputs have no gradient
-            record(cls, ctx, inputs, result, cls.node_name(*inputs, **params))
-        return output
-
-
-def sum_to(grad: Tensor, shape: tuple) -> Tensor:
-    """Undo broadcasting: sum `grad` down to `shape` (the shape of an input that was broadcast).
-
-    An input element read by several output elements (a size-1 or missing
-    dimension, repeated) collects the sum of their gradients:
-    $\\partial L / \\partial a_j = \\sum_{i \\text{ reading } a_j} \\partial L / \\partial out_i$.
-
-    >>> import minitorch
-    >>> sum_to(minitorch.ones(2, 3), (3,))
-    tensor([2., 2., 2.])
-    """
-    # BEGIN SOLUTION 2.5
-    extra = grad.ndim - len(shape)
-    dims = tuple(range(extra)) + tuple(
-        extra + k for k, size in enumerate(shape) if size == 1 and grad.shape[extra + k] != 1
-    )
-    if dims:
-        grad = grad.sum(dims, keepdim=True)
-    return grad.reshape(shape)
-    # END SOLUTION 2.5
+if TYPE_CHECKING:
+    from .._tensor import Tensor
 
 
 def sign(a: Tensor) -> Tensor:
@@ -354,7 +292,7 @@ class Pow(Function):
 
     @classmethod
     def node_name(cls, a, b=None) -> str:
-        return "PowBackward1" if isinstance(b, Tensor) else "PowBackward0"
+        return "PowBackward1" if isinstance(b, TensorBase) else "PowBackward0"
 
     @staticmethod
     def forward(ctx: GraphContext, a: Tensor, b: Tensor) -> Tensor:
@@ -427,7 +365,7 @@ class Remainder(Function):
 
     @classmethod
     def node_name(cls, a, b) -> str:
-        return "RemainderBackward1" if isinstance(b, Tensor) else "RemainderBackward0"
+        return "RemainderBackward1" if isinstance(b, TensorBase) else "RemainderBackward0"
 
     @staticmethod
     def forward(ctx: GraphContext, a: Tensor, b: Tensor) -> Tensor:

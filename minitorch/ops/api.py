@@ -11,13 +11,30 @@ built-ins are defined with a `tensor_` prefix (`tensor_sum`, `tensor_max`,
 
 from __future__ import annotations
 
-from . import dtypes, operators
-from .backends.tensor_data import normalize_dim, prod, view_strides
-from .operators import greater_or_nan, less_or_nan
-from .tensor import Tensor, check_device
-from .tensor import device as Device
-from .tensor_creation import parse_shape
-from .tensor_functions import (
+from typing import TYPE_CHECKING
+
+from .. import dtypes, operators
+from ..backends.tensor_data import normalize_dim, prod, view_strides
+from ..operators import greater_or_nan, less_or_nan
+from ..tensors.base import TensorBase
+from ..tensors.creation import parse_shape
+from ..tensors.device import check_device
+from ..tensors.device import device as Device
+from ..tensors.kernels import (
+    Number,
+    alias,
+    apply_map,
+    apply_zip,
+    arg_reduce,
+    as_operands,
+    converted,
+    drop_dims,
+    infer_shape,
+    not_implemented,
+    reduction_dims,
+    scalar_tensor,
+)
+from .functions import (
     Abs,
     Add,
     Clamp,
@@ -55,20 +72,9 @@ from .tensor_functions import (
     check_integer_divisor,
     reduce_dims,
 )
-from .tensor_kernels import (
-    Number,
-    alias,
-    apply_map,
-    apply_zip,
-    arg_reduce,
-    as_operands,
-    converted,
-    drop_dims,
-    infer_shape,
-    not_implemented,
-    reduction_dims,
-    scalar_tensor,
-)
+
+if TYPE_CHECKING:
+    from .._tensor import Tensor
 
 # ---------------------------------------------------------------------------
 # Elementwise arithmetic and functions
@@ -93,7 +99,7 @@ def sub(a, b, alpha: Number = 1) -> Tensor:
             "Use the `^` or `logical_xor()` operator instead."
         )
     b = b if alpha == 1 else mul(b, alpha)
-    return Sub.apply(a, b) if isinstance(a, Tensor) else Rsub.apply(b, number=a)
+    return Sub.apply(a, b) if isinstance(a, TensorBase) else Rsub.apply(b, number=a)
 
 
 def mul(a, b) -> Tensor:
@@ -106,7 +112,7 @@ def div(a, b) -> Tensor:
 
     A number divided by a tensor is `reciprocal(b) * a`, computed as PyTorch does.
     """
-    if isinstance(b, Tensor) and not isinstance(a, Tensor):
+    if isinstance(b, TensorBase) and not isinstance(a, TensorBase):
         return mul(reciprocal(b), a)
     return Div.apply(a, b)
 
@@ -125,23 +131,23 @@ def floor_divide(a, b) -> Tensor:
 
 def remainder(a, b) -> Tensor:
     """$a \\bmod b$ with the sign of $b$ (Python's `%`)."""
-    return Remainder.apply(a, b) if isinstance(b, Tensor) else Remainder.apply(a, b=b)
+    return Remainder.apply(a, b) if isinstance(b, TensorBase) else Remainder.apply(a, b=b)
 
 
 def tensor_pow(a, b) -> Tensor:
     """$a^b$ elementwise (`minitorch.pow`)."""
-    exponent_dtype = b.dtype if isinstance(b, Tensor) else dtypes.scalar_dtype(b)
-    base_dtype = a.dtype if isinstance(a, Tensor) else dtypes.scalar_dtype(a)
+    exponent_dtype = b.dtype if isinstance(b, TensorBase) else dtypes.scalar_dtype(b)
+    base_dtype = a.dtype if isinstance(a, TensorBase) else dtypes.scalar_dtype(a)
     if (
-        not isinstance(b, Tensor)
+        not isinstance(b, TensorBase)
         and not base_dtype.is_floating_point
         and not exponent_dtype.is_floating_point
         and b < 0
     ):
         raise RuntimeError("Integers to negative integer powers are not allowed.")
-    if not isinstance(b, Tensor):
+    if not isinstance(b, TensorBase):
         return Pow.apply(a, b=b)
-    return Pow.apply(a, b) if isinstance(a, Tensor) else Rpow.apply(b, number=a)
+    return Pow.apply(a, b) if isinstance(a, TensorBase) else Rpow.apply(b, number=a)
 
 
 def neg(a: Tensor) -> Tensor:
@@ -361,7 +367,7 @@ class ReturnTypes(tuple):
 
 
 def extreme(a: Tensor, dim, keepdim: bool, largest: bool, other):
-    if isinstance(dim, Tensor):
+    if isinstance(dim, TensorBase):
         dim, other = None, dim
     if other is not None:
         return maximum(a, other) if largest else minimum(a, other)
@@ -575,7 +581,7 @@ def to(a: Tensor, *args, dtype=None, device=None, copy=False, non_blocking=False
     """`a` with another dtype and/or device; `a` itself when nothing changes."""
     target_dtype, target_device = dtype, device
     for arg in args:
-        if isinstance(arg, Tensor):
+        if isinstance(arg, TensorBase):
             target_dtype, target_device = arg.dtype, arg.device
         elif isinstance(arg, (str, Device)):
             target_device = arg

@@ -17,8 +17,8 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterable
 
+from ..autodiff import Context, backpropagate, central_difference
 from . import scalar_functions as sf
-from .autodiff import Context, backpropagate, central_difference
 
 _unique_ids = itertools.count()
 

@@ -10,14 +10,19 @@ from __future__ import annotations
 import builtins
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import dtypes
-from .backends.tensor_data import TensorData, prod
-from .dtypes import DType
-from .tensor import Tensor, check_device
-from .tensor import device as Device
+from .. import dtypes
+from ..backends.tensor_data import TensorData, prod
+from ..dtypes import DType
+from .base import TensorBase, make_tensor
+from .device import check_device
+from .device import device as Device
+
+if TYPE_CHECKING:
+    from .._tensor import Tensor
 
 Number = bool | int | float
 
@@ -48,7 +53,7 @@ def generator() -> np.random.Generator:
 
 def flatten_nested(data, dim: int = 0) -> tuple[tuple, list]:
     """The shape and row-major values of nested sequences of numbers (ragged ones refused)."""
-    if isinstance(data, Tensor):
+    if isinstance(data, TensorBase):
         if data.numel() != 1 or data.ndim:
             return tuple(data.shape), data.reshape(-1).tolist()
         return (), [data.item()]
@@ -106,12 +111,12 @@ def tensor(data, dtype=None, device=None, requires_grad: bool = False) -> Tensor
     """
     if isinstance(data, np.ndarray) and dtype is None:
         dtype = dtypes.from_numpy_dtype(data.dtype)
-    elif isinstance(data, Tensor) and dtype is None:
+    elif isinstance(data, TensorBase) and dtype is None:
         dtype = data.dtype
     shape, values = flatten_nested(data)
     dtype = inferred_dtype(values) if dtype is None else dtypes.to_dtype(dtype)
     storage = np.array(values, dtype=dtype.numpy_dtype).reshape(-1)
-    return finish(Tensor(TensorData(storage, shape), dtype), device, requires_grad)
+    return finish(make_tensor(TensorData(storage, shape), dtype), device, requires_grad)
 
 
 def filled(size, value: Number, dtype, on_device, requires_grad: bool, name: str) -> Tensor:
@@ -120,7 +125,7 @@ def filled(size, value: Number, dtype, on_device, requires_grad: bool, name: str
         raise RuntimeError(f"{name}: Dimension size must be non-negative.")
     dtype = dtypes.to_dtype(dtype) if dtype is not None else dtypes.get_default_dtype()
     storage = np.full(prod(shape), value, dtype=dtype.numpy_dtype)
-    return finish(Tensor(TensorData(storage, shape), dtype), on_device, requires_grad)
+    return finish(make_tensor(TensorData(storage, shape), dtype), on_device, requires_grad)
 
 
 def zeros(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
@@ -289,8 +294,8 @@ def from_numpy(array: np.ndarray) -> Tensor:
             (size - 1) * stride for size, stride in zip(array.shape, strides, strict=True)
         )
         storage = np.lib.stride_tricks.as_strided(array, shape=(span,), strides=(itemsize,))
-    return Tensor(TensorData(storage, array.shape, strides), dtype)
+    return make_tensor(TensorData(storage, array.shape, strides), dtype)
 
 
 def is_tensor(value) -> bool:
-    return isinstance(value, Tensor)
+    return isinstance(value, TensorBase)

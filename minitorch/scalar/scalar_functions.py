@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import math
 
-from . import operators
-from .autodiff import Context
+from .. import operators
+from ..autodiff import Context
 
 
 def real_power(a: float, b: float) -> float:

@@ -1,0 +1,479 @@
+"""`minitorch.Tensor`: the tensor users hold, with every operation as a method.
+
+It subclasses `TensorBase` (the data: layout, dtype, device, autograd fields;
+`tensors/base.py`) and adds one short method per operation, each calling the
+function of the same name in `minitorch.ops` (`t.exp()` is `minitorch.exp(t)`):
+read that function for what the method does. This file sits above the
+operations, so the arrows point one way: operations never import it, and make
+their results with `tensors.base.make_tensor`, which builds this class.
+"""
+
+from __future__ import annotations
+
+from . import dtypes
+from .autograd.graph import run_backward
+from .dtypes import DType
+from .ops import api as F
+from .ops import inplace
+from .ops.api import Number
+from .tensors.base import TensorBase, set_tensor_class
+from .tensors.device import CPU, device
+
+
+class Tensor(TensorBase):
+    """A multi-dimensional array over a flat storage, with autograd (see the module docstring)."""
+
+    __slots__ = ()
+
+    @property
+    def T(self) -> Tensor:  # noqa: N802 -- PyTorch's name
+        """All dimensions reversed (the transpose of a matrix)."""
+        return self.permute(*range(self.ndim - 1, -1, -1))
+
+    @property
+    def mT(self) -> Tensor:  # noqa: N802 -- PyTorch's name
+        """The last two dimensions swapped (a batch of transposed matrices)."""
+        return self.transpose(-2, -1)
+
+    def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None) -> None:
+        """Add $\\partial \\text{self} / \\partial x$ to `x.grad` for every leaf $x$ below.
+
+        `gradient` weighs the outputs (a vector-Jacobian product); it may be
+        left out for a one-element tensor. The graph's saved tensors are freed
+        unless `retain_graph=True`.
+
+        >>> import minitorch
+        >>> x = minitorch.tensor([1.0, 2.0], requires_grad=True)
+        >>> (x * x).sum().backward()
+        >>> x.grad
+        tensor([2., 4.])
+        """
+        run_backward(self, gradient, retain_graph)
+
+    @property
+    def data(self) -> Tensor:
+        """This tensor's values outside the graph (`detach()`)."""
+        return self.detach()
+
+    def to(self, *args, **kwargs) -> Tensor:
+        """This tensor with another dtype and/or device (itself when nothing changes).
+
+        Accepts a dtype, a device (or its name), or another tensor whose dtype
+        and device to take: `t.to(minitorch.float64)`, `t.to('cpu')`, `t.to(other)`.
+        """
+        return F.to(self, *args, **kwargs)
+
+    def cpu(self) -> Tensor:
+        """This tensor on the CPU (itself when it is there already)."""
+        return F.to(self, CPU)
+
+    def cuda(self) -> Tensor:
+        return F.to(self, device("cuda"))
+
+    def type(self, dtype: DType | None = None):
+        """Convert to `dtype`; without it, PyTorch's type name (`'minitorch.FloatTensor'`)."""
+        if dtype is None:
+            names = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
+            return f"minitorch.{names[self.dtype.name]}Tensor"
+        return F.to(self, dtypes.to_dtype(dtype))
+
+    def float(self) -> Tensor:
+        """A float32 version of this tensor (itself if it is float32)."""
+        return F.to(self, dtypes.float32)
+
+    def double(self) -> Tensor:
+        """A float64 version of this tensor (itself if it is float64)."""
+        return F.to(self, dtypes.float64)
+
+    def long(self) -> Tensor:
+        """An int64 version of this tensor (itself if it is int64)."""
+        return F.to(self, dtypes.int64)
+
+    def bool(self) -> Tensor:
+        """A bool version of this tensor (itself if it is bool)."""
+        return F.to(self, dtypes.bool_)
+
+    def type_as(self, other: Tensor) -> Tensor:
+        """This tensor converted to `other`'s dtype."""
+        return F.to(self, other.dtype)
+
+    # ------------------------------------------------------------------ views
+
+    def view(self, *shape) -> Tensor:
+        """The same elements with another shape, never copying (one size may be -1)."""
+        return F.view(self, *shape)
+
+    def view_as(self, other: Tensor) -> Tensor:
+        return F.view(self, other.shape)
+
+    def reshape(self, *shape) -> Tensor:
+        """Like `view`, but copies when the strides do not allow a view."""
+        return F.reshape(self, *shape)
+
+    def reshape_as(self, other: Tensor) -> Tensor:
+        return F.reshape(self, other.shape)
+
+    def permute(self, *dims) -> Tensor:
+        """Reorder the dimensions (a view): dimension k of the result is `dims[k]`."""
+        return F.permute(self, *dims)
+
+    def transpose(self, dim0: int, dim1: int) -> Tensor:
+        """Swap two dimensions (a view)."""
+        return F.transpose(self, dim0, dim1)
+
+    swapaxes = transpose
+
+    def t(self) -> Tensor:
+        """Transpose a matrix (a view); 0-D and 1-D tensors come back as they are."""
+        return F.t(self)
+
+    def expand(self, *sizes) -> Tensor:
+        """Repeat size-1 dimensions to `sizes` without copying (-1 keeps a size)."""
+        return F.expand(self, *sizes)
+
+    def expand_as(self, other: Tensor) -> Tensor:
+        return F.expand(self, other.shape)
+
+    def squeeze(self, dim=None) -> Tensor:
+        """Drop dimensions of size 1 (all of them, or `dim` if it has size 1)."""
+        return F.squeeze(self, dim)
+
+    def unsqueeze(self, dim: int) -> Tensor:
+        """Insert a dimension of size 1 at `dim`."""
+        return F.unsqueeze(self, dim)
+
+    def flatten(self, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+        """Merge dimensions `start_dim..end_dim` into one (a view when possible)."""
+        return F.flatten(self, start_dim, end_dim)
+
+    def contiguous(self) -> Tensor:
+        """This tensor if contiguous, else a contiguous copy."""
+        return self if self.is_contiguous() else F.clone(self)
+
+    def clone(self) -> Tensor:
+        """A contiguous copy with its own storage."""
+        return F.clone(self)
+
+    def detach(self) -> Tensor:
+        """The same storage, cut from the autograd graph."""
+        return F.detach(self)
+
+    def __getitem__(self, key) -> Tensor:
+        return inplace.getitem(self, key)
+
+    def __setitem__(self, key, value) -> None:
+        inplace.setitem(self, key, value)
+
+    def where(self, condition: Tensor, other) -> Tensor:
+        """This tensor where `condition` holds, else `other`: `where(condition, self, other)`."""
+        return F.where(condition, self, other)
+
+    # ------------------------------------------------------------------ operations
+    # Each is the function of the same name in minitorch (`t.exp()` is `minitorch.exp(t)`).
+
+    def add(self, other, alpha: Number = 1) -> Tensor:
+        return F.add(self, other, alpha)
+
+    def sub(self, other, alpha: Number = 1) -> Tensor:
+        return F.sub(self, other, alpha)
+
+    def mul(self, other) -> Tensor:
+        return F.mul(self, other)
+
+    def div(self, other) -> Tensor:
+        return F.div(self, other)
+
+    def true_divide(self, other) -> Tensor:
+        return F.true_divide(self, other)
+
+    def floor_divide(self, other) -> Tensor:
+        return F.floor_divide(self, other)
+
+    def remainder(self, other) -> Tensor:
+        return F.remainder(self, other)
+
+    def pow(self, other) -> Tensor:
+        return F.tensor_pow(self, other)
+
+    def neg(self) -> Tensor:
+        return F.neg(self)
+
+    def negative(self) -> Tensor:
+        return F.negative(self)
+
+    def abs(self) -> Tensor:
+        return F.tensor_abs(self)
+
+    def reciprocal(self) -> Tensor:
+        return F.reciprocal(self)
+
+    def exp(self) -> Tensor:
+        return F.exp(self)
+
+    def log(self) -> Tensor:
+        return F.log(self)
+
+    def sqrt(self) -> Tensor:
+        return F.sqrt(self)
+
+    def sigmoid(self) -> Tensor:
+        return F.sigmoid(self)
+
+    def relu(self) -> Tensor:
+        return F.relu(self)
+
+    def tanh(self) -> Tensor:
+        return F.tanh(self)
+
+    def maximum(self, other: Tensor) -> Tensor:
+        return F.maximum(self, other)
+
+    def minimum(self, other: Tensor) -> Tensor:
+        return F.minimum(self, other)
+
+    def clamp(self, min: Number | None = None, max: Number | None = None) -> Tensor:  # noqa: A002
+        return F.clamp(self, min, max)
+
+    def clip(self, min: Number | None = None, max: Number | None = None) -> Tensor:  # noqa: A002
+        return F.clip(self, min, max)
+
+    def eq(self, other) -> Tensor:
+        return F.eq(self, other)
+
+    def ne(self, other) -> Tensor:
+        return F.ne(self, other)
+
+    def lt(self, other) -> Tensor:
+        return F.lt(self, other)
+
+    def le(self, other) -> Tensor:
+        return F.le(self, other)
+
+    def gt(self, other) -> Tensor:
+        return F.gt(self, other)
+
+    def ge(self, other) -> Tensor:
+        return F.ge(self, other)
+
+    def logical_not(self) -> Tensor:
+        return F.logical_not(self)
+
+    def logical_and(self, other: Tensor) -> Tensor:
+        return F.logical_and(self, other)
+
+    def logical_or(self, other: Tensor) -> Tensor:
+        return F.logical_or(self, other)
+
+    def sum(self, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
+        return F.tensor_sum(self, dim, keepdim, dtype)
+
+    def mean(self, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
+        return F.mean(self, dim, keepdim, dtype)
+
+    def prod(self, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
+        return F.tensor_prod(self, dim, keepdim, dtype)
+
+    def max(self, dim=None, keepdim: bool = False, *, other=None):
+        return F.tensor_max(self, dim, keepdim, other=other)
+
+    def min(self, dim=None, keepdim: bool = False, *, other=None):
+        return F.tensor_min(self, dim, keepdim, other=other)
+
+    def argmax(self, dim=None, keepdim: bool = False) -> Tensor:
+        return F.argmax(self, dim, keepdim)
+
+    def argmin(self, dim=None, keepdim: bool = False) -> Tensor:
+        return F.argmin(self, dim, keepdim)
+
+    def all(self, dim=None, keepdim: bool = False) -> Tensor:
+        return F.tensor_all(self, dim, keepdim)
+
+    def any(self, dim=None, keepdim: bool = False) -> Tensor:
+        return F.tensor_any(self, dim, keepdim)
+
+    def softmax(self, dim: int) -> Tensor:
+        return F.softmax(self, dim)
+
+    def log_softmax(self, dim: int) -> Tensor:
+        return F.log_softmax(self, dim)
+
+    def matmul(self, other: Tensor) -> Tensor:
+        return F.matmul(self, other)
+
+    def mm(self, other: Tensor) -> Tensor:
+        return F.mm(self, other)
+
+    def dot(self, other: Tensor) -> Tensor:
+        return F.dot(self, other)
+
+    # ------------------------------------------------------------------ in place
+
+    def add_(self, other, alpha: Number = 1) -> Tensor:
+        return inplace.add_(self, other, alpha)
+
+    def sub_(self, other, alpha: Number = 1) -> Tensor:
+        return inplace.sub_(self, other, alpha)
+
+    def mul_(self, other) -> Tensor:
+        return inplace.mul_(self, other)
+
+    def div_(self, other) -> Tensor:
+        return inplace.div_(self, other)
+
+    def pow_(self, other) -> Tensor:
+        return inplace.pow_(self, other)
+
+    def neg_(self) -> Tensor:
+        return inplace.neg_(self)
+
+    def abs_(self) -> Tensor:
+        return inplace.abs_(self)
+
+    def exp_(self) -> Tensor:
+        return inplace.exp_(self)
+
+    def log_(self) -> Tensor:
+        return inplace.log_(self)
+
+    def sqrt_(self) -> Tensor:
+        return inplace.sqrt_(self)
+
+    def sigmoid_(self) -> Tensor:
+        return inplace.sigmoid_(self)
+
+    def tanh_(self) -> Tensor:
+        return inplace.tanh_(self)
+
+    def relu_(self) -> Tensor:
+        return inplace.relu_(self)
+
+    def clamp_(self, min=None, max=None) -> Tensor:  # noqa: A002
+        return inplace.clamp_(self, min, max)
+
+    def zero_(self) -> Tensor:
+        return inplace.zero_(self)
+
+    def fill_(self, value: Number) -> Tensor:
+        return inplace.fill_(self, value)
+
+    def copy_(self, source: Tensor) -> Tensor:
+        return inplace.copy_(self, source)
+
+    def t_(self) -> Tensor:
+        return inplace.t_(self)
+
+    def uniform_(self, low: float = 0.0, high: float = 1.0) -> Tensor:
+        return inplace.uniform_(self, low, high)
+
+    def normal_(self, mean: float = 0.0, std: float = 1.0) -> Tensor:
+        return inplace.normal_(self, mean, std)
+
+    # ------------------------------------------------------------------ arithmetic
+
+    def __add__(self, other):
+        return F.add(self, other)
+
+    def __radd__(self, other):
+        return F.add(self, other)  # `2 + x` is recorded as `x + 2`, as in PyTorch
+
+    def __sub__(self, other):
+        return F.sub(self, other)
+
+    def __rsub__(self, other):
+        return F.sub(other, self)
+
+    def __mul__(self, other):
+        return F.mul(self, other)
+
+    def __rmul__(self, other):
+        return F.mul(self, other)  # `2 * x` is recorded as `x * 2`, as in PyTorch
+
+    def __truediv__(self, other):
+        return F.div(self, other)
+
+    def __rtruediv__(self, other):
+        return F.div(other, self)
+
+    def __floordiv__(self, other):
+        return F.floor_divide(self, other)
+
+    def __rfloordiv__(self, other):
+        return F.floor_divide(other, self)
+
+    def __mod__(self, other):
+        return F.remainder(self, other)
+
+    def __rmod__(self, other):
+        return F.remainder(other, self)
+
+    def __pow__(self, other):
+        return F.tensor_pow(self, other)
+
+    def __rpow__(self, other):
+        return F.tensor_pow(other, self)
+
+    def __matmul__(self, other):
+        return F.matmul(self, other)
+
+    def __rmatmul__(self, other):
+        return F.matmul(other, self)
+
+    def __neg__(self):
+        return F.neg(self)
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return F.tensor_abs(self)
+
+    def __lt__(self, other):
+        return F.lt(self, other)
+
+    def __le__(self, other):
+        return F.le(self, other)
+
+    def __gt__(self, other):
+        return F.gt(self, other)
+
+    def __ge__(self, other):
+        return F.ge(self, other)
+
+    def __eq__(self, other):  # type: ignore[override]
+        return F.eq(self, other)
+
+    def __ne__(self, other):  # type: ignore[override]
+        return F.ne(self, other)
+
+    def __and__(self, other):
+        return F.bitwise_and(self, other)
+
+    __rand__ = __and__
+
+    def __or__(self, other):
+        return F.bitwise_or(self, other)
+
+    __ror__ = __or__
+
+    def __xor__(self, other):
+        return F.bitwise_xor(self, other)
+
+    __rxor__ = __xor__
+
+    def __invert__(self):
+        return F.bitwise_not(self)
+
+    def __iadd__(self, other):
+        return self.add_(other)
+
+    def __isub__(self, other):
+        return self.sub_(other)
+
+    def __imul__(self, other):
+        return self.mul_(other)
+
+    def __itruediv__(self, other):
+        return self.div_(other)
+
+
+set_tensor_class(Tensor)

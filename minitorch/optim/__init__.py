@@ -1,0 +1,15 @@
+"""`minitorch.optim`, as `torch.optim`: what updates the parameters after `loss.backward()`.
+
+>>> import minitorch
+>>> w = minitorch.tensor([1.0, 2.0], requires_grad=True)
+>>> optimizer = minitorch.optim.SGD([w], lr=0.1)
+>>> (w * w).sum().backward()
+>>> optimizer.step()
+>>> w
+tensor([0.8000, 1.6000], requires_grad=True)
+"""
+
+from .optimizer import Optimizer
+from .sgd import SGD
+
+__all__ = ["SGD", "Optimizer"]

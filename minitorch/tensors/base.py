@@ -1,0 +1,382 @@
+"""The data of a tensor: a strided layout over a storage, a dtype, a device, autograd fields.
+
+`TensorBase` is what every layer below the operations sees: a `TensorData`
+layout (storage, shape, strides, offset), a `dtype`, a `device`, and the
+fields autograd uses (`requires_grad`, `grad`, `grad_fn`, and a version
+counter shared by all views of one storage). It reads and converts, but does
+not compute: the methods that run operations (`t + u`, `t.sum()`, `t.view(...)`)
+are those of its subclass `minitorch.Tensor`, in `minitorch/_tensor.py`,
+which sits above the operations. PyTorch is built the same way:
+`torch.Tensor` subclasses the C++ `torch._C.TensorBase`.
+
+The layers below make new tensors with `make_tensor`, which builds a
+`minitorch.Tensor` once `_tensor.py` has handed its class over
+(`set_tensor_class`, as PyTorch hands `torch.Tensor` to its C++ core).
+"""
+
+from __future__ import annotations
+
+import warnings
+import weakref
+
+import numpy as np
+
+from .. import dtypes
+from ..backends.tensor_data import TensorData, normalize_dim, prod
+from ..dtypes import DType
+from .device import CPU, device
+from .format import format_tensor
+
+
+class Size(tuple):
+    """A tensor's shape: a tuple that prints as `minitorch.Size([2, 3])`."""
+
+    def __repr__(self) -> str:
+        return f"minitorch.Size({list(self)})"
+
+    def __getitem__(self, key):
+        result = super().__getitem__(key)
+        return Size(result) if isinstance(key, slice) else result
+
+    def numel(self) -> int:
+        """The number of elements of a tensor of this shape."""
+        return prod(self)
+
+
+class VersionCounter:
+    """Counts in-place writes to a storage; shared by a tensor and all its views."""
+
+    __slots__ = ("value",)
+
+    def __init__(self) -> None:
+        self.value = 0
+
+
+class StorageRef:
+    """What `tensor.storage()` returns: the flat buffer behind a tensor and its views."""
+
+    __slots__ = ("array", "dtype")
+
+    def __init__(self, array: np.ndarray, dtype: DType):
+        self.array = array
+        self.dtype = dtype
+
+    def data_ptr(self) -> int:
+        """Address of the first element of the storage."""
+        return self.array.__array_interface__["data"][0]
+
+    def size(self) -> int:
+        """Number of elements in the storage."""
+        return self.array.shape[0]
+
+    def __len__(self) -> int:
+        return self.array.shape[0]
+
+    def element_size(self) -> int:
+        return self.dtype.itemsize
+
+    def tolist(self) -> list:
+        return self.array.tolist()
+
+
+class TensorBase:
+    """A tensor's data and autograd fields, without the operations (see the module docstring).
+
+    `minitorch.Tensor` (in `_tensor.py`) subclasses it and adds the methods
+    that compute. Create tensors with `minitorch.tensor`, `zeros`, `rand`, ...
+    rather than with this constructor.
+    """
+
+    __slots__ = (
+        "_layout",
+        "dtype",
+        "device",
+        "_requires_grad",
+        "_grad",
+        "grad_fn",
+        "_grad_accumulator",
+        "_base",
+        "_version_counter",
+        "__weakref__",
+    )
+    # NumPy defers to our reflected operators (`np.float32(2) * t` gives a Tensor)
+    __array_priority__ = 1000
+
+    def __init__(
+        self,
+        layout: TensorData,
+        dtype: DType,
+        on_device: device = CPU,
+        version_counter: VersionCounter | None = None,
+    ):
+        self._layout = layout
+        self.dtype = dtype
+        self.device = on_device
+        self._requires_grad = False
+        self._grad: TensorBase | None = None
+        self.grad_fn = None  # the autograd Node that produced this tensor (None for leaves)
+        self._grad_accumulator = None  # weak reference to this leaf's AccumulateGrad node
+        self._base: TensorBase | None = None  # the tensor whose storage this view shares
+        self._version_counter = version_counter or VersionCounter()
+
+    # ------------------------------------------------------------------ attributes
+
+    @property
+    def shape(self) -> Size:
+        """The size of each dimension, e.g. `minitorch.Size([2, 3])`."""
+        return Size(self._layout.shape)
+
+    def size(self, dim: int | None = None):
+        """The shape, or the size of dimension `dim`."""
+        if dim is None:
+            return self.shape
+        return self._layout.shape[normalize_dim(dim, self.ndim)] if self.ndim else 1
+
+    def dim(self) -> int:
+        """Number of dimensions."""
+        return len(self._layout.shape)
+
+    @property
+    def ndim(self) -> int:
+        return len(self._layout.shape)
+
+    def numel(self) -> int:
+        """Number of elements."""
+        return self._layout.numel()
+
+    def stride(self, dim: int | None = None):
+        """Elements to skip in storage to move by one along each dimension (or along `dim`)."""
+        if dim is None:
+            return self._layout.strides
+        return self._layout.strides[normalize_dim(dim, self.ndim)] if self.ndim else 1
+
+    def storage_offset(self) -> int:
+        """Position of this tensor's first element in its storage."""
+        return self._layout.offset
+
+    def storage(self) -> StorageRef:
+        """The flat storage this tensor views (shared by its views)."""
+        return StorageRef(self._layout.storage, self.dtype)
+
+    def untyped_storage(self) -> StorageRef:
+        return self.storage()
+
+    def data_ptr(self) -> int:
+        """Address of this tensor's first element."""
+        return self.storage().data_ptr() + self._layout.offset * self.dtype.itemsize
+
+    def element_size(self) -> int:
+        """Bytes per element."""
+        return self.dtype.itemsize
+
+    def is_contiguous(self) -> bool:
+        """Whether elements are laid out in row-major order with no gaps."""
+        return self._layout.is_contiguous()
+
+    def is_floating_point(self) -> bool:
+        return self.dtype.is_floating_point
+
+    @property
+    def is_cuda(self) -> bool:
+        return self.device.type == "cuda"
+
+    @property
+    def _version(self) -> int:
+        """How many in-place writes this tensor's storage has seen (shared with views)."""
+        return self._version_counter.value
+
+    def _bump_version(self) -> None:
+        self._version_counter.value += 1
+
+    # ------------------------------------------------------------------ autograd fields
+
+    @property
+    def requires_grad(self) -> bool:
+        """Whether autograd records operations on this tensor (always, for a non-leaf)."""
+        return self._requires_grad or self.grad_fn is not None
+
+    @requires_grad.setter
+    def requires_grad(self, flag: bool) -> None:
+        if self.grad_fn is not None:
+            if not flag:
+                raise RuntimeError(
+                    "you can only change requires_grad flags of leaf variables. If you want to "
+                    "use a computed variable in a subgraph that doesn't require differentiation "
+                    "use var_no_grad = var.detach()."
+                )
+            return
+        if flag and not self.dtype.is_floating_point:
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        self._requires_grad = bool(flag)
+
+    def requires_grad_(self, requires_grad: bool = True) -> TensorBase:
+        """Set `requires_grad` in place and return this tensor."""
+        self.requires_grad = requires_grad
+        return self
+
+    @property
+    def is_leaf(self) -> bool:
+        """True for tensors not produced by a recorded operation."""
+        return self.grad_fn is None
+
+    @property
+    def grad(self) -> TensorBase | None:
+        """$\\partial L / \\partial \\text{self}$ summed over every `L.backward()` so far.
+
+        None until a backward pass reaches this leaf. A non-leaf keeps no
+        gradient unless `retain_grad()` was called (reading it warns, as PyTorch).
+        """
+        if self.grad_fn is not None and not self.retains_grad:
+            warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value: TensorBase | None) -> None:
+        if value is not None:
+            if not isinstance(value, TensorBase):
+                raise TypeError(
+                    f"assigned grad expected to be a Tensor or None but got grad of type "
+                    f"{type(value).__name__}"
+                )
+            if tuple(value.shape) != tuple(self.shape):
+                raise RuntimeError("assigned grad has data of a different size")
+            if value.dtype is not self.dtype:
+                raise RuntimeError("assigned grad has data of a different type")
+        self._grad = value
+
+    @property
+    def retains_grad(self) -> bool:
+        """Whether this non-leaf keeps its `.grad` (see `retain_grad`)."""
+        node = self.grad_fn
+        return node is not None and node.retained is not None and node.retained() is self
+
+    def retain_grad(self) -> None:
+        """Keep this non-leaf's gradient in `.grad` during backward (leaves always do)."""
+        if not self.requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self.grad_fn is not None:
+            self.grad_fn.retained = weakref.ref(self)
+
+    def detach_(self) -> TensorBase:
+        """Cut this tensor from the graph in place: it becomes a leaf that needs no grad."""
+        if self._base is not None:
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using "
+                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set "
+                "as True, gradients are views of DDP buckets, and hence detach_() cannot be "
+                "called on these gradients. To fix this error, please refer to the "
+                "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
+            )
+        self.grad_fn = None
+        self._requires_grad = False
+        return self
+
+    # ------------------------------------------------------------------ conversions
+
+    def numpy(self) -> np.ndarray:
+        """A NumPy array sharing this tensor's memory (CPU only)."""
+        if self.requires_grad:
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that requires grad. "
+                "Use tensor.detach().numpy() instead."
+            )
+        return self._layout.numpy_view()
+
+    def __array__(self, dtype=None, copy=None):
+        values = self._layout.numpy_view()
+        if dtype is not None and np.dtype(dtype) != values.dtype:
+            return values.astype(dtype)
+        return values.copy() if copy else values
+
+    def item(self):
+        """The value of a one-element tensor as a Python number."""
+        if self.numel() != 1:
+            raise RuntimeError(
+                f"a Tensor with {self.numel()} elements cannot be converted to Scalar"
+            )
+        return self._layout.storage.item(self._layout.offset)
+
+    def tolist(self):
+        """Nested Python lists of Python numbers (a number for a 0-dim tensor)."""
+        return self._layout.numpy_view().tolist()
+
+    def __float__(self) -> float:
+        return float(self.item())
+
+    def __int__(self) -> int:
+        return int(self.item())
+
+    def __index__(self) -> int:
+        if self.dtype.is_floating_point or self.numel() != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    def __bool__(self) -> bool:
+        if self.numel() != 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self.item())
+
+    def __len__(self) -> int:
+        if self.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._layout.shape[0]
+
+    def __iter__(self):
+        if self.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self._layout.shape[0]))
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __repr__(self) -> str:
+        grad_fn = self.grad_fn
+        return format_tensor(
+            np.array(self._layout.numpy_view(), order="C"),
+            dtype_name=self.dtype.name,
+            default_dtype=self.dtype is dtypes.get_default_dtype(),
+            device=None if self.device.type == "cpu" else str(self.device),
+            requires_grad=self.requires_grad and grad_fn is None,
+            grad_fn_name=None if grad_fn is None else type(grad_fn).__name__,
+        )
+
+    __str__ = __repr__
+
+    def __format__(self, spec: str) -> str:
+        if self.ndim == 0 and spec:
+            return format(self.item(), spec)
+        return format(str(self), spec)
+
+    def __deepcopy__(self, memo) -> TensorBase:
+        copied = self.clone()
+        copied.requires_grad = self.requires_grad
+        memo[id(self)] = copied
+        return copied
+
+NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
+    "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. "
+    "If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor "
+    "instead. See github.com/pytorch/pytorch/pull/30531 for more information."
+)
+
+
+
+_tensor_class: type[TensorBase] = TensorBase
+
+
+def set_tensor_class(cls: type[TensorBase]) -> None:
+    """Make `make_tensor` build instances of `cls` (called once, by `_tensor.py`)."""
+    global _tensor_class
+    _tensor_class = cls
+
+
+def make_tensor(
+    layout: TensorData,
+    dtype: DType,
+    on_device: device = CPU,
+    version_counter: VersionCounter | None = None,
+) -> TensorBase:
+    """A new `minitorch.Tensor` over `layout` (sharing `version_counter` when given)."""
+    return _tensor_class(layout, dtype, on_device, version_counter)

@@ -1,0 +1,49 @@
+"""Where a tensor's storage lives: `minitorch.device('cpu')`, `device('cuda:0')`."""
+
+from __future__ import annotations
+
+from ..backends import has_backend
+
+
+class device:  # noqa: N801 -- PyTorch's name
+    """Where a tensor's storage lives: `minitorch.device('cpu')`, `device('cuda:0')`."""
+
+    __slots__ = ("type", "index")
+
+    def __init__(self, spec: str | device, index: int | None = None):
+        if isinstance(spec, device):
+            spec, index = spec.type, spec.index if index is None else index
+        kind, _, number = str(spec).partition(":")
+        if kind not in ("cpu", "cuda"):
+            raise RuntimeError(
+                f"Expected one of cpu, cuda device type at start of device string: {spec}"
+            )
+        self.type = kind
+        self.index = int(number) if number else index
+
+    def __repr__(self) -> str:
+        if self.index is None:
+            return f"device(type='{self.type}')"
+        return f"device(type='{self.type}', index={self.index})"
+
+    def __str__(self) -> str:
+        return self.type if self.index is None else f"{self.type}:{self.index}"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
+
+    def __hash__(self) -> int:
+        return hash((self.type, self.index))
+
+
+CPU = device("cpu")
+
+
+def check_device(target: device) -> device:
+    """`target` if tensors can live there; a clear RuntimeError otherwise."""
+    if not has_backend(target.type):
+        raise RuntimeError(
+            f"cannot place a tensor on '{target}': minitorch has no CUDA device available "
+            "(minitorch.cuda.is_available() is False)"
+        )
+    return target

@@ -1,0 +1,5 @@
+"""`minitorch.utils`, as `torch.utils`: `minitorch.utils.data` holds datasets and loaders."""
+
+from . import data
+
+__all__ = ["data"]

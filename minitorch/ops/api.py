@@ -29,10 +29,13 @@ from ..tensors.kernels import (
     as_operands,
     converted,
     drop_dims,
+    reduce_dims,
+    scalar_tensor,
+)
+from ..tensors.shapes import (
     infer_shape,
     not_implemented,
     reduction_dims,
-    scalar_tensor,
 )
 from .functions import (
     Abs,
@@ -70,7 +73,6 @@ from .functions import (
     View,
     Where,
     check_integer_divisor,
-    reduce_dims,
 )
 
 if TYPE_CHECKING:

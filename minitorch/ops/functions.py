@@ -31,20 +31,23 @@ from ..tensors.kernels import (
     arg_reduce,
     as_operands,
     backend_for,
-    check_matmul_operands,
     converted,
     drop_dims,
     float_version,
-    index_layout,
-    infer_shape,
     new_tensor,
-    normalize_key,
-    not_implemented,
-    reduction_dims,
+    reduce_dims,
     scalar_tensor,
     view_of,
     with_shape,
     write_into,
+)
+from ..tensors.shapes import (
+    check_matmul_operands,
+    index_layout,
+    infer_shape,
+    normalize_key,
+    not_implemented,
+    reduction_dims,
 )
 
 if TYPE_CHECKING:
@@ -481,28 +484,6 @@ def check_integer_divisor(b: Tensor) -> None:
 # ---------------------------------------------------------------------------
 # Reductions
 # ---------------------------------------------------------------------------
-
-
-def reduce_dims(fn, a: Tensor, dims: tuple[int, ...], start: Number, dtype: DType) -> Tensor:
-    """Fold `a` over `dims` with `fn` from `start`; the result keeps each dim with size 1.
-
-    Every dim of a contiguous tensor is one run of memory: `a` is then seen as 1-D
-    and folded by one kernel call (faster, and a float sum rounds once).
-    """
-    if len(dims) > 1 and len(dims) == a.ndim and a.is_contiguous():
-        layout = TensorData.contiguous(a._layout.storage, (a.numel(),), a._layout.offset)
-        flat = reduce_dims(fn, view_of(a, layout), (0,), start, dtype)
-        return with_shape(flat, (1,) * a.ndim)
-    # BEGIN SOLUTION 2.4
-    result = converted(a, dtype)
-    for dim in dims:
-        shape = list(result.shape)
-        shape[dim] = 1
-        out = new_tensor(shape, dtype, a.device)
-        backend_for(a).reduce(fn, out._layout, result._layout, dim, start)
-        result = out
-    return result if result is not a else a.clone()
-    # END SOLUTION 2.4
 
 
 def accumulation_dtype(a: Tensor, dtype: DType | None) -> DType:

@@ -25,12 +25,14 @@ from ..tensors.kernels import (
     Number,
     alias,
     apply_map,
-    index_layout,
     new_tensor,
-    normalize_key,
     scalar_tensor,
     view_of,
     write_into,
+)
+from ..tensors.shapes import (
+    index_layout,
+    normalize_key,
 )
 from .api import (
     add,

@@ -249,13 +249,17 @@ class TensorData:
         return layout
 
     @classmethod
-    def empty(cls, shape: UserShape, dtype: DType) -> TensorData:
-        """A new contiguous layout of `shape` over fresh zero-filled storage of `dtype`."""
+    def empty(cls, shape: UserShape, dtype: DType, zeros=np.zeros) -> TensorData:
+        """A new contiguous layout of `shape` over fresh zero-filled storage of `dtype`.
+
+        `zeros(size, numpy_dtype)` allocates the storage: host memory by default,
+        a backend's `zeros` for its device's memory.
+        """
         layout = object.__new__(cls)
         layout.shape, layout.strides, numel, layout.shape_array, layout.strides_array = (
             contiguous_layout(shape)
         )
-        layout.storage = np.zeros(numel, dtype=dtype.numpy_dtype)
+        layout.storage = zeros(numel, dtype.numpy_dtype)
         layout.offset = 0
         return layout
 

@@ -22,6 +22,7 @@ import weakref
 import numpy as np
 
 from .. import dtypes
+from ..backends import backend_for
 from ..backends.tensor_data import TensorData, normalize_dim, prod
 from ..dtypes import DType
 from .device import CPU, device
@@ -273,6 +274,14 @@ class TensorBase:
 
     # ------------------------------------------------------------------ conversions
 
+    def _host_values(self) -> np.ndarray:
+        """This tensor's values as a NumPy array: a view of host memory, a copy from a device."""
+        layout = self._layout
+        host = backend_for(self.device).to_host(layout.storage)
+        if host is not layout.storage:
+            layout = TensorData(host, layout.shape, layout.strides, layout.offset)
+        return layout.numpy_view()
+
     def numpy(self) -> np.ndarray:
         """A NumPy array sharing this tensor's memory (CPU only)."""
         if self.requires_grad:
@@ -280,10 +289,15 @@ class TensorBase:
                 "Can't call numpy() on Tensor that requires grad. "
                 "Use tensor.detach().numpy() instead."
             )
+        if self.device.type != "cpu":
+            raise TypeError(
+                f"can't convert {self.device} device type tensor to numpy. Use Tensor.cpu() to "
+                "copy the tensor to host memory first."
+            )
         return self._layout.numpy_view()
 
     def __array__(self, dtype=None, copy=None):
-        values = self._layout.numpy_view()
+        values = self._host_values()
         if dtype is not None and np.dtype(dtype) != values.dtype:
             return values.astype(dtype)
         return values.copy() if copy else values
@@ -294,11 +308,11 @@ class TensorBase:
             raise RuntimeError(
                 f"a Tensor with {self.numel()} elements cannot be converted to Scalar"
             )
-        return self._layout.storage.item(self._layout.offset)
+        return self._host_values().item()
 
     def tolist(self):
         """Nested Python lists of Python numbers (a number for a 0-dim tensor)."""
-        return self._layout.numpy_view().tolist()
+        return self._host_values().tolist()
 
     def __float__(self) -> float:
         return float(self.item())
@@ -332,7 +346,7 @@ class TensorBase:
     def __repr__(self) -> str:
         grad_fn = self.grad_fn
         return format_tensor(
-            np.array(self._layout.numpy_view(), order="C"),
+            np.array(self._host_values(), order="C"),
             dtype_name=self.dtype.name,
             default_dtype=self.dtype is dtypes.get_default_dtype(),
             device=None if self.device.type == "cpu" else str(self.device),

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import dtypes
+from ..backends import backend_for
 from ..backends.tensor_data import TensorData, prod
 from ..dtypes import DType
 from .base import TensorBase, make_tensor
@@ -88,9 +89,15 @@ def inferred_dtype(values: list) -> DType:
 
 
 def finish(t: Tensor, on_device, requires_grad: bool) -> Tensor:
-    """Apply the `device=` and `requires_grad=` keywords of a factory function."""
-    if on_device is not None:
-        t.device = check_device(Device(on_device))
+    """Apply the `device=` and `requires_grad=` keywords of a factory function.
+
+    `t` was made in host memory; another device gets a copy in its own memory.
+    """
+    if on_device is not None and (target := check_device(Device(on_device))) != t.device:
+        layout = t._layout
+        storage = backend_for(target).from_host(layout.storage)
+        t._layout = TensorData(storage, layout.shape, layout.strides, layout.offset)
+        t.device = target
     if requires_grad:
         if not t.dtype.is_floating_point:
             raise RuntimeError(

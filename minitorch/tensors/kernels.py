@@ -39,8 +39,9 @@ def backend_for(t: Tensor):
 
 
 def new_tensor(shape: Sequence[int], dtype: DType, on_device: Device = CPU) -> Tensor:
-    """A fresh contiguous tensor of zeros."""
-    return make_tensor(TensorData.empty(tuple(shape), dtype), dtype, on_device)
+    """A fresh contiguous tensor of zeros, in the memory of `on_device`."""
+    zeros = device_backend(on_device).zeros
+    return make_tensor(TensorData.empty(tuple(shape), dtype, zeros), dtype, on_device)
 
 
 def view_of(t: Tensor, layout: TensorData) -> Tensor:
@@ -64,10 +65,10 @@ def with_shape(fresh: Tensor, shape: tuple) -> Tensor:
     return make_tensor(layout, fresh.dtype, fresh.device, fresh._version_counter)
 
 
-def scalar_tensor(value: Number, dtype: DType) -> Tensor:
+def scalar_tensor(value: Number, dtype: DType, on_device: Device = CPU) -> Tensor:
     """A 0-dim tensor holding the Python number `value` in `dtype`."""
-    storage = np.array([value], dtype=dtype.numpy_dtype)
-    return make_tensor(TensorData.contiguous(storage, ()), dtype)
+    storage = device_backend(on_device).from_host(np.array([value], dtype=dtype.numpy_dtype))
+    return make_tensor(TensorData.contiguous(storage, ()), dtype, on_device)
 
 
 def converted(t: Tensor, dtype: DType) -> Tensor:
@@ -95,9 +96,10 @@ def as_operands(a: Tensor | Number, b: Tensor | Number) -> tuple[Tensor, Tensor,
 
 def apply_map(fn, a: Tensor, out_dtype: DType) -> Tensor:
     """A new tensor with $fn(a_i)$ for every element of `a`."""
-    out = new_tensor(a._layout.shape, out_dtype, a.device)
-    backend_for(a).map(fn, out._layout, a._layout)
-    return out
+    backend = device_backend(a.device)
+    out = TensorData.empty(a._layout.shape, out_dtype, backend.zeros)
+    backend.map(fn, out, a._layout)
+    return make_tensor(out, out_dtype, a.device)
 
 
 def apply_zip(fn, a: Tensor, b: Tensor, out_dtype: DType) -> Tensor:
@@ -105,9 +107,10 @@ def apply_zip(fn, a: Tensor, b: Tensor, out_dtype: DType) -> Tensor:
     shape = a._layout.shape
     if b._layout.shape != shape:
         shape = shape_broadcast(shape, b._layout.shape)
-    out = new_tensor(shape, out_dtype, a.device)
-    backend_for(a).zip(fn, out._layout, a._layout, b._layout)
-    return out
+    backend = device_backend(a.device)
+    out = TensorData.empty(shape, out_dtype, backend.zeros)
+    backend.zip(fn, out, a._layout, b._layout)
+    return make_tensor(out, out_dtype, a.device)
 
 
 def arg_reduce(better, a: Tensor, dim: int) -> tuple[Tensor, Tensor]:

@@ -33,13 +33,10 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from minitorch import Scalar, topological_sort  # noqa: E402
-from minitorch.datasets import Dataset, xor  # noqa: E402
+from minitorch import Scalar, topological_sort
+from minitorch.datasets import Dataset, xor
 
 try:
     from micrograd.engine import Value

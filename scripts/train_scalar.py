@@ -26,10 +26,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from minitorch import Module, Scalar  # noqa: E402
-from minitorch.datasets import DATASETS, Dataset  # noqa: E402
+from minitorch import Module, Scalar
+from minitorch.datasets import DATASETS, Dataset
 
 DEFAULTS = {"points": 50, "hidden": 8, "epochs": 200, "lr": 0.5, "seed": 0}
 

@@ -4,63 +4,40 @@ Usage:
     python scripts/train_tensor.py --dataset xor [--points 100] [--hidden 16] [--epochs 300]
                                    [--lr 0.5] [--seed 0] [--backend simple] [--no-progress]
 
-The network is 2 -> hidden -> hidden -> 1: `Linear` layers (a `Parameter`-wrapped weight
-matrix and bias vector each) with ReLU between them. The last layer gives a logit $z$ with
-$P(y = 1 \\mid x) = \\sigma(z)$. Training is full-batch gradient descent (SGD on the whole
-set) on the binary cross-entropy, written from $z$ so that it never takes $\\ln 0$:
+The network is 2 -> hidden -> hidden -> 1: `minitorch.nn.Linear` layers (PyTorch's shapes
+and initialisation) with ReLU between them. The last layer gives a logit $z$ with
+$P(y = 1 \\mid x) = \\sigma(z)$. Training is full-batch gradient descent (`minitorch.optim.SGD`
+on the whole set) on the binary cross-entropy computed from $z$
+(`minitorch.nn.functional.binary_cross_entropy_with_logits`, which never takes $\\ln 0$):
 
 $$L = \\frac{1}{n} \\sum_i \\max(z_i, 0) - z_i y_i + \\ln(1 + e^{-|z_i|})$$
 
-Each epoch runs one forward pass over all points as a matrix, `loss.backward()`, and the
-update $w \\leftarrow w - \\mathrm{lr} \\cdot \\partial L / \\partial w$ under `no_grad`.
+Each epoch runs one forward pass over all points as a matrix, then
+`optimizer.zero_grad(); loss.backward(); optimizer.step()`, as a PyTorch training loop does.
 """
 
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from dataclasses import dataclass, field
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-import minitorch  # noqa: E402
-from minitorch import Module, Parameter, Tensor  # noqa: E402
-from minitorch.datasets import DATASETS, Dataset  # noqa: E402
+import minitorch
+import minitorch.nn.functional as F
+from minitorch import Tensor, nn
+from minitorch.datasets import DATASETS, Dataset
 
 DEFAULTS = {"points": 100, "hidden": 16, "epochs": 300, "lr": 0.5, "seed": 0}
 
 
-class Linear(Module):
-    """$y = x W + b$ for a batch of rows $x$.
-
-    $W$ starts uniform in $\\pm\\sqrt{6 / \\text{in\\_size}}$ (He initialisation, which keeps
-    the scale of ReLU activations from layer to layer), $b$ at zero.
-    """
-
-    def __init__(self, in_size: int, out_size: int) -> None:
-        super().__init__()
-        bound = math.sqrt(6.0 / in_size)
-        self.weight = Parameter(minitorch.rand(in_size, out_size) * (2 * bound) - bound)
-        self.bias = Parameter(minitorch.zeros(out_size))
-        self.in_size, self.out_size = in_size, out_size
-
-    def forward(self, x: Tensor) -> Tensor:
-        return x @ self.weight.value + self.bias.value
-
-    def extra_repr(self) -> str:
-        return f"in_size={self.in_size}, out_size={self.out_size}"
-
-
-class Network(Module):
+class Network(nn.Module):
     """2 -> hidden -> hidden -> 1 with ReLU between the layers; outputs logits."""
 
     def __init__(self, hidden: int) -> None:
         super().__init__()
-        self.layer1 = Linear(2, hidden)
-        self.layer2 = Linear(hidden, hidden)
-        self.layer3 = Linear(hidden, 1)
+        self.layer1 = nn.Linear(2, hidden)
+        self.layer2 = nn.Linear(hidden, hidden)
+        self.layer3 = nn.Linear(hidden, 1)
 
     def forward(self, points: Tensor) -> Tensor:
         """The logit $z$ of $P(y = 1 \\mid x)$ for each row $x$ of `points` (shape n x 2)."""
@@ -68,12 +45,6 @@ class Network(Module):
         hidden = self.layer1(centred).relu()
         hidden = self.layer2(hidden).relu()
         return self.layer3(hidden).view(-1)
-
-
-def cross_entropy_with_logits(logits: Tensor, labels: Tensor) -> Tensor:
-    """The mean binary cross-entropy of $\\sigma(z)$ against 0/1 labels, stable for any $z$."""
-    softplus = ((-logits.abs()).exp() + 1).log()
-    return (logits.relu() - logits * labels + softplus).mean()
 
 
 @dataclass
@@ -106,7 +77,7 @@ def train(
         raise ValueError(f"need hidden >= 1, epochs >= 1 and lr > 0, got {hidden}, {epochs}, {lr}")
     minitorch.manual_seed(seed)
     model = Network(hidden)
-    weights = [parameter.value for parameter in model.parameters()]
+    optimizer = minitorch.optim.SGD(model.parameters(), lr=lr)
     points = minitorch.tensor(data.X)
     labels = minitorch.tensor(data.y, dtype=minitorch.float32)
     result = TrainResult(model, data)
@@ -116,12 +87,10 @@ def train(
 
         steps = tqdm(steps, desc=f"training on {data.name}", unit="epoch")
     for _ in steps:
-        loss = cross_entropy_with_logits(model(points), labels)
+        loss = F.binary_cross_entropy_with_logits(model(points), labels)
+        optimizer.zero_grad()
         loss.backward()
-        with minitorch.no_grad():
-            for weight in weights:
-                weight -= lr * weight.grad
-                weight.grad.zero_()
+        optimizer.step()
         result.losses.append(loss.item())  # .item(): keep a number, not the graph
         if progress:
             steps.set_postfix(loss=f"{result.losses[-1]:.4f}")

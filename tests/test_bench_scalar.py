@@ -3,28 +3,13 @@
 from __future__ import annotations
 
 import gc
-import importlib.util
 import math
-import sys
-from pathlib import Path
 
 import pytest
 
 from minitorch import Scalar
 from minitorch.datasets import xor
-
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "bench_scalar.py"
-
-
-def load_script():
-    spec = importlib.util.spec_from_file_location("bench_scalar", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_scalar"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = load_script()
+from scripts import bench_scalar as bench
 
 # A 2-2-1 network: hidden h_j = relu(b_j + w_j0 x0 + w_j1 x1), output s = b + v0 h0 + v1 h1.
 WEIGHTS = [[([1.0, -2.0], 0.5), ([0.25, 1.0], -1.0)], [([2.0, -3.0], 0.1)]]

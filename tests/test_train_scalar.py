@@ -7,30 +7,15 @@ definitions, so the Scalar version is checked against an independent implementat
 from __future__ import annotations
 
 import copy
-import importlib.util
 import math
 import random
-import sys
 from pathlib import Path
 
 import pytest
 
 from minitorch import Scalar
 from minitorch.datasets import simple, xor
-
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "train_scalar.py"
-
-
-def load_script():
-    spec = importlib.util.spec_from_file_location("train_scalar", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["train_scalar"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-train_scalar = load_script()
-
+from scripts import train_scalar
 
 Layers = list[tuple[list[list[float]], list[float]]]  # (weights[i][j], biases[j]) per layer
 

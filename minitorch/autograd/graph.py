@@ -156,7 +156,7 @@ class Node:
         """Pairs (input node, gradient for that input) from the operation's backward."""
         if _state.captured is not None:
             capture(self, d_output)
-        elif self.retained is not None:
+        if self.retained is not None:  # retain_grad() fills .grad in autograd.grad too
             keep_gradient(self.retained(), d_output)
         gradients = self.function.backward(self.ctx, d_output)
         if not isinstance(gradients, tuple):
@@ -354,9 +354,39 @@ def run_backward(tensor: Tensor, gradient=None, retain_graph: bool | None = None
         _state.enabled, _state.retain_graph = previous
 
 
-def backward(tensors, grad_tensors=None, retain_graph: bool | None = None) -> None:
-    """`torch.autograd.backward`: `t.backward(g)` for each tensor `t` (and gradient `g`)."""
+def check_differentiable(tensors: list) -> None:
+    """PyTorch's error, naming the first of `tensors` that has no graph to go back through."""
+    for k, t in enumerate(tensors):
+        if not t.requires_grad:
+            raise RuntimeError(
+                f"element {k} of tensors does not require grad and does not have a grad_fn"
+            )
+
+
+def backward(
+    tensors, grad_tensors=None, retain_graph: bool | None = None, inputs=None
+) -> None:
+    """`torch.autograd.backward`: `t.backward(g)` for each tensor `t` (and gradient `g`).
+
+    With `inputs`, only those tensors (leaves or not) get gradients added to their `.grad`.
+
+    >>> import minitorch
+    >>> x = minitorch.tensor([1.0, 2.0], requires_grad=True)
+    >>> minitorch.autograd.backward([(x * x).sum(), (3 * x).sum()])
+    >>> x.grad
+    tensor([5., 7.])
+    """
     tensors = [tensors] if isinstance(tensors, TensorBase) else list(tensors)
+    check_differentiable(tensors)
+    if inputs is not None:
+        inputs = [inputs] if isinstance(inputs, TensorBase) else list(inputs)
+        if not inputs:
+            raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+        found = grad(tensors, inputs, grad_tensors, retain_graph, allow_unused=True)
+        for x, d in zip(inputs, found, strict=True):
+            if d is not None and not x.retains_grad:  # a retained one already got it
+                keep_gradient(x, d)
+        return
     if grad_tensors is None or isinstance(grad_tensors, TensorBase):
         grad_tensors = [grad_tensors] * len(tensors)
     for k, (t, g) in enumerate(zip(tensors, grad_tensors, strict=True)):
@@ -388,6 +418,9 @@ def grad(
         )
     outputs = [outputs] if isinstance(outputs, TensorBase) else list(outputs)
     inputs = [inputs] if isinstance(inputs, TensorBase) else list(inputs)
+    if not inputs:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
+    check_differentiable(outputs)
     for x in inputs:
         if not x.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
@@ -402,10 +435,11 @@ def grad(
         found = [_state.captured[id(node)] for node in nodes]
     finally:
         _state.captured = previous
-    if not allow_unused and any(d is None for d in found):
+    unused = [k for k, d in enumerate(found) if d is None]
+    if unused and not allow_unused:
         raise RuntimeError(
-            "One of the differentiated Tensors appears to not have been used in the graph. "
-            "Set allow_unused=True if this is the desired behavior."
+            f"The differentiated Tensor at index {unused[0]} appears to not have been "
+            "used in the graph. Set allow_unused=True if this is the desired behavior."
         )
     return tuple(
         d if d is None or d.dtype is x.dtype else d.to(x.dtype)

@@ -15,7 +15,8 @@ class Linear(Module):
 
     `weight` has shape (out_features, in_features) and `bias` (out_features,),
     both uniform in $\\pm 1/\\sqrt{\\text{in\\_features}}$: the distribution of
-    PyTorch's default (Kaiming-uniform with $a = \\sqrt 5$).
+    PyTorch's default (Kaiming-uniform with $a = \\sqrt 5$), made with `dtype` and on
+    `device` (the defaults when None).
 
     >>> import minitorch
     >>> layer = minitorch.nn.Linear(3, 2)
@@ -25,12 +26,18 @@ class Linear(Module):
     Linear(in_features=3, out_features=2, bias=True)
     """
 
-    def __init__(self, in_features: int, out_features: int, bias: bool = True) -> None:
+    def __init__(
+        self, in_features: int, out_features: int, bias: bool = True, device=None, dtype=None
+    ) -> None:
         super().__init__()
         self.in_features, self.out_features = in_features, out_features
         bound = 1.0 / math.sqrt(in_features) if in_features > 0 else 0.0
-        self.weight = Parameter(rand(out_features, in_features) * (2 * bound) - bound)
-        self.bias = Parameter(rand(out_features) * (2 * bound) - bound) if bias else None
+
+        def uniform(*shape: int) -> Tensor:
+            return rand(*shape, dtype=dtype, device=device) * (2 * bound) - bound
+
+        self.weight = Parameter(uniform(out_features, in_features))
+        self.bias = Parameter(uniform(out_features)) if bias else None
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         bias = None if self.bias is None else self.bias.value

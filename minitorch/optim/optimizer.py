@@ -8,16 +8,27 @@ from .._tensor import Tensor
 
 
 def _tensors(params: Iterable) -> list[Tensor]:
-    """The tensors of `params`: tensors, or `nn.Parameter`s (whose tensor is `.value`)."""
+    """The tensors of `params`: tensors, or `nn.Parameter`s (whose tensor is `.value`).
+
+    Each must be a leaf: an optimizer changes it in place, and stepping a tensor computed
+    from others would change a copy the model never reads.
+    """
+    if isinstance(params, Tensor):
+        raise TypeError(
+            "params argument given to the optimizer should be an iterable of Tensors or dicts, "
+            f"but got {params.type()}"
+        )
     tensors = [getattr(p, "value", p) for p in params]
     if not tensors:
         raise ValueError("optimizer got an empty parameter list")
     for t in tensors:
         if not isinstance(t, Tensor):
-            raise TypeError(
-                f"optimizer can only optimize Tensors, but one of the params is "
-                f"{type(t).__module__}.{type(t).__name__}"
-            )
+            kind = type(t).__qualname__
+            if type(t).__module__ != "builtins":
+                kind = f"{type(t).__module__}.{kind}"
+            raise TypeError(f"optimizer can only optimize Tensors, but one of the params is {kind}")
+        if not t.is_leaf:
+            raise ValueError("can't optimize a non-leaf Tensor")
     return tensors
 
 

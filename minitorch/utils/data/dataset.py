@@ -16,8 +16,10 @@ class TensorDataset(Dataset):
     """Example `i` is `(t[i] for t in tensors)`: the tensors share their first dimension."""
 
     def __init__(self, *tensors: Tensor) -> None:
-        if not tensors or any(t.ndim == 0 for t in tensors):
-            raise ValueError("TensorDataset needs tensors with at least one dimension")
+        if not tensors:
+            raise ValueError("TensorDataset needs at least one tensor")
+        if any(t.ndim == 0 for t in tensors):
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
         if any(t.shape[0] != tensors[0].shape[0] for t in tensors):
             raise AssertionError("Size mismatch between tensors")
         self.tensors = tensors

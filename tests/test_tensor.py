@@ -585,3 +585,12 @@ def test_requires_grad_fields():
     assert repr(a) == "tensor([1., 1.], requires_grad=True)"
     b = minitorch.zeros(2).requires_grad_()
     assert b.requires_grad
+
+
+@pytest.mark.parametrize("method", ["size", "stride"])
+@pytest.mark.parametrize("dim", [0, -1])
+def test_size_and_stride_of_a_dim_of_a_0d_tensor_raise_as_torch(method, dim):
+    # torch 2.x: IndexError "Dimension specified as 0 but tensor has no dimensions"
+    with pytest.raises(IndexError, match=f"^Dimension specified as {dim} but tensor has no dim"):
+        getattr(minitorch.tensor(1.0), method)(dim)
+    assert getattr(minitorch.tensor([[1.0, 2.0]]), method)(-1) == {"size": 2, "stride": 1}[method]

@@ -131,7 +131,13 @@ class TensorBase:
         """The shape, or the size of dimension `dim`."""
         if dim is None:
             return self.shape
-        return self._layout.shape[normalize_dim(dim, self.ndim)] if self.ndim else 1
+        return self._layout.shape[self._dimension(dim)]
+
+    def _dimension(self, dim: int) -> int:
+        """`dim` as an index into the shape (PyTorch's IndexError for a 0-dim tensor)."""
+        if not self.ndim:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        return normalize_dim(dim, self.ndim)
 
     def dim(self) -> int:
         """Number of dimensions."""
@@ -149,7 +155,7 @@ class TensorBase:
         """Elements to skip in storage to move by one along each dimension (or along `dim`)."""
         if dim is None:
             return self._layout.strides
-        return self._layout.strides[normalize_dim(dim, self.ndim)] if self.ndim else 1
+        return self._layout.strides[self._dimension(dim)]
 
     def storage_offset(self) -> int:
         """Position of this tensor's first element in its storage."""

@@ -1003,7 +1003,7 @@ def count_task_tests(root: Path, timeout: float | None = 600) -> dict[str, int]:
         for marker in markers:
             task_id = marker.removeprefix("task").replace("_", ".")
             counts[task_id] = counts.get(task_id, 0) + 1
-    return counts
+    return dict(sorted(counts.items(), key=lambda item: task_sort_key(item[0])))
 
 
 def graded_tree(project: Path, reference: Path, dest: Path) -> Path:

@@ -199,11 +199,14 @@ class Reporter:
         # Returns None: pytest's own implementation makes the report; this only notes a skip
         # raised from the package under test (a stub that skips instead of failing).
         if call.excinfo is not None and isinstance(call.excinfo.value, pytest.skip.Exception):
-            entries = traceback.extract_tb(call.excinfo.tb)
-            where = self.relative(entries[-1].filename) if entries else None
-            if where and where.startswith("minitorch/"):
-                where = f"{where}:{entries[-1].lineno}"
-                self.send("skip_from_package", id=item.nodeid, where=where)
+            # The last frame of the project: the code that called pytest.skip().
+            entries = [
+                (self.relative(entry.filename), entry.lineno)
+                for entry in traceback.extract_tb(call.excinfo.tb)
+            ]
+            entries = [(path, line) for path, line in entries if path]
+            if entries and entries[-1][0].startswith("minitorch/"):
+                self.send("skip_from_package", id=item.nodeid, where="{}:{}".format(*entries[-1]))
 
     def pytest_runtest_logreport(self, report) -> None:
         message = ""

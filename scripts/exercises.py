@@ -21,6 +21,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -561,6 +562,7 @@ BOOTSTRAP = (
 OUTPUT_KEPT = 64 * 1024
 # The result channel carries one short line per event; more than this is not pytest's doing.
 CHANNEL_LIMIT = 64 * 1024 * 1024
+CHANNEL_LINE_LIMIT = 16 * 1024 * 1024
 # Environment variables that change what pytest runs or what Python imports first; the grading
 # subprocess runs without them (and grades every backend).
 DROPPED_ENV = (
@@ -690,10 +692,18 @@ def run_grading_subprocess(
 
     run = GradingRun()
     secret = secrets.token_hex(16)
-    channel_read, channel_write = os.pipe()
-    config = {"fd": channel_write, "secret": secret, "root": str(root), "args": args}
-    program = RUNNER.read_text(encoding="utf-8") + f"\nmain({config!r})\n"
     posix = os.name == "posix"
+    if posix:
+        # An inherited pipe: the subprocess's file descriptor `channel_write`.
+        channel_read, channel_write = os.pipe()
+        channel = {"fd": channel_write}
+    else:
+        # Windows cannot pass a pipe by number: a private temporary file, read at the end.
+        channel_write, channel_path = tempfile.mkstemp(prefix="minitorch-grade-")
+        os.close(channel_write)
+        channel = {"path": channel_path}
+    config = {**channel, "secret": secret, "root": str(root), "args": args}
+    program = RUNNER.read_text(encoding="utf-8") + f"\nmain({config!r})\n"
     started = time.monotonic()
     try:
         process = subprocess.Popen(
@@ -703,27 +713,31 @@ def run_grading_subprocess(
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
-            pass_fds=(channel_write,),
+            pass_fds=(channel_write,) if posix else (),
             start_new_session=posix,
         )
     finally:
-        os.close(channel_write)
+        if posix:
+            os.close(channel_write)
     output = _BoundedOutput(OUTPUT_KEPT)
 
     def read_output() -> None:
         while chunk := process.stdout.read1(1 << 16):
             output.add(chunk)
 
-    def read_channel() -> None:
-        with os.fdopen(channel_read, "rb") as channel:
-            for line in channel:
+    def read_channel(stream) -> None:
+        with stream:
+            while line := stream.readline(CHANNEL_LINE_LIMIT):
                 run.channel_bytes += len(line)
                 if run.channel_bytes > CHANNEL_LIMIT:
                     run.tampered.append("more than 64 MB arrived on the result channel")
                     break
                 run.receive(line, secret)
 
-    readers = [threading.Thread(target=f, daemon=True) for f in (read_output, read_channel)]
+    readers = [threading.Thread(target=read_output, daemon=True)]
+    if posix:
+        stream = os.fdopen(channel_read, "rb")
+        readers.append(threading.Thread(target=read_channel, args=(stream,), daemon=True))
     for reader in readers:
         reader.start()
     try:
@@ -746,6 +760,9 @@ def run_grading_subprocess(
     run.returncode = process.wait()
     for reader in readers:
         reader.join(timeout=10)
+    if not posix:
+        read_channel(open(channel_path, "rb"))
+        os.unlink(channel_path)
     run.elapsed = time.monotonic() - started
     run.output = output.text()
     return run

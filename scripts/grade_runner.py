@@ -255,14 +255,19 @@ class Reporter:
 
 
 def main(config: dict) -> None:
-    """Run pytest on config["args"] in config["root"], reporting on file descriptor config["fd"]."""
+    """Run pytest on config["args"] in config["root"], reporting on file descriptor config["fd"]
+    (or, where pipes cannot be inherited, appending to the file config["path"])."""
     root = config["root"]
     os.chdir(root)
     sys.path.insert(0, root)
     sys.argv = ["pytest"]
     import pytest
 
-    reporter = Reporter(config["fd"], config["secret"], root)
+    if "fd" in config:
+        fd = config["fd"]
+    else:
+        fd = os.open(config["path"], os.O_WRONLY | os.O_APPEND | getattr(os, "O_BINARY", 0))
+    reporter = Reporter(fd, config["secret"], root)
     code = pytest.main(config["args"], plugins=[reporter])
     reporter.send("exit", code=int(code))
     sys.stdout.flush()

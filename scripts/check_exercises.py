@@ -13,14 +13,15 @@ Checks:
      `mark.taskM_N` used in tests/ names a task of the table;
   3. with the solutions in place, every task's tests pass;
   4. for every task T, in a temporary copy of the project where only T's regions are stubbed,
-     T's tests fail.
+     every one of T's tests fails (a test that still passes checks code the student is given:
+     its marker is wrong, and the student would see it pass before doing any work).
 It prints one line per task, e.g.
 
-  0.1  Basic scalar operators  reference 12/12 pass  stubbed 0/1 pass  OK
+  0.1  Basic scalar operators  reference 12/12 pass  stubbed 0/12 pass  OK
 
-and, when ruff is installed, warns about lint errors that stubbing creates in the student copy
-and the reference does not have (an import used only inside a solution, say). Those are
-warnings, not failures.
+then lists the tests that pass with their task stubbed, and, when ruff is installed, warns
+about lint errors that stubbing creates in the student copy and the reference does not have (an
+import used only inside a solution, say). Those are warnings, not failures.
 
 Exit status: 0 when every check passes, 1 otherwise, 2 for an unknown task or module.
 """
@@ -43,9 +44,9 @@ from exercises import (
     TaskResult,
     add_selection_arguments,
     find_test_markers,
+    grading_env,
     make_student_copy,
     marker_test_files,
-    project_env,
     run_task_tests,
 )
 
@@ -93,6 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     test_files = marker_test_files(project.root)
 
     warnings = []
+    offenders = []  # tests that pass with their task stubbed
     tasks_ok = 0
     title_width = max(len(task.title) for task in tasks)
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
@@ -112,7 +114,16 @@ def main(argv: list[str] | None = None) -> int:
             print(task_line(task, title_width, reference.result(), stubbed_result, reasons))
             sys.stdout.flush()
             warnings += [f"task {task.id} stubbed: {line}" for line in lint]
+            if stubbed_result is not None:
+                offenders += [
+                    f"  {node_id}  ({task.marker})"
+                    for node_id, outcome in stubbed_result.outcomes.items()
+                    if outcome == "passed"
+                ]
 
+    if offenders:
+        print("Tests that pass with their task's solution removed (they test given code):")
+        print("\n".join(offenders))
     for problem in problems:
         print(problem)
     for warning in warnings:
@@ -147,13 +158,14 @@ def check_stubbed(
         copy = Path(scratch) / "project"
         regions = make_student_copy(project, copy, [task])
         # numba's kernel cache is keyed by source path; a private cache keeps copies apart.
-        env = project_env(
+        env = grading_env(
             copy, NUMBA_CACHE_DIR=str(Path(scratch) / "numba-cache"), PYTHONDONTWRITEBYTECODE="1"
         )
-        # One failing test proves the point: stop there (-x), and don't let hypothesis
-        # shrink the failure (a stubbed task fails on every example anyway).
-        stop_at_first_failure = ("-x", "--hypothesis-profile=exercise-check")
-        result = run_task_tests(copy, task, test_files, timeout, env, stop_at_first_failure)
+        # Every test must fail; don't let hypothesis shrink the failures (a stubbed task fails
+        # on every example anyway).
+        result = run_task_tests(
+            copy, task, test_files, timeout, env, hypothesis_profile="exercise-check"
+        )
         paths = sorted({region.path for region in regions})
         lint = new_lint_errors(lint_errors(project.root, paths), lint_errors(copy, paths))
     return result, lint
@@ -213,7 +225,12 @@ def task_problems(
         elif stubbed.detail:
             problems.append(f"stubbed run: {stubbed.detail}")
         elif stubbed.failed + stubbed.errors == 0:
-            problems.append("its tests pass with the solution removed")
+            problems.append("no test fails with the solution removed")
+        elif stubbed.passed:
+            problems.append(
+                f"{stubbed.passed} of its tests pass with the solution removed "
+                "(their marker is wrong: see the list below)"
+            )
     return problems
 
 

@@ -23,7 +23,6 @@ import subprocess
 import sys
 import tempfile
 import tokenize
-import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -477,19 +476,28 @@ def import_problem(root: Path) -> str | None:
     return process.stderr.strip() or f"exit code {process.returncode}"
 
 
+# The outcomes of one test, phase by phase, boil down to one of these.
+OUTCOMES = ("passed", "failed", "error", "skipped")
+
+
 @dataclass
 class TaskResult:
-    """The outcome of one task's tests."""
+    """The outcome of one task's tests, from the grading subprocess's result channel."""
 
     task: Task
     passed: int = 0
     failed: int = 0
     errors: int = 0
     skipped: int = 0
-    exit_code: int | None = None
-    failing: list[str] = field(default_factory=list)  # "classname::name" of failures, errors
-    collection_errors: list[str] = field(default_factory=list)  # messages
-    detail: str = ""  # why pytest gave no usable result, when it did not
+    exit_code: int | None = None  # the subprocess's; negative: killed by that signal
+    failing: list[str] = field(default_factory=list)  # node ids of failures and errors
+    collection_errors: list[str] = field(default_factory=list)  # "minitorch/x.py:3: Error: ..."
+    detail: str = ""  # why the run gave no usable result, when it did not
+    tampering: list[str] = field(default_factory=list)  # what was seen replaced or forged
+    expected: int | None = None  # how many tests the task has, when known
+    outcomes: dict[str, str] = field(default_factory=dict)  # node id -> one of OUTCOMES
+    output: str = ""  # the end of what the tests printed (capped)
+    elapsed: float = 0.0
 
     @property
     def total(self) -> int:
@@ -498,11 +506,26 @@ class TaskResult:
 
     @property
     def status(self) -> str:
-        if self.exit_code == PYTEST_NO_TESTS or (self.total == 0 and not self.detail):
+        if self.tampering:
+            return "TAMPERED"
+        if self.detail or self.collection_errors:
+            return "FAIL"
+        if self.total == 0:
             return "NO TESTS"
-        if self.exit_code == 0 and self.passed > 0 and self.failed + self.errors == 0:
+        if self.passed > 0 and self.failed + self.errors == 0:
             return "PASS"
         return "FAIL"
+
+    @property
+    def reason(self) -> str:
+        """One line: why the task is TAMPERED or FAIL without a failing test, or ""."""
+        if self.tampering:
+            return "; ".join(self.tampering)
+        if self.detail:
+            return self.detail
+        if self.collection_errors:
+            return "tests could not be collected: " + self.collection_errors[0]
+        return ""
 
     def to_json(self) -> dict:
         return {
@@ -513,12 +536,61 @@ class TaskResult:
             "status": self.status,
             "passed": self.passed,
             "total": self.total,
+            "expected": self.expected,
             "failed": self.failed,
             "errors": self.errors,
             "skipped": self.skipped,
             "failing": self.failing,
+            "collection_errors": self.collection_errors,
             "detail": self.detail,
+            "tampering": self.tampering,
+            "seconds": round(self.elapsed, 2),
         }
+
+
+# The program of each grading subprocess (it runs pytest with a reporting plugin).
+RUNNER = Path(__file__).resolve().with_name("grade_runner.py")
+# It is sent on stdin, so that the channel and the secret of the results appear in no argument.
+BOOTSTRAP = (
+    "import os, sys\n"
+    "source = sys.stdin.read()\n"
+    "os.dup2(os.open(os.devnull, os.O_RDONLY), 0)\n"
+    "exec(compile(source, 'grade_runner.py', 'exec'), {'__name__': 'grade_runner'})\n"
+)
+# What a task's run may print: the first and last OUTPUT_KEPT bytes are kept, the rest dropped
+# as it arrives (a test printing megabytes per call must not fill the grader's memory).
+OUTPUT_KEPT = 64 * 1024
+# The result channel carries one short line per event; more than this is not pytest's doing.
+CHANNEL_LIMIT = 64 * 1024 * 1024
+CHANNEL_LINE_LIMIT = 16 * 1024 * 1024
+# Environment variables that change what pytest runs or what Python imports first; the grading
+# subprocess runs without them (and grades every backend).
+DROPPED_ENV = (
+    "PYTHONPATH",
+    "PYTHONSTARTUP",
+    "PYTHONINSPECT",
+    "PYTEST_ADDOPTS",
+    "PYTEST_PLUGINS",
+    "MINITORCH_TEST_BACKENDS",
+)
+# The plugin of hypothesis (--hypothesis-profile), loaded by name: the grading run loads no
+# other installed pytest plugin.
+HYPOTHESIS_PLUGIN = "_hypothesis_pytestplugin"
+
+
+def grading_env(root: Path, **extra: str) -> dict[str, str]:
+    """The environment of a grading subprocess in project `root` (see DROPPED_ENV)."""
+    env = {name: value for name, value in os.environ.items() if name not in DROPPED_ENV}
+    env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+    env.update(extra)
+    return env
+
+
+def missing_test_tools() -> list[str]:
+    """The test tools grading needs that this Python cannot import."""
+    import importlib.util
+
+    return [name for name in ("pytest", "hypothesis") if importlib.util.find_spec(name) is None]
 
 
 def run_task_tests(
@@ -528,61 +600,278 @@ def run_task_tests(
     timeout: float | None = None,
     env: dict[str, str] | None = None,
     pytest_args: tuple[str, ...] = (),
+    expected: int | None = None,
+    hypothesis_profile: str | None = None,
 ) -> TaskResult:
-    """Run the tests marked `task.marker` in project `root` and count the outcomes.
+    """Run the tests marked `task.marker` in project `root` in a fresh subprocess; count them.
 
-    With `test_files` (paths relative to `root`; see `marker_test_files`) pytest collects
-    only those files, which is much faster than importing the whole suite for every task;
-    without, it collects the whole suite.
+    With `test_files` (paths relative to `root`; see `marker_test_files`) pytest collects only
+    those files, which is much faster than importing the whole suite for every task. The
+    subprocess runs in a process group of its own, killed whole after `timeout` seconds and
+    when the run ends. `expected` is the number of tests the task has (the run fails when
+    another number ran). See `interpret` for what makes a run fail or count as tampered.
     """
-    result = TaskResult(task)
-    with tempfile.TemporaryDirectory(prefix="minitorch-grade-") as scratch:
-        junit = Path(scratch) / "junit.xml"
-        command = [sys.executable, "-m", "pytest", "-m", task.marker]
-        command += ["-p", "no:cacheprovider", "-q", f"--junitxml={junit}", *pytest_args]
-        command += test_files or []
-        try:
-            process = subprocess.run(
-                command,
-                cwd=root,
-                env=env or project_env(root),
-                capture_output=True,
-                text=True,
-                timeout=timeout,
-            )
-        except subprocess.TimeoutExpired:
-            result.detail = f"timed out after {timeout:g} s"
-            return result
-        result.exit_code = process.returncode
-        if process.returncode == PYTEST_NO_TESTS:
-            return result
-        if junit.exists():
-            _count_junit(junit, result)
-    # Exit codes other than 0 (all passed) and 1 (some failed) without a failed test: pytest
-    # itself stopped (internal or usage error), so the counts say nothing.
-    if process.returncode not in (0, 1) and result.failed + result.errors == 0:
-        last_lines = (process.stdout + process.stderr).strip().splitlines()[-3:]
-        result.detail = f"pytest exited with code {process.returncode}: " + " | ".join(last_lines)
+    args = ["-m", task.marker, "-p", "no:cacheprovider", "-q", "-s", "--tb=short"]
+    if find_module(HYPOTHESIS_PLUGIN):
+        args += ["-p", HYPOTHESIS_PLUGIN]
+    if hypothesis_profile:
+        args.append(f"--hypothesis-profile={hypothesis_profile}")
+    args += [*pytest_args, *(test_files or [])]
+    run = run_grading_subprocess(root, args, timeout, env or grading_env(root))
+    result = interpret(task, run, timeout, expected)
     return result
 
 
-def _count_junit(junit: Path, result: TaskResult) -> None:
-    for case in ElementTree.parse(junit).iter("testcase"):
-        name = f"{case.get('classname')}::{case.get('name')}"
-        error = case.find("error")
-        if case.find("failure") is not None:
-            result.failed += 1
-            result.failing.append(name)
-        elif error is not None:
-            result.errors += 1
-            if error.get("message") == "collection failure":
-                result.collection_errors.append(f"{case.get('name')}: {error.text or ''}".strip())
-            else:
-                result.failing.append(name)
-        elif case.find("skipped") is not None:
+def find_module(name: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(name) is not None
+
+
+@dataclass
+class GradingRun:
+    """What one grading subprocess reported on its channel, and how it ended."""
+
+    returncode: int | None = None
+    timed_out: bool = False
+    elapsed: float = 0.0
+    output: str = ""
+    started: bool = False
+    finished: int | None = None  # pytest's exit status at the end of the session
+    collected: list[str] | None = None
+    collected_tasks: list[list[str]] = field(default_factory=list)
+    running: str | None = None
+    reports: dict[str, list[tuple[str, str, bool, str]]] = field(default_factory=dict)
+    collect_errors: list[str] = field(default_factory=list)
+    skips_from_package: dict[str, str] = field(default_factory=dict)
+    tampered: list[str] = field(default_factory=list)
+    forged_lines: int = 0
+    channel_bytes: int = 0
+
+    def receive(self, line: bytes, secret: str) -> None:
+        import json
+
+        try:
+            event = json.loads(line)
+        except ValueError:
+            event = None
+        if not isinstance(event, dict) or event.get("secret") != secret:
+            self.forged_lines += 1
+            return
+        kind = event.get("event")
+        if kind == "start":
+            self.started = True
+        elif kind == "collected":
+            self.collected = [str(i) for i in event.get("ids", [])]
+            self.collected_tasks = event.get("tasks", [])
+        elif kind == "running":
+            self.running = str(event.get("id"))
+        elif kind == "report":
+            entry = (event["when"], event["outcome"], bool(event.get("xfail")), event["message"])
+            self.reports.setdefault(str(event["id"]), []).append(entry)
+        elif kind == "collect_error":
+            self.collect_errors.append(f"{event['where']}: {event['error']}")
+        elif kind == "skip_from_package":
+            self.skips_from_package[str(event["id"])] = str(event["where"])
+        elif kind == "tampered":
+            what = str(event["what"])
+            if what not in self.tampered:
+                self.tampered.append(what)
+        elif kind == "finish":
+            self.finished = int(event["exitstatus"])
+
+
+def run_grading_subprocess(
+    root: Path, args: list[str], timeout: float | None, env: dict[str, str]
+) -> GradingRun:
+    """Run grade_runner.py with pytest arguments `args` in `root`; collect what it reports."""
+    import secrets
+    import signal
+    import threading
+    import time
+
+    run = GradingRun()
+    secret = secrets.token_hex(16)
+    posix = os.name == "posix"
+    if posix:
+        # An inherited pipe: the subprocess's file descriptor `channel_write`.
+        channel_read, channel_write = os.pipe()
+        channel = {"fd": channel_write}
+    else:
+        # Windows cannot pass a pipe by number: a private temporary file, read at the end.
+        channel_write, channel_path = tempfile.mkstemp(prefix="minitorch-grade-")
+        os.close(channel_write)
+        channel = {"path": channel_path}
+    config = {**channel, "secret": secret, "root": str(root), "args": args}
+    program = RUNNER.read_text(encoding="utf-8") + f"\nmain({config!r})\n"
+    started = time.monotonic()
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-c", BOOTSTRAP],
+            cwd=root,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            pass_fds=(channel_write,) if posix else (),
+            start_new_session=posix,
+        )
+    finally:
+        if posix:
+            os.close(channel_write)
+    output = _BoundedOutput(OUTPUT_KEPT)
+
+    def read_output() -> None:
+        while chunk := process.stdout.read1(1 << 16):
+            output.add(chunk)
+
+    def read_channel(stream) -> None:
+        with stream:
+            while line := stream.readline(CHANNEL_LINE_LIMIT):
+                run.channel_bytes += len(line)
+                if run.channel_bytes > CHANNEL_LIMIT:
+                    run.tampered.append("more than 64 MB arrived on the result channel")
+                    break
+                run.receive(line, secret)
+
+    readers = [threading.Thread(target=read_output, daemon=True)]
+    if posix:
+        stream = os.fdopen(channel_read, "rb")
+        readers.append(threading.Thread(target=read_channel, args=(stream,), daemon=True))
+    for reader in readers:
+        reader.start()
+    try:
+        process.stdin.write(program.encode("utf-8"))
+        process.stdin.close()
+    except OSError:
+        pass  # it ended already; its output says why
+    try:
+        process.wait(timeout)
+    except subprocess.TimeoutExpired:
+        run.timed_out = True
+    # Whatever the tests started (a pool of workers, a forgotten child) goes too.
+    if posix:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    else:
+        process.kill()
+    run.returncode = process.wait()
+    for reader in readers:
+        reader.join(timeout=10)
+    if not posix:
+        read_channel(open(channel_path, "rb"))
+        os.unlink(channel_path)
+    run.elapsed = time.monotonic() - started
+    run.output = output.text()
+    return run
+
+
+class _BoundedOutput:
+    """The first and last `kept` bytes of a stream, and how many were dropped in between."""
+
+    def __init__(self, kept: int):
+        self.kept = kept
+        self.head = bytearray()
+        self.tail = bytearray()
+        self.dropped = 0
+
+    def add(self, chunk: bytes) -> None:
+        room = self.kept - len(self.head)
+        if room > 0:
+            self.head += chunk[:room]
+            chunk = chunk[room:]
+        self.tail += chunk
+        if len(self.tail) > self.kept:
+            excess = len(self.tail) - self.kept
+            self.dropped += excess
+            del self.tail[:excess]
+
+    def text(self) -> str:
+        middle = f"\n[... {self.dropped} bytes of output dropped ...]\n" if self.dropped else ""
+        return (bytes(self.head).decode(errors="replace") + middle) + bytes(self.tail).decode(
+            errors="replace"
+        )
+
+
+def _last_lines(text: str, count: int = 3) -> str:
+    return " | ".join(line.strip() for line in text.strip().splitlines()[-count:])
+
+
+def interpret(task: Task, run: GradingRun, timeout: float | None, expected: int | None):
+    """The TaskResult of a grading run.
+
+    The run FAILs when it timed out, crashed or ended before pytest's session did (os._exit),
+    when a test file could not be collected, when pytest stopped with an error of its own, or
+    when the number of tests that ran is not `expected`. It is TAMPERED when the subprocess
+    saw pytest's machinery replaced, or lines without the run's secret came on the channel.
+    """
+    import signal
+
+    result = TaskResult(task, exit_code=run.returncode, expected=expected, output=run.output)
+    result.elapsed = run.elapsed
+    result.tampering = list(run.tampered)
+    if run.forged_lines:
+        result.tampering.append(
+            f"{run.forged_lines} lines without the grader's secret came on the result channel"
+        )
+    for node_id, phases in run.reports.items():
+        outcome = _outcome(phases)
+        if node_id in run.skips_from_package and outcome == "skipped":
+            outcome = "failed"
+        result.outcomes[node_id] = outcome
+        if outcome == "passed":
+            result.passed += 1
+        elif outcome == "skipped":
             result.skipped += 1
         else:
-            result.passed += 1
+            result.failed += outcome == "failed"
+            result.errors += outcome == "error"
+            result.failing.append(node_id)
+    result.collection_errors = list(run.collect_errors)
+    during = f" during {run.running}" if run.running else ""
+    if run.timed_out:
+        result.detail = f"timed out after {timeout:g} s{during}"
+    elif run.finished is None and not run.started:
+        result.detail = f"pytest exited with code {run.returncode}: {_last_lines(run.output)}"
+    elif run.finished is None and run.returncode is not None and run.returncode < 0:
+        try:
+            name = signal.Signals(-run.returncode).name
+        except ValueError:
+            name = f"signal {-run.returncode}"
+        result.detail = f"the test process crashed ({name}){during}"
+    elif run.finished is None:
+        result.detail = (
+            f"the test process ended (exit code {run.returncode}) before pytest finished"
+            f"{during}: os._exit() or a crash"
+        )
+    elif result.collection_errors:
+        pass
+    elif run.finished not in (0, 1, PYTEST_NO_TESTS):
+        result.detail = f"pytest exited with code {run.finished}: {_last_lines(run.output)}"
+    elif run.collected is not None and len(result.outcomes) < len(run.collected):
+        missing = len(run.collected) - len(result.outcomes)
+        result.detail = f"{missing} of the {len(run.collected)} collected tests did not run"
+    elif expected is not None and len(result.outcomes) != expected:
+        result.detail = f"{len(result.outcomes)} tests ran; task {task.id} has {expected}"
+    for node_id, where in run.skips_from_package.items():
+        if result.outcomes.get(node_id) == "failed":
+            result.detail = result.detail or f"a test was skipped from the package ({where})"
+    return result
+
+
+def _outcome(phases: list[tuple[str, str, bool, str]]) -> str:
+    """One test's outcome from its (when, outcome, xfail, message) phase reports."""
+    outcome = "passed"
+    for when, phase_outcome, xfail, _ in phases:
+        if phase_outcome == "failed":
+            return "failed" if when == "call" else "error"
+        if phase_outcome == "skipped" or xfail:
+            outcome = "skipped"
+    if not any(when == "call" for when, *_ in phases) and outcome == "passed":
+        return "error"
+    return outcome
 
 
 def find_test_markers(root: Path) -> tuple[list[tuple[str, int, str]], list[str]]:
@@ -619,3 +908,136 @@ def _is_mark(node: ast.AST) -> bool:
     return (isinstance(node, ast.Name) and node.id == "mark") or (
         isinstance(node, ast.Attribute) and node.attr == "mark"
     )
+
+
+# --- what make_exercises.py records in a student copy, and grade.py checks -----------------
+
+# The checksums of the files that decide what the tests check, and each task's test count.
+MANIFEST = "exercise-manifest.json"
+# Checksummed besides every file under tests/.
+MANIFEST_FILES = ("pyproject.toml", "setup.cfg")
+# Files that would change pytest's settings or hooks if someone added them.
+MANIFEST_ABSENT = ("pytest.toml", ".pytest.toml", "pytest.ini", ".pytest.ini", "conftest.py")
+CACHE_NAMES = ("__pycache__", ".hypothesis", ".pytest_cache")
+
+
+def _sha256(path: Path) -> str:
+    import hashlib
+
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def guarded_files(root: Path) -> list[str]:
+    """The files of `root` that the manifest checksums (relative, forward slashes)."""
+    names = [name for name in MANIFEST_FILES if (root / name).is_file()]
+    tests = root / "tests"
+    if tests.is_dir():
+        for path in sorted(tests.rglob("*")):
+            relative = path.relative_to(root)
+            if path.is_file() and not set(relative.parts) & set(CACHE_NAMES):
+                names.append(relative.as_posix())
+    return names
+
+
+def write_manifest(root: Path, counts: dict[str, int] | None) -> Path:
+    """Write MANIFEST into project `root`: checksums of `guarded_files`, test counts per task."""
+    import json
+
+    manifest = {
+        "about": (
+            "Written by scripts/make_exercises.py. scripts/grade.py refuses to grade when these "
+            "files differ, and fails a task when another number of tests ran."
+        ),
+        "sha256": {name: _sha256(root / name) for name in guarded_files(root)},
+        "absent": list(MANIFEST_ABSENT),
+        "tests": counts,
+    }
+    path = root / MANIFEST
+    path.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    return path
+
+
+def read_manifest(root: Path) -> dict | None:
+    """The MANIFEST of `root`, or None when it has none; ExerciseError when it is unreadable."""
+    import json
+
+    path = root / MANIFEST
+    if not path.exists():
+        return None
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(manifest.get("sha256"), dict):
+            raise ValueError("no sha256 table")
+    except (OSError, ValueError, AttributeError) as error:
+        raise ExerciseError(f"{path} is not a valid exercise manifest: {error}") from error
+    return manifest
+
+
+def manifest_problems(root: Path, manifest: dict) -> list[str]:
+    """How project `root` differs from its manifest: changed, removed or added files."""
+    problems = []
+    recorded = manifest["sha256"]
+    for name, digest in recorded.items():
+        path = root / name
+        if not path.is_file():
+            problems.append(f"{name} was removed")
+        elif _sha256(path) != digest:
+            problems.append(f"{name} was changed")
+    for name in guarded_files(root):
+        if name not in recorded:
+            problems.append(f"{name} was added")
+    for name in manifest.get("absent", MANIFEST_ABSENT):
+        if (root / name).exists():
+            problems.append(f"{name} was added (it would change pytest's settings)")
+    return problems
+
+
+def remove_test_caches(root: Path) -> None:
+    """Delete the bytecode caches under tests/ (a planted .pyc would run instead of the test)."""
+    tests = root / "tests"
+    if tests.is_dir():
+        for cache in sorted(tests.rglob("__pycache__"), reverse=True):
+            shutil.rmtree(cache, ignore_errors=True)
+
+
+def count_task_tests(root: Path, timeout: float | None = 600) -> dict[str, int]:
+    """How many tests carry each task marker in project `root` ("0.1" -> 12), by collecting them.
+
+    Collection imports the package of `root`: run it on a trusted copy (the reference).
+    """
+    files = sorted({path for paths in marker_test_files(root).values() for path in paths})
+    if not files:
+        return {}
+    args = ["--collect-only", "-q", "-p", "no:cacheprovider"]
+    if find_module(HYPOTHESIS_PLUGIN):
+        args += ["-p", HYPOTHESIS_PLUGIN]
+    run = run_grading_subprocess(root, args + files, timeout, grading_env(root))
+    if run.finished != 0 or run.collected is None or run.collect_errors or run.tampered:
+        why = "; ".join(run.collect_errors) or _last_lines(run.output)
+        raise ExerciseError(f"cannot collect the tests of {root}: {why}")
+    counts: dict[str, int] = {}
+    for markers in run.collected_tasks:
+        for marker in markers:
+            task_id = marker.removeprefix("task").replace("_", ".")
+            counts[task_id] = counts.get(task_id, 0) + 1
+    return dict(sorted(counts.items(), key=lambda item: task_sort_key(item[0])))
+
+
+def graded_tree(project: Path, reference: Path, dest: Path) -> Path:
+    """A project in `dest` with the package of `project` and everything else of `reference`.
+
+    So a student's package is graded with the instructor's tests, conftest.py and settings.
+    """
+    dest.mkdir(parents=True, exist_ok=True)
+    for name in PROJECT_ENTRIES:
+        if name == "minitorch":
+            continue
+        source = reference / name
+        if source.is_dir():
+            shutil.copytree(source, dest / name, ignore=_skipped)
+        elif source.is_file():
+            shutil.copy2(source, dest / name)
+    if (reference / MANIFEST).is_file():
+        shutil.copy2(reference / MANIFEST, dest / MANIFEST)
+    shutil.copytree(project / "minitorch", dest / "minitorch", ignore=_skipped)
+    return dest

@@ -1,21 +1,38 @@
-"""Grade the exercises of the project this script lives in, task by task.
+"""Grade the exercises of a project (by default, the one this script lives in), task by task.
 
 Usage:
     python scripts/grade.py                                # every task
     python scripts/grade.py --module 1                     # the tasks of module 1
     python scripts/grade.py --tasks 1.2,1.3 --json scores.json
+    python scripts/grade.py --project ../alice --reference ../pristine   # an instructor
 
-For each task M.N it runs `python -m pytest -m taskM_N` in the project root (the folder above
-scripts/), so a student copy grades its own minitorch package even when another one is
-installed, and prints a table: task, title, tests passed/total, status (PASS, FAIL, NO TESTS),
-then the total score. --json FILE also writes the results as JSON.
+Each task M.N runs its tests (those marked taskM_N) in a fresh Python subprocess, in a process
+group of its own that is killed whole when the task ends or runs past --timeout. The results
+come back on a private channel of that subprocess, not from its output or a report file. The
+table shows, per task: tests passed/total and PASS, FAIL, NO TESTS or TAMPERED, with the reason
+of a FAIL that is not a failing test: a timeout, a crash or os._exit() before pytest finished, a
+test file that could not be collected (with the file and line of the error), or another number
+of tests than the task has.
 
-Exit status: 0 when every selected task passes, 1 otherwise, 2 for an unknown task or module.
+Hypothesis runs with the profile "exercise-check" of tests/conftest.py (no shrinking of failing
+examples, no deadline), so that a first grade with every test failing is quick; choose another
+with --hypothesis-profile (e.g. "default" for pytest's usual minimal failing examples).
+
+A student copy written by make_exercises.py holds exercise-manifest.json: the checksums of
+tests/, pyproject.toml and setup.cfg, and each task's number of tests. grade.py refuses to grade
+a copy whose files differ, and gives no score when the test subprocess saw pytest's machinery
+replaced (TAMPERED). With --reference DIR it grades the package (minitorch/) of --project with
+the tests, conftest.py and settings of the pristine copy DIR instead of the project's own.
+
+Exit status: 0 when every selected task passes, 1 otherwise, 2 for an unknown task or module or
+a bad option, 3 when it cannot grade: pytest or hypothesis is missing, or the tests or pytest
+were tampered with.
 """
 
 import argparse
 import json
 import sys
+import tempfile
 from pathlib import Path
 
 from exercises import (
@@ -23,12 +40,19 @@ from exercises import (
     Project,
     TaskResult,
     add_selection_arguments,
+    count_task_tests,
+    graded_tree,
+    manifest_problems,
     marker_test_files,
+    missing_test_tools,
+    read_manifest,
+    remove_test_caches,
     run_task_tests,
 )
 
 # The project this script lives in (in a student copy: the copy).
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
+CANNOT_GRADE = 3
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -44,51 +68,160 @@ def main(argv: list[str] | None = None) -> int:
         default=600,
         help="a task whose tests run longer fails (default: 600)",
     )
+    parser.add_argument(
+        "--hypothesis-profile",
+        metavar="NAME",
+        default="exercise-check",
+        help="hypothesis settings profile (default: exercise-check, which does not shrink)",
+    )
+    parser.add_argument(
+        "--project",
+        metavar="DIR",
+        type=Path,
+        default=PROJECT_ROOT,
+        help="the project to grade (default: the one this script is in)",
+    )
+    parser.add_argument(
+        "--reference",
+        metavar="DIR",
+        type=Path,
+        help="grade the project's minitorch/ with the tests and settings of this pristine copy",
+    )
     args = parser.parse_args(argv)
 
-    try:
-        project = Project.load(PROJECT_ROOT)
-    except ExerciseError as error:
-        print(f"grade: {error}", file=sys.stderr)
-        return 1
-    try:
-        tasks = project.select(args.module, args.tasks)
-    except ExerciseError as error:
-        print(f"grade: {error}", file=sys.stderr)
-        return 2
-
-    title_width = max(len(task.title) for task in tasks)
-    print(f"{'Task':<5} {'Title':<{title_width}}  {'Tests':>9}  Status")
-    results = []
-    test_files = marker_test_files(project.root)
-    for task in tasks:
-        result = run_task_tests(
-            project.root, task, test_files.get(task.marker), timeout=args.timeout
+    missing = missing_test_tools()
+    if missing:
+        print(
+            f"grade: cannot grade: {' and '.join(missing)} not installed; "
+            "install the test tools with: pip install -e '.[test]'",
+            file=sys.stderr,
         )
-        results.append(result)
-        print(table_row(result, title_width), flush=True)
+        return CANNOT_GRADE
 
+    project_root = args.project.resolve()
+    with tempfile.TemporaryDirectory(prefix="minitorch-grade-") as scratch:
+        try:
+            if args.reference is not None:
+                reference = args.reference.resolve()
+                problems = tampering(reference, "the reference copy")
+                if problems:
+                    return refuse(problems)
+                root = graded_tree(project_root, reference, Path(scratch) / "graded")
+            else:
+                problems = tampering(project_root, "this copy")
+                if problems:
+                    return refuse(problems)
+                root = project_root
+            project = Project.load(root)
+        except ExerciseError as error:
+            print(f"grade: {error}", file=sys.stderr)
+            return 1
+        try:
+            tasks = project.select(args.module, args.tasks)
+        except ExerciseError as error:
+            print(f"grade: {error}", file=sys.stderr)
+            return 2
+        try:
+            expected = expected_counts(root, args.reference)
+        except ExerciseError as error:
+            print(f"grade: {error}", file=sys.stderr)
+            return 1
+        if expected is None:
+            print(f"Note: {root} has no exercise-manifest.json: its tests are not checked.")
+        remove_test_caches(root)
+        results = grade(root, tasks, expected, args.timeout, args.hypothesis_profile)
+
+    tampered = [result for result in results if result.status == "TAMPERED"]
     tasks_passed = sum(result.status == "PASS" for result in results)
     tests_passed = sum(result.passed for result in results)
     tests_total = sum(result.total for result in results)
-    print(
-        f"Score: {tasks_passed}/{len(results)} tasks pass, {tests_passed}/{tests_total} tests pass"
-    )
-    failing = [result.task for result in results if result.status == "FAIL"]
-    if failing:
-        print(f"See one task's failures with: python -m pytest -m {failing[0].marker}")
+    if tampered:
+        print(
+            "No score: pytest's machinery was replaced while the tests ran "
+            f"(task {', '.join(result.task.id for result in tampered)}); "
+            "remove the code that does it and grade again."
+        )
+    else:
+        print(
+            f"Score: {tasks_passed}/{len(results)} tasks pass, "
+            f"{tests_passed}/{tests_total} tests pass"
+        )
+        failing = [result.task for result in results if result.status == "FAIL"]
+        if failing:
+            print(f"See one task's failures with: python -m pytest -m {failing[0].marker}")
 
     if args.json:
         report = {
-            "project": str(project.root),
+            "project": str(project_root),
+            "reference": str(args.reference.resolve()) if args.reference else None,
+            "hypothesis_profile": args.hypothesis_profile,
             "tasks": [result.to_json() for result in results],
-            "tasks_passed": tasks_passed,
+            "tampered": bool(tampered),
+            "tasks_passed": None if tampered else tasks_passed,
             "tasks_total": len(results),
-            "tests_passed": tests_passed,
+            "tests_passed": None if tampered else tests_passed,
             "tests_total": tests_total,
         }
         args.json.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    if tampered:
+        return CANNOT_GRADE
     return 0 if tasks_passed == len(results) else 1
+
+
+def tampering(root: Path, which: str) -> list[str]:
+    """How `root` differs from its exercise manifest ([] when it has none)."""
+    manifest = read_manifest(root)
+    if manifest is None:
+        return []
+    return [f"{which}: {problem}" for problem in manifest_problems(root, manifest)]
+
+
+def refuse(problems: list[str]) -> int:
+    print("grade: cannot grade: the tests or their settings differ from the exercise's:")
+    for problem in problems:
+        print(f"  {problem}")
+    print(
+        "Restore them (e.g. copy them from a fresh make_exercises.py copy); "
+        "your own code belongs in minitorch/."
+    )
+    return CANNOT_GRADE
+
+
+def expected_counts(root: Path, reference: Path | None) -> dict[str, int] | None:
+    """Each task's number of tests: from the manifest, or (--reference) by collecting them."""
+    manifest = read_manifest(root)
+    if manifest is not None and manifest.get("tests") is not None:
+        return manifest["tests"]
+    if reference is not None:
+        # Collected in the reference itself: the student's package does not take part.
+        return count_task_tests(reference.resolve())
+    return None
+
+
+def grade(
+    root: Path,
+    tasks: list,
+    expected: dict[str, int] | None,
+    timeout: float,
+    hypothesis_profile: str,
+) -> list[TaskResult]:
+    """Run each task's tests in its own subprocess; print its row as soon as it is known."""
+    title_width = max(len(task.title) for task in tasks)
+    print(f"{'Task':<5} {'Title':<{title_width}}  {'Tests':>9}  Status", flush=True)
+    test_files = marker_test_files(root)
+    results = []
+    for task in tasks:
+        result = run_task_tests(
+            root,
+            task,
+            test_files.get(task.marker),
+            timeout=timeout,
+            expected=None if expected is None else expected.get(task.id, 0),
+            hypothesis_profile=hypothesis_profile,
+        )
+        results.append(result)
+        print(table_row(result, title_width), flush=True)
+    return results
 
 
 def table_row(result: TaskResult, title_width: int) -> str:
@@ -96,10 +229,8 @@ def table_row(result: TaskResult, title_width: int) -> str:
     task = result.task
     tests = f"{result.passed}/{result.total}"
     row = f"{task.id:<5} {task.title:<{title_width}}  {tests:>9}  {result.status}"
-    if result.detail:
-        row += f"  ({result.detail})"
-    elif result.collection_errors:
-        row += f"  (tests could not be collected: {result.collection_errors[0].splitlines()[0]})"
+    if result.reason:
+        row += f"  ({result.reason})"
     elif result.skipped:
         row += f"  ({result.skipped} skipped)"
     return row

@@ -10,6 +10,10 @@ Each `# BEGIN SOLUTION M.N` ... `# END SOLUTION M.N` region of a selected task b
 `raise NotImplementedError("Task M.N: <title> — see <tutorial>")`; the regions of the other tasks
 are copied as they are. The student grades the copy with `python scripts/grade.py` inside it.
 
+The copy also gets exercise-manifest.json: the checksums of its tests/, pyproject.toml and
+setup.cfg and the number of tests of each task (collected here, in this project), which grade.py
+checks. Without pytest installed here the counts are left out (with a warning).
+
 Exit status: 0 on success, 1 when the markers are invalid, DIR is not empty (without --force)
 or the copy does not import, 2 for an unknown task or module.
 """
@@ -22,8 +26,11 @@ from exercises import (
     ExerciseError,
     Project,
     add_selection_arguments,
+    count_task_tests,
     import_problem,
     make_student_copy,
+    missing_test_tools,
+    write_manifest,
 )
 
 # The project this script lives in (in a student copy: the copy).
@@ -67,6 +74,20 @@ def main(argv: list[str] | None = None) -> int:
             f"make_exercises: the copy in {args.out} does not import:\n{problem}", file=sys.stderr
         )
         return 1
+    counts = None
+    if missing_test_tools():
+        print(
+            "make_exercises: warning: pytest or hypothesis is not installed here, so the copy's "
+            "manifest has no test counts",
+            file=sys.stderr,
+        )
+    else:
+        try:
+            counts = count_task_tests(project.root)
+        except ExerciseError as error:
+            print(f"make_exercises: {error}", file=sys.stderr)
+            return 1
+    write_manifest(args.out.resolve(), counts)
     files = sorted({region.path for region in regions})
     print(f"Wrote {args.out}: {len(regions)} solution regions of {len(tasks)} tasks stubbed in:")
     for path in files:

@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -119,7 +120,7 @@ def make_project(root: Path, files: dict[str, str] | None = None) -> Path:
         (root / name).write_text(text)
     shutil.copy(REPO / "tests" / "conftest.py", root / "tests" / "conftest.py")
     (root / "scripts").mkdir(exist_ok=True)
-    for script in ("exercises", "make_exercises", "grade", "check_exercises"):
+    for script in ("exercises", "grade_runner", "make_exercises", "grade", "check_exercises"):
         shutil.copy(SCRIPTS / f"{script}.py", root / "scripts" / f"{script}.py")
     return root
 
@@ -372,12 +373,14 @@ def test_make_exercises_stubs_selected_tasks_and_copies_the_project(tmp_path):
     copied = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
     assert copied == [
         "README.md",
+        "exercise-manifest.json",
         "minitorch/__init__.py",
         "minitorch/ops.py",
         "pyproject.toml",
         "scripts/check_exercises.py",
         "scripts/exercises.py",
         "scripts/grade.py",
+        "scripts/grade_runner.py",
         "scripts/make_exercises.py",
         "tests/conftest.py",
         "tests/test_ops.py",
@@ -389,6 +392,13 @@ def test_make_exercises_stubs_selected_tasks_and_copies_the_project(tmp_path):
     assert ops.count("raise NotImplementedError") == 2
     assert '"""$f(x) = -x$"""\n    raise NotImplementedError("Task 0.3: Negation' in ops
     assert (out / "tests" / "test_ops.py").read_text() == TESTS
+    manifest = json.loads((out / "exercise-manifest.json").read_text())
+    assert manifest["tests"] == {"0.1": 2, "0.2": 2}, "counted in the reference"
+    assert sorted(manifest["sha256"]) == [
+        "pyproject.toml",
+        "tests/conftest.py",
+        "tests/test_ops.py",
+    ]
 
 
 def test_make_exercises_refuses_non_empty_out_unless_forced(tmp_path):
@@ -454,7 +464,8 @@ def test_grade_table_json_and_exit_code(tmp_path):
 
     assert graded.returncode == 1, graded.stdout + graded.stderr
     lines = graded.stdout.splitlines()
-    assert lines[:5] == [
+    assert lines[0].startswith("Note: ") and "no exercise-manifest.json" in lines[0]
+    assert lines[1:6] == [
         "Task  Title               Tests  Status",
         "0.1   Addition              2/2  PASS",
         "0.2   Multiplication        1/2  FAIL",
@@ -467,7 +478,7 @@ def test_grade_table_json_and_exit_code(tmp_path):
         ("0.2", "FAIL", 1, 2),
         ("0.3", "NO TESTS", 0, 0),
     ]
-    assert scores["tasks"][1]["failing"] == ["tests.test_ops::test_mul"]
+    assert scores["tasks"][1]["failing"] == ["tests/test_ops.py::test_mul"]
     assert (scores["tasks_passed"], scores["tests_passed"], scores["tests_total"]) == (1, 3, 4)
 
 
@@ -477,7 +488,7 @@ def test_grade_selected_tasks_exit_0_when_all_pass(tmp_path):
     root = make_project(tmp_path / "project", {"tests/test_unrelated.py": broken})
     graded = run_script(root, "grade", "--tasks", "0.2")
     assert graded.returncode == 0, graded.stdout + graded.stderr
-    assert graded.stdout.splitlines()[1:] == [
+    assert graded.stdout.splitlines()[2:] == [
         "0.2   Multiplication        2/2  PASS",
         "Score: 1/1 tasks pass, 2/2 tests pass",
     ]
@@ -494,6 +505,7 @@ def test_pytest_that_cannot_start_fails_the_task(tmp_path):
 def test_tests_running_too_long_fail_the_task(project):
     result = exercises.run_task_tests(project.root, project.tasks["0.1"], timeout=0.01)
     assert (result.status, result.detail) == ("FAIL", "timed out after 0.01 s")
+    assert result.exit_code == -9, "killed"
 
 
 def test_grade_unknown_task_exits_2(tmp_path):
@@ -521,11 +533,14 @@ def test_check_exercises_reports_each_task(tmp_path):
 
     assert checked.returncode == 1, checked.stdout + checked.stderr
     lines = checked.stdout.splitlines()
-    assert lines[0].split() == "0.1 Addition reference 2/2 pass stubbed 0/1 pass OK".split()
+    assert lines[0].split() == "0.1 Addition reference 2/2 pass stubbed 0/2 pass OK".split()
     assert lines[1].split()[:7] == "0.2 Multiplication reference 2/2 pass stubbed 2/2".split()
-    assert lines[1].endswith("FAIL: its tests pass with the solution removed")
+    assert lines[1].endswith("FAIL: no test fails with the solution removed")
     assert lines[2].split()[:5] == "0.3 Negation reference 1/1 pass".split()
-    assert "FAIL: stubbing it breaks test collection: tests.test_ops" in lines[2]
+    assert (
+        "FAIL: stubbing it breaks test collection: minitorch/ops.py:23: "
+        "NotImplementedError: Task 0.3: Negation"
+    ) in lines[2]
     assert lines[3].split()[:5] == "0.4 Division reference no tests".split()
     assert lines[3].endswith(
         "FAIL: no solution region in minitorch/; no test carries @pytest.mark.task0_4"
@@ -541,9 +556,9 @@ def test_check_exercises_passes_a_sound_project(tmp_path):
     root = make_project(tmp_path / "project")
     checked = run_script(root, "check_exercises", "--tasks", "0.2", "-j", "2")
     assert checked.returncode == 0, checked.stdout + checked.stderr
-    # the stubbed run stops at its first failing test (-x): one failure proves the point
+    # every test of the task runs on the stub, and each must fail
     assert checked.stdout.splitlines()[0].split() == (
-        "0.2 Multiplication reference 2/2 pass stubbed 0/1 pass OK".split()
+        "0.2 Multiplication reference 2/2 pass stubbed 0/2 pass OK".split()
     )
 
 
@@ -553,4 +568,341 @@ def test_unknown_test_marker_is_a_problem(project):
     (project.root / "tests" / "test_stray.py").write_text(stray)
     assert check_exercises.marker_problems(project) == [
         "tests/test_stray.py:4: marker task8_1 names no task of [tool.minitorch.tasks]"
+    ]
+
+
+# --- grading a student copy: what a curious student tries -------------------------------------
+
+# Prepended to the student's minitorch/ops.py (a stubbed copy of the fake project) by the tests
+# below: each is a way to get marks without the work.
+NOOP_RUNTEST = """\
+import _pytest.python
+
+_pytest.python.Function.runtest = lambda self: None
+"""
+
+# Registers a plugin from the package, after pytest started, that turns every report green.
+LATE_PLUGIN = """\
+import gc
+
+import _pytest.config
+import pytest
+
+
+class _Green:
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(self, item, call):
+        outcome = yield
+        report = outcome.get_result()
+        report.outcome, report.longrepr = "passed", None
+
+
+for _config in [o for o in gc.get_objects() if isinstance(o, _pytest.config.Config)]:
+    _config.pluginmanager.register(_Green())
+"""
+
+CONFTEST_HOOK = """
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    report.outcome, report.longrepr = "passed", None
+"""
+
+# A task body that writes a passing report where the grader might read one (a --junitxml path
+# in argv, any open file descriptor), then leaves without pytest's session ending.
+FORGED_EXIT = """\
+    import os, sys
+    passing = '<testsuites><testsuite><testcase classname="t" name="t"/></testsuite></testsuites>'
+    for arg in sys.argv:
+        if arg.startswith("--junitxml="):
+            open(arg.split("=", 1)[1], "w").write(passing)
+    finish = b'{"event": "finish", "exitstatus": 0}\\n'
+    for fd in range(3, 64):
+        try:
+            os.write(fd, finish)
+        except OSError:
+            pass
+    os._exit(0)
+"""
+
+
+def student_copy(tmp_path: Path, tasks: str = "0.1") -> Path:
+    """A student copy (with its manifest) of the fake project, with `tasks` stubbed."""
+    root = make_project(tmp_path / "project")
+    out = tmp_path / "student"
+    made = run_script(root, "make_exercises", "--out", str(out), "--tasks", tasks)
+    assert made.returncode == 0, made.stderr
+    return out
+
+
+def solve_add(student: Path, body: str, prefix: str = "") -> None:
+    """Replace the stub of add() in the student's ops.py by `body` (indented 4), `prefix` on top."""
+    ops = student / "minitorch" / "ops.py"
+    text = ops.read_text()
+    stub = '    raise NotImplementedError("Task 0.1: Addition — see tutorials/module0.md")\n'
+    assert stub in text
+    ops.write_text(prefix + text.replace(stub, body))
+
+
+def grade(student: Path, *args: str) -> subprocess.CompletedProcess:
+    return run_script(student, "grade", "--tasks", "0.1", "--timeout", "60", *args)
+
+
+def row(graded: subprocess.CompletedProcess, task: str = "0.1") -> str:
+    (line,) = [line for line in graded.stdout.splitlines() if line.startswith(task + " ")]
+    return line
+
+
+def test_grade_refuses_in_one_line_without_pytest(tmp_path):
+    # The main job's install: the package without the [test] extra, so no pytest.
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+    root = make_project(tmp_path / "project")
+    graded = subprocess.run(
+        [str(python), "scripts/grade.py", "--module", "0"], cwd=root, capture_output=True, text=True
+    )
+    assert graded.returncode == 3
+    assert graded.stdout == ""
+    assert graded.stderr.splitlines() == [
+        "grade: cannot grade: pytest and hypothesis not installed; "
+        "install the test tools with: pip install -e '.[test]'"
+    ]
+
+
+def test_untouched_student_copy_grades_its_stubs_as_failing(tmp_path):
+    student = student_copy(tmp_path)
+    graded = grade(student)
+    assert graded.returncode == 1, graded.stdout + graded.stderr
+    assert graded.stdout.splitlines() == [
+        "Task  Title         Tests  Status",
+        "0.1   Addition        0/2  FAIL",
+        "Score: 0/1 tasks pass, 0/2 tests pass",
+        "See one task's failures with: python -m pytest -m task0_1",
+    ]
+
+
+def test_noop_runtest_patched_from_a_solution_file_gets_no_score(tmp_path):
+    student = student_copy(tmp_path)
+    (student / "minitorch" / "ops.py").write_text(
+        NOOP_RUNTEST + (student / "minitorch" / "ops.py").read_text()
+    )
+    graded = grade(student)
+    assert graded.returncode == 3, graded.stdout + graded.stderr
+    assert "TAMPERED" in row(graded) and "Function.runtest was replaced" in row(graded)
+    assert "Score" not in graded.stdout
+    assert "No score: pytest's machinery was replaced" in graded.stdout
+
+
+def test_plugin_registered_from_the_package_gets_no_score(tmp_path):
+    student = student_copy(tmp_path)
+    solve_add(student, "    return 0\n", prefix=LATE_PLUGIN)
+    graded = grade(student)
+    assert graded.returncode == 3, graded.stdout + graded.stderr
+    assert "TAMPERED" in row(graded)
+    assert "hook pytest_runtest_makereport gained an implementation" in row(graded)
+
+
+@pytest.mark.parametrize(
+    "change, problem",
+    [
+        ("conftest hook", "tests/conftest.py was changed"),
+        ("new test", "tests/test_mine.py was added"),
+        ("pytest.ini", "pytest.ini was added"),
+        ("pyproject", "pyproject.toml was changed"),
+    ],
+)
+def test_changed_tests_or_settings_are_refused(tmp_path, change, problem):
+    student = student_copy(tmp_path)
+    if change == "conftest hook":
+        with open(student / "tests" / "conftest.py", "a") as conftest:
+            conftest.write(CONFTEST_HOOK)
+    elif change == "new test":
+        (student / "tests" / "test_mine.py").write_text(
+            "import pytest\n\n\n@pytest.mark.task0_1\ndef test_mine():\n    pass\n"
+        )
+    elif change == "pytest.ini":
+        (student / "pytest.ini").write_text("[pytest]\naddopts = -p no:python\n")
+    else:
+        pyproject = student / "pyproject.toml"
+        pyproject.write_text(pyproject.read_text().replace("--strict-markers ", ""))
+    graded = grade(student)
+    assert graded.returncode == 3, graded.stdout + graded.stderr
+    assert f"\n  this copy: {problem}" in graded.stdout
+    assert "Score" not in graded.stdout and "Task" not in graded.stdout
+
+
+def test_reference_mode_grades_with_the_pristine_tests(tmp_path):
+    student = student_copy(tmp_path)
+    pristine = tmp_path / "pristine"
+    shutil.copytree(student, pristine)
+    # The student's copy: a conftest hook that makes every test pass, no manifest to catch it.
+    with open(student / "tests" / "conftest.py", "a") as conftest:
+        conftest.write(CONFTEST_HOOK)
+    (student / "exercise-manifest.json").unlink()
+    own = grade(student)
+    assert "0.1   Addition        2/2  PASS" in own.stdout, "the loophole this mode closes"
+
+    # What an instructor runs: their own grade.py, the student's package, the pristine tests.
+    graded = run_script(
+        pristine, "grade", "--project", str(student), "--reference", str(pristine), "--tasks", "0.1"
+    )
+    assert graded.returncode == 1, graded.stdout + graded.stderr
+    assert "0.1   Addition        0/2  FAIL" in graded.stdout
+    solve_add(student, "    return x + y\n")
+    graded = run_script(
+        pristine, "grade", "--project", str(student), "--reference", str(pristine), "--tasks", "0.1"
+    )
+    assert graded.returncode == 0, graded.stdout + graded.stderr
+    assert "0.1   Addition        2/2  PASS" in graded.stdout
+
+
+def test_forged_junit_and_channel_then_os_exit(tmp_path):
+    student = student_copy(tmp_path)
+    solve_add(student, FORGED_EXIT)
+    graded = grade(student)
+    assert graded.returncode == 3, graded.stdout + graded.stderr
+    assert "TAMPERED" in row(graded)
+    assert "lines without the grader's secret came on the result channel" in row(graded)
+
+
+def test_os_exit_in_a_task_body_fails_the_task(tmp_path):
+    student = student_copy(tmp_path)
+    solve_add(student, "    import os\n    os._exit(0)\n")
+    graded = grade(student)
+    assert graded.returncode == 1
+    assert row(graded) == (
+        "0.1   Addition        0/1  FAIL  (the test process ended (exit code 0) before pytest "
+        "finished during tests/test_ops.py::test_add: os._exit() or a crash)"
+    )
+
+
+def test_a_crash_fails_the_task(tmp_path):
+    student = student_copy(tmp_path)
+    solve_add(student, "    import os, signal\n    os.kill(os.getpid(), signal.SIGSEGV)\n")
+    graded = grade(student)
+    assert graded.returncode == 1
+    assert row(graded).endswith(
+        "FAIL  (the test process crashed (SIGSEGV) during tests/test_ops.py::test_add)"
+    )
+
+
+def test_syntax_error_is_reported_at_the_students_file_and_line(tmp_path):
+    student = student_copy(tmp_path)
+    solve_add(student, "    return x +* y\n")
+    graded = grade(student)
+    assert graded.returncode == 1
+    assert row(graded) == (
+        "0.1   Addition        0/0  FAIL  (tests could not be collected: "
+        "minitorch/ops.py:8: SyntaxError: invalid syntax)"
+    )
+
+
+def test_skip_raised_from_the_package_fails(tmp_path):
+    student = student_copy(tmp_path)
+    solve_add(student, "    import pytest\n    pytest.skip('later')\n")
+    graded = grade(student)
+    assert graded.returncode == 1
+    assert row(graded).startswith("0.1   Addition        0/2  FAIL"), row(graded)
+
+
+def test_another_number_of_tests_than_expected_fails(project):
+    result = exercises.run_task_tests(project.root, project.tasks["0.1"], expected=3)
+    assert (result.status, result.passed, result.detail) == (
+        "FAIL",
+        2,
+        "2 tests ran; task 0.1 has 3",
+    )
+
+
+def test_huge_output_is_dropped_as_it_arrives(tmp_path):
+    student = student_copy(tmp_path)
+    solve_add(student, "    for _ in range(10):\n        print('x' * 20_000_000)\n    return 0\n")
+    # Peak memory of the test process: pytest capturing 200 MB per test would hold it all.
+    measure = (
+        "import resource, sys\n"
+        f"sys.path.insert(0, {str(student / 'scripts')!r})\n"
+        "import exercises\n"
+        f"project = exercises.Project.load({str(student)!r})\n"
+        "result = exercises.run_task_tests(project.root, project.tasks['0.1'], timeout=120)\n"
+        "print(result.status, len(result.output), result.output.count('bytes of output dropped'))\n"
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)\n"
+    )
+    ran = subprocess.run([sys.executable, "-c", measure], capture_output=True, text=True)
+    assert ran.returncode == 0, ran.stderr
+    status_line, peak_mb = ran.stdout.splitlines()
+    status, kept, dropped = status_line.split()
+    assert status == "FAIL"
+    assert int(kept) < 3 * exercises.OUTPUT_KEPT and dropped == "1"
+    assert int(peak_mb) < 150, f"the test process peaked at {peak_mb} MB"
+
+
+@pytest.mark.parametrize("ending", ["timeout", "normal"])
+def test_processes_started_by_the_tests_are_killed(tmp_path, ending):
+    student = student_copy(tmp_path)
+    pid_file = tmp_path / "child.pid"
+    body = (
+        "    import subprocess, time\n"
+        "    child = subprocess.Popen(['sleep', '300'])\n"
+        f"    open({str(pid_file)!r}, 'w').write(str(child.pid))\n"
+        + ("    time.sleep(300)\n" if ending == "timeout" else "    return x + y\n")
+    )
+    solve_add(student, body)
+    graded = run_script(student, "grade", "--tasks", "0.1", "--timeout", "5")
+    if ending == "timeout":
+        assert row(graded).endswith(
+            "FAIL  (timed out after 5 s during tests/test_ops.py::test_add)"
+        )
+    else:
+        assert "2/2  PASS" in row(graded)
+    pid = int(pid_file.read_text())
+    for _ in range(50):
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                alive = stat.read().split(")")[-1].split()[0] != "Z"
+        except FileNotFoundError:
+            alive = False
+        if not alive:
+            break
+        time.sleep(0.1)
+    assert not alive, "the tests' child process outlived the grading"
+
+
+HYPOTHESIS_TEST = """\
+import pytest
+from hypothesis import Phase, given, settings, strategies
+
+import minitorch
+
+
+@pytest.mark.task0_1
+@given(strategies.integers())
+def test_add_zero(x):
+    assert minitorch.add(x, 0) == x
+    assert Phase.shrink not in settings().phases, "graded without shrinking"
+"""
+
+
+def test_grading_does_not_shrink_unless_asked(tmp_path):
+    root = make_project(tmp_path / "project", {"tests/test_ops.py": HYPOTHESIS_TEST})
+    assert "1/1  PASS" in row(run_script(root, "grade", "--tasks", "0.1"))
+    asked = run_script(root, "grade", "--tasks", "0.1", "--hypothesis-profile", "default")
+    assert "0/1  FAIL" in row(asked)
+
+
+def test_check_exercises_lists_tests_that_pass_on_their_stub(tmp_path):
+    # test_add_negative does not call add: it passes with 0.1 stubbed, so its marker is wrong.
+    tests = TESTS.replace("assert minitorch.add(-2, 3) == 1", "assert -2 + 3 == 1")
+    root = make_project(tmp_path / "project", {"tests/test_ops.py": tests})
+    checked = run_script(root, "check_exercises", "--tasks", "0.1")
+    assert checked.returncode == 1, checked.stdout + checked.stderr
+    lines = checked.stdout.splitlines()
+    assert lines[0].split()[:7] == "0.1 Addition reference 2/2 pass stubbed 1/2".split()
+    why = "(their marker is wrong: see the list below)"
+    assert lines[0].endswith(f"FAIL: 1 of its tests pass with the solution removed {why}")
+    assert lines[1:3] == [
+        "Tests that pass with their task's solution removed (they test given code):",
+        "  tests/test_ops.py::test_add_negative  (task0_1)",
     ]

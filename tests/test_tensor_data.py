@@ -59,8 +59,7 @@ def test_positions_match_numpy_strides(shape):
         assert index_to_position(index, strides) == array[tuple(index)]
 
 
-@pytest.mark.task2_1
-def test_strides_from_shape_like_torch():
+def test_strides_from_shape_like_torch():  # given code, not part of task 2.1
     assert strides_from_shape((2, 3)) == (3, 1)
     assert strides_from_shape((4, 2, 5)) == (10, 5, 1)
     assert strides_from_shape(()) == ()

@@ -2,8 +2,9 @@
 
 It subclasses `TensorBase` (the data: layout, dtype, device, autograd fields;
 `tensors/base.py`) and adds one short method per operation, each calling the
-function of the same name in `minitorch.ops` (`t.exp()` is `minitorch.exp(t)`):
-read that function for what the method does. This file sits above the
+function of the same name in its family's module of `minitorch.ops`
+(`t.exp()` is `unary.exp(t)`, which is `minitorch.exp(t)`): read that
+function, next to its `Function`, for what the method does. This file sits above the
 operations, so the arrows point one way: operations never import it, and make
 their results with `tensors.base.make_tensor`, which builds this class.
 """
@@ -178,7 +179,7 @@ class Tensor(TensorBase):
         return comparisons.where(condition, self, other)
 
     # ------------------------------------------------------------------ operations
-    # Each is the function of the same name in minitorch (`t.exp()` is `minitorch.exp(t)`).
+    # Each is the function of the same name in ops/ (`t.exp()` is `unary.exp(t)`).
 
     def add(self, other, alpha: Number = 1) -> Tensor:
         return arithmetic.add(self, other, alpha)

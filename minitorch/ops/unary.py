@@ -34,10 +34,10 @@ class Unary(Op):
 
     @classmethod
     def forward(cls, ctx: GraphContext, a: Tensor) -> Tensor:
-        """$f(a_i)$ for every element $a_i$"""
-        # BEGIN SOLUTION 2.4
+        """$f(a_i)$ for every element $a_i$ (of `a` as a float tensor if `to_float`)"""
         if cls.to_float:
             a = float_version(a)
+        # BEGIN SOLUTION 2.4
         out = apply_map(cls.f, a, a.dtype)
         # END SOLUTION 2.4
         if cls.saves is not None:

@@ -2,8 +2,9 @@
 
 It subclasses `TensorBase` (the data: layout, dtype, device, autograd fields;
 `tensors/base.py`) and adds one short method per operation, each calling the
-function of the same name in `minitorch.ops` (`t.exp()` is `minitorch.exp(t)`):
-read that function for what the method does. This file sits above the
+function of the same name in its family's module of `minitorch.ops`
+(`t.exp()` is `unary.exp(t)`, which is `minitorch.exp(t)`): read that
+function, next to its `Function`, for what the method does. This file sits above the
 operations, so the arrows point one way: operations never import it, and make
 their results with `tensors.base.make_tensor`, which builds this class.
 """
@@ -13,11 +14,20 @@ from __future__ import annotations
 from . import dtypes
 from .autograd.graph import run_backward
 from .dtypes import DType
-from .ops import api as F
-from .ops import inplace
-from .ops.api import Number
+from .ops import (
+    arithmetic,
+    comparisons,
+    copies,
+    indexing,
+    inplace,
+    linalg,
+    reductions,
+    unary,
+    views,
+)
 from .tensors.base import TensorBase, set_tensor_class
 from .tensors.device import CPU, device
+from .tensors.kernels import Number
 
 
 class Tensor(TensorBase):
@@ -61,250 +71,250 @@ class Tensor(TensorBase):
         Accepts a dtype, a device (or its name), or another tensor whose dtype
         and device to take: `t.to(minitorch.float64)`, `t.to('cpu')`, `t.to(other)`.
         """
-        return F.to(self, *args, **kwargs)
+        return copies.to(self, *args, **kwargs)
 
     def cpu(self) -> Tensor:
         """This tensor on the CPU (itself when it is there already)."""
-        return F.to(self, CPU)
+        return copies.to(self, CPU)
 
     def cuda(self) -> Tensor:
-        return F.to(self, device("cuda"))
+        return copies.to(self, device("cuda"))
 
     def type(self, dtype: DType | None = None):
         """Convert to `dtype`; without it, PyTorch's type name (`'minitorch.FloatTensor'`)."""
         if dtype is None:
             names = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
             return f"minitorch.{names[self.dtype.name]}Tensor"
-        return F.to(self, dtypes.to_dtype(dtype))
+        return copies.to(self, dtypes.to_dtype(dtype))
 
     def float(self) -> Tensor:
         """A float32 version of this tensor (itself if it is float32)."""
-        return F.to(self, dtypes.float32)
+        return copies.to(self, dtypes.float32)
 
     def double(self) -> Tensor:
         """A float64 version of this tensor (itself if it is float64)."""
-        return F.to(self, dtypes.float64)
+        return copies.to(self, dtypes.float64)
 
     def long(self) -> Tensor:
         """An int64 version of this tensor (itself if it is int64)."""
-        return F.to(self, dtypes.int64)
+        return copies.to(self, dtypes.int64)
 
     def bool(self) -> Tensor:
         """A bool version of this tensor (itself if it is bool)."""
-        return F.to(self, dtypes.bool_)
+        return copies.to(self, dtypes.bool_)
 
     def type_as(self, other: Tensor) -> Tensor:
         """This tensor converted to `other`'s dtype."""
-        return F.to(self, other.dtype)
+        return copies.to(self, other.dtype)
 
     # ------------------------------------------------------------------ views
 
     def view(self, *shape) -> Tensor:
         """The same elements with another shape, never copying (one size may be -1)."""
-        return F.view(self, *shape)
+        return views.view(self, *shape)
 
     def view_as(self, other: Tensor) -> Tensor:
-        return F.view(self, other.shape)
+        return views.view(self, other.shape)
 
     def reshape(self, *shape) -> Tensor:
         """Like `view`, but copies when the strides do not allow a view."""
-        return F.reshape(self, *shape)
+        return views.reshape(self, *shape)
 
     def reshape_as(self, other: Tensor) -> Tensor:
-        return F.reshape(self, other.shape)
+        return views.reshape(self, other.shape)
 
     def permute(self, *dims) -> Tensor:
         """Reorder the dimensions (a view): dimension k of the result is `dims[k]`."""
-        return F.permute(self, *dims)
+        return views.permute(self, *dims)
 
     def transpose(self, dim0: int, dim1: int) -> Tensor:
         """Swap two dimensions (a view)."""
-        return F.transpose(self, dim0, dim1)
+        return views.transpose(self, dim0, dim1)
 
     swapaxes = transpose
 
     def t(self) -> Tensor:
         """Transpose a matrix (a view); 0-D and 1-D tensors come back as they are."""
-        return F.t(self)
+        return views.t(self)
 
     def expand(self, *sizes) -> Tensor:
         """Repeat size-1 dimensions to `sizes` without copying (-1 keeps a size)."""
-        return F.expand(self, *sizes)
+        return views.expand(self, *sizes)
 
     def expand_as(self, other: Tensor) -> Tensor:
-        return F.expand(self, other.shape)
+        return views.expand(self, other.shape)
 
     def squeeze(self, dim=None) -> Tensor:
         """Drop dimensions of size 1 (all of them, or `dim` if it has size 1)."""
-        return F.squeeze(self, dim)
+        return views.squeeze(self, dim)
 
     def unsqueeze(self, dim: int) -> Tensor:
         """Insert a dimension of size 1 at `dim`."""
-        return F.unsqueeze(self, dim)
+        return views.unsqueeze(self, dim)
 
     def flatten(self, start_dim: int = 0, end_dim: int = -1) -> Tensor:
         """Merge dimensions `start_dim..end_dim` into one (a view when possible)."""
-        return F.flatten(self, start_dim, end_dim)
+        return views.flatten(self, start_dim, end_dim)
 
     def contiguous(self) -> Tensor:
         """This tensor if contiguous, else a contiguous copy."""
-        return self if self.is_contiguous() else F.clone(self)
+        return self if self.is_contiguous() else copies.clone(self)
 
     def clone(self) -> Tensor:
         """A contiguous copy with its own storage."""
-        return F.clone(self)
+        return copies.clone(self)
 
     def detach(self) -> Tensor:
         """The same storage, cut from the autograd graph."""
-        return F.detach(self)
+        return copies.detach(self)
 
     def __getitem__(self, key) -> Tensor:
-        return inplace.getitem(self, key)
+        return indexing.getitem(self, key)
 
     def __setitem__(self, key, value) -> None:
-        inplace.setitem(self, key, value)
+        indexing.setitem(self, key, value)
 
     def where(self, condition: Tensor, other) -> Tensor:
         """This tensor where `condition` holds, else `other`: `where(condition, self, other)`."""
-        return F.where(condition, self, other)
+        return comparisons.where(condition, self, other)
 
     # ------------------------------------------------------------------ operations
-    # Each is the function of the same name in minitorch (`t.exp()` is `minitorch.exp(t)`).
+    # Each is the function of the same name in ops/ (`t.exp()` is `unary.exp(t)`).
 
     def add(self, other, alpha: Number = 1) -> Tensor:
-        return F.add(self, other, alpha)
+        return arithmetic.add(self, other, alpha)
 
     def sub(self, other, alpha: Number = 1) -> Tensor:
-        return F.sub(self, other, alpha)
+        return arithmetic.sub(self, other, alpha)
 
     def mul(self, other) -> Tensor:
-        return F.mul(self, other)
+        return arithmetic.mul(self, other)
 
     def div(self, other) -> Tensor:
-        return F.div(self, other)
+        return arithmetic.div(self, other)
 
     def true_divide(self, other) -> Tensor:
-        return F.true_divide(self, other)
+        return arithmetic.true_divide(self, other)
 
     def floor_divide(self, other) -> Tensor:
-        return F.floor_divide(self, other)
+        return arithmetic.floor_divide(self, other)
 
     def remainder(self, other) -> Tensor:
-        return F.remainder(self, other)
+        return arithmetic.remainder(self, other)
 
     def pow(self, other) -> Tensor:
-        return F.tensor_pow(self, other)
+        return arithmetic.tensor_pow(self, other)
 
     def neg(self) -> Tensor:
-        return F.neg(self)
+        return unary.neg(self)
 
     def negative(self) -> Tensor:
-        return F.negative(self)
+        return unary.negative(self)
 
     def abs(self) -> Tensor:
-        return F.tensor_abs(self)
+        return unary.tensor_abs(self)
 
     def reciprocal(self) -> Tensor:
-        return F.reciprocal(self)
+        return unary.reciprocal(self)
 
     def exp(self) -> Tensor:
-        return F.exp(self)
+        return unary.exp(self)
 
     def log(self) -> Tensor:
-        return F.log(self)
+        return unary.log(self)
 
     def sqrt(self) -> Tensor:
-        return F.sqrt(self)
+        return unary.sqrt(self)
 
     def sigmoid(self) -> Tensor:
-        return F.sigmoid(self)
+        return unary.sigmoid(self)
 
     def relu(self) -> Tensor:
-        return F.relu(self)
+        return unary.relu(self)
 
     def tanh(self) -> Tensor:
-        return F.tanh(self)
+        return unary.tanh(self)
 
     def maximum(self, other: Tensor) -> Tensor:
-        return F.maximum(self, other)
+        return comparisons.maximum(self, other)
 
     def minimum(self, other: Tensor) -> Tensor:
-        return F.minimum(self, other)
+        return comparisons.minimum(self, other)
 
     def clamp(self, min: Number | None = None, max: Number | None = None) -> Tensor:  # noqa: A002
-        return F.clamp(self, min, max)
+        return comparisons.clamp(self, min, max)
 
     def clip(self, min: Number | None = None, max: Number | None = None) -> Tensor:  # noqa: A002
-        return F.clip(self, min, max)
+        return comparisons.clip(self, min, max)
 
     def eq(self, other) -> Tensor:
-        return F.eq(self, other)
+        return comparisons.eq(self, other)
 
     def ne(self, other) -> Tensor:
-        return F.ne(self, other)
+        return comparisons.ne(self, other)
 
     def lt(self, other) -> Tensor:
-        return F.lt(self, other)
+        return comparisons.lt(self, other)
 
     def le(self, other) -> Tensor:
-        return F.le(self, other)
+        return comparisons.le(self, other)
 
     def gt(self, other) -> Tensor:
-        return F.gt(self, other)
+        return comparisons.gt(self, other)
 
     def ge(self, other) -> Tensor:
-        return F.ge(self, other)
+        return comparisons.ge(self, other)
 
     def logical_not(self) -> Tensor:
-        return F.logical_not(self)
+        return comparisons.logical_not(self)
 
     def logical_and(self, other: Tensor) -> Tensor:
-        return F.logical_and(self, other)
+        return comparisons.logical_and(self, other)
 
     def logical_or(self, other: Tensor) -> Tensor:
-        return F.logical_or(self, other)
+        return comparisons.logical_or(self, other)
 
     def sum(self, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
-        return F.tensor_sum(self, dim, keepdim, dtype)
+        return reductions.tensor_sum(self, dim, keepdim, dtype)
 
     def mean(self, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
-        return F.mean(self, dim, keepdim, dtype)
+        return reductions.mean(self, dim, keepdim, dtype)
 
     def prod(self, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
-        return F.tensor_prod(self, dim, keepdim, dtype)
+        return reductions.tensor_prod(self, dim, keepdim, dtype)
 
     def max(self, dim=None, keepdim: bool = False, *, other=None):
-        return F.tensor_max(self, dim, keepdim, other=other)
+        return reductions.tensor_max(self, dim, keepdim, other=other)
 
     def min(self, dim=None, keepdim: bool = False, *, other=None):
-        return F.tensor_min(self, dim, keepdim, other=other)
+        return reductions.tensor_min(self, dim, keepdim, other=other)
 
     def argmax(self, dim=None, keepdim: bool = False) -> Tensor:
-        return F.argmax(self, dim, keepdim)
+        return reductions.argmax(self, dim, keepdim)
 
     def argmin(self, dim=None, keepdim: bool = False) -> Tensor:
-        return F.argmin(self, dim, keepdim)
+        return reductions.argmin(self, dim, keepdim)
 
     def all(self, dim=None, keepdim: bool = False) -> Tensor:
-        return F.tensor_all(self, dim, keepdim)
+        return reductions.tensor_all(self, dim, keepdim)
 
     def any(self, dim=None, keepdim: bool = False) -> Tensor:
-        return F.tensor_any(self, dim, keepdim)
+        return reductions.tensor_any(self, dim, keepdim)
 
     def softmax(self, dim: int) -> Tensor:
-        return F.softmax(self, dim)
+        return reductions.softmax(self, dim)
 
     def log_softmax(self, dim: int) -> Tensor:
-        return F.log_softmax(self, dim)
+        return reductions.log_softmax(self, dim)
 
     def matmul(self, other: Tensor) -> Tensor:
-        return F.matmul(self, other)
+        return linalg.matmul(self, other)
 
     def mm(self, other: Tensor) -> Tensor:
-        return F.mm(self, other)
+        return linalg.mm(self, other)
 
     def dot(self, other: Tensor) -> Tensor:
-        return F.dot(self, other)
+        return linalg.dot(self, other)
 
     # ------------------------------------------------------------------ in place
 
@@ -371,97 +381,97 @@ class Tensor(TensorBase):
     # ------------------------------------------------------------------ arithmetic
 
     def __add__(self, other):
-        return F.add(self, other)
+        return arithmetic.add(self, other)
 
     def __radd__(self, other):
-        return F.add(self, other)  # `2 + x` is recorded as `x + 2`, as in PyTorch
+        return arithmetic.add(self, other)  # `2 + x` is recorded as `x + 2`, as in PyTorch
 
     def __sub__(self, other):
-        return F.sub(self, other)
+        return arithmetic.sub(self, other)
 
     def __rsub__(self, other):
-        return F.sub(other, self)
+        return arithmetic.sub(other, self)
 
     def __mul__(self, other):
-        return F.mul(self, other)
+        return arithmetic.mul(self, other)
 
     def __rmul__(self, other):
-        return F.mul(self, other)  # `2 * x` is recorded as `x * 2`, as in PyTorch
+        return arithmetic.mul(self, other)  # `2 * x` is recorded as `x * 2`, as in PyTorch
 
     def __truediv__(self, other):
-        return F.div(self, other)
+        return arithmetic.div(self, other)
 
     def __rtruediv__(self, other):
-        return F.div(other, self)
+        return arithmetic.div(other, self)
 
     def __floordiv__(self, other):
-        return F.floor_divide(self, other)
+        return arithmetic.floor_divide(self, other)
 
     def __rfloordiv__(self, other):
-        return F.floor_divide(other, self)
+        return arithmetic.floor_divide(other, self)
 
     def __mod__(self, other):
-        return F.remainder(self, other)
+        return arithmetic.remainder(self, other)
 
     def __rmod__(self, other):
-        return F.remainder(other, self)
+        return arithmetic.remainder(other, self)
 
     def __pow__(self, other):
-        return F.tensor_pow(self, other)
+        return arithmetic.tensor_pow(self, other)
 
     def __rpow__(self, other):
-        return F.tensor_pow(other, self)
+        return arithmetic.tensor_pow(other, self)
 
     def __matmul__(self, other):
-        return F.matmul(self, other)
+        return linalg.matmul(self, other)
 
     def __rmatmul__(self, other):
-        return F.matmul(other, self)
+        return linalg.matmul(other, self)
 
     def __neg__(self):
-        return F.neg(self)
+        return unary.neg(self)
 
     def __pos__(self):
         return self
 
     def __abs__(self):
-        return F.tensor_abs(self)
+        return unary.tensor_abs(self)
 
     def __lt__(self, other):
-        return F.lt(self, other)
+        return comparisons.lt(self, other)
 
     def __le__(self, other):
-        return F.le(self, other)
+        return comparisons.le(self, other)
 
     def __gt__(self, other):
-        return F.gt(self, other)
+        return comparisons.gt(self, other)
 
     def __ge__(self, other):
-        return F.ge(self, other)
+        return comparisons.ge(self, other)
 
     def __eq__(self, other):  # type: ignore[override]
-        return F.eq(self, other)
+        return comparisons.eq(self, other)
 
     def __ne__(self, other):  # type: ignore[override]
-        return F.ne(self, other)
+        return comparisons.ne(self, other)
 
     def __and__(self, other):
-        return F.bitwise_and(self, other)
+        return comparisons.bitwise_and(self, other)
 
     __rand__ = __and__
 
     def __or__(self, other):
-        return F.bitwise_or(self, other)
+        return comparisons.bitwise_or(self, other)
 
     __ror__ = __or__
 
     def __xor__(self, other):
-        return F.bitwise_xor(self, other)
+        return comparisons.bitwise_xor(self, other)
 
     __rxor__ = __xor__
 
     def __invert__(self):
-        return F.bitwise_not(self)
+        return comparisons.bitwise_not(self)
 
     def __iadd__(self, other):
         return self.add_(other)

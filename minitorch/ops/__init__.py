@@ -1,6 +1,9 @@
-"""Module 2: every tensor operation, as PyTorch names it.
+"""Module 2: every tensor operation, as PyTorch names it, one module per family.
 
 Each differentiable operation is a `Function` (forward and backward side by
-side) with the function users call next to it; `minitorch.add`, `t.exp()`,
-`t[0]` and `t.add_(...)` all land here.
+side, an `Op` of `functions.py`) followed by the function users call:
+`unary.py` (elementwise functions of one tensor, declared in one table),
+`arithmetic.py`, `comparisons.py`, `reductions.py`, `linalg.py`, `views.py`,
+`copies.py`, `indexing.py` (`t[0]`) and `inplace.py` (`t.add_(...)`, `+=`).
+`api.py` lists the functions of the `minitorch` namespace.
 """

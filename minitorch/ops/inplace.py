@@ -1,21 +1,19 @@
-"""Writing into tensors: in-place operations (`add_`, `+=`, `fill_`, `copy_`, ...) and indexing.
+"""Writing into tensors in place: `add_`, `+=`, `mul_`, `exp_`, `fill_`, `copy_`, ...
 
-An in-place operation computes its result with the function of
-`tensor_api.py`, checks it against PyTorch's in-place rules, writes it into
-the tensor's storage and bumps the version counter that autograd checks.
-`a[key]` is a view for basic keys (ints, slices, `...`, None) and a copy for
-an index tensor or a bool mask; `a[key] = value` writes through that view.
+An in-place operation computes its result with the function users call
+(`add` for `add_`), checks it against PyTorch's in-place rules, writes it
+into the tensor's storage and bumps the version counter that autograd
+checks. With autograd on, the written tensor's history becomes the
+result's; a write into a view gives its base a `CopySlices` node, as in PyTorch.
 """
 
 from __future__ import annotations
 
-import builtins
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .. import dtypes, operators
-from ..autograd.function import Function
 from ..autograd.grad_mode import is_grad_enabled
 from ..autograd.graph import GraphContext
 from ..backends.tensor_data import TensorData
@@ -30,29 +28,12 @@ from ..tensors.kernels import (
     view_of,
     write_into,
 )
-from ..tensors.shapes import (
-    index_layout,
-    normalize_key,
-)
-from .api import (
-    add,
-    clamp,
-    div,
-    exp,
-    log,
-    mul,
-    neg,
-    relu,
-    sigmoid,
-    sqrt,
-    sub,
-    t,
-    tanh,
-    tensor_abs,
-    tensor_pow,
-    to,
-)
-from .functions import Expand, Index, IndexRows
+from .arithmetic import add, div, mul, sub, tensor_pow
+from .comparisons import clamp
+from .copies import to
+from .functions import Op
+from .unary import exp, log, neg, relu, sigmoid, sqrt, tanh, tensor_abs
+from .views import Expand, t
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -71,7 +52,7 @@ def inplace(a: Tensor, operation, *args, checked: bool = True) -> Tensor:
     be castable to its dtype); copies (`copy_`, `fill_`, setitem) only broadcast.
     """
     recording = is_grad_enabled() and (
-        a.requires_grad or builtins.any(isinstance(x, TensorBase) and x.requires_grad for x in args)
+        a.requires_grad or any(isinstance(x, TensorBase) and x.requires_grad for x in args)
     )
     if recording:
         check_inplace_allowed(a)
@@ -136,16 +117,12 @@ def copied_into(a: Tensor, source: Tensor) -> Tensor:
     return to(Expand.apply(source, sizes=tuple(a.shape)), a.dtype)
 
 
-class CopySlices(Function):
+class CopySlices(Op):
     """The history of a tensor after an in-place write into its view `region`.
 
     Outside the region the tensor still holds its old values (their gradient
     flows to the old history); inside it holds `result` (its gradient flows there).
     """
-
-    @classmethod
-    def node_name(cls, base, result, region) -> str:
-        return "minitorch::autograd::CopySlices"
 
     @staticmethod
     def forward(ctx: GraphContext, base: Tensor, result: Tensor, region: TensorData) -> Tensor:
@@ -160,16 +137,13 @@ class CopySlices(Function):
     def backward(ctx: GraphContext, grad: Tensor) -> tuple[Tensor, Tensor]:
         """$g$ outside the region to the old history, $g$ inside it to `result`"""
         grad_base = grad.clone()
-        shape, strides, offset = ctx.region
-        in_region = view_of(
-            grad_base, TensorData(grad_base._layout.storage, shape, strides, offset)
-        )
+        in_region = region_of(grad_base, ctx.region)
         grad_result = in_region.clone()
         write_into(in_region, scalar_tensor(0, grad.dtype))
         return grad_base, grad_result
 
 
-class AsStrided(Function):
+class AsStrided(Op):
     """A view `region` of `base` read again after an in-place write (its new history)."""
 
     @staticmethod
@@ -180,17 +154,21 @@ class AsStrided(Function):
 
     @staticmethod
     def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
-        shape, strides, offset = ctx.region
+        """$g$ in the region of a zero tensor of the base's shape"""
         grad_base = new_tensor(ctx.input_shape, grad.dtype, grad.device)
-        write_into(
-            view_of(grad_base, TensorData(grad_base._layout.storage, shape, strides, offset)), grad
-        )
+        write_into(region_of(grad_base, ctx.region), grad)
         return grad_base
 
 
 def region_in(base: Tensor, region: TensorData) -> tuple:
     """(shape, strides, offset) of view `region` relative to its contiguous `base`."""
     return tuple(region.shape), tuple(region.strides), region.offset - base.storage_offset()
+
+
+def region_of(t: Tensor, region: tuple) -> Tensor:
+    """The view of contiguous `t` at `region`, a (shape, strides, offset) from `region_in`."""
+    shape, strides, offset = region
+    return view_of(t, TensorData(t._layout.storage, shape, strides, offset))
 
 
 # ---------------------------------------------------------------------------
@@ -292,102 +270,14 @@ def t_(a: Tensor) -> Tensor:
 
 def uniform_(a: Tensor, low: float = 0.0, high: float = 1.0) -> Tensor:
     """Fill `a` with samples from $U(low, high)$ drawn by the seeded generator."""
-    values = generator().uniform(low, high, size=a.shape)
-    return copy_(a, from_numpy(np.asarray(values, dtype=a.dtype.numpy_dtype)))
+    return copy_samples(a, generator().uniform(low, high, size=a.shape))
 
 
 def normal_(a: Tensor, mean: float = 0.0, std: float = 1.0) -> Tensor:
     """Fill `a` with samples from $N(mean, std^2)$ drawn by the seeded generator."""
-    values = generator().normal(mean, std, size=a.shape)
+    return copy_samples(a, generator().normal(mean, std, size=a.shape))
+
+
+def copy_samples(a: Tensor, values: np.ndarray) -> Tensor:
+    """Copy NumPy's `values` into `a`, in `a`'s dtype."""
     return copy_(a, from_numpy(np.asarray(values, dtype=a.dtype.numpy_dtype)))
-
-
-# ---------------------------------------------------------------------------
-# Indexing: `a[key]` reads a view (or a copy for index tensors and masks), `a[key] = v` writes
-# ---------------------------------------------------------------------------
-
-
-def getitem(a: Tensor, key) -> Tensor:
-    """`a[key]`: a view for ints, slices, `...` and None; a copy for an index tensor or mask.
-
-    Recorded for autograd, a key of several parts is one view per part, as PyTorch
-    records it: `x[0, 1]` is SelectBackward0 over SelectBackward0.
-    """
-    if not is_advanced_key(key):
-        if not (isinstance(key, tuple) and is_grad_enabled() and a.requires_grad):
-            return Index.apply(a, key=key)
-        index_layout(a._layout, key)  # PyTorch's errors, for the key as a whole
-        for step in index_steps(key, tuple(a.shape)):
-            a = Index.apply(a, key=step)
-        return a
-    positions = advanced_positions(a, key)
-    index = key if isinstance(key, TensorBase) else tensor(key)
-    if index.dtype is dtypes.bool_:
-        shape = (len(positions),) + tuple(a.shape[index.ndim :])
-    else:
-        shape = tuple(index.shape) + tuple(a.shape[1:])
-    return IndexRows.apply(a, positions=positions, shape=shape)
-
-
-def index_steps(key: tuple, shape: tuple) -> list[tuple]:
-    """The one-part keys PyTorch applies in turn for the basic `key` on a tensor of `shape`.
-
-    Each is a key of its own on the result of the one before: an int selects (its
-    dim goes away), a slice slices (a full one is skipped), None inserts a dim and
-    `...` passes over dims. With nothing left to apply, the result is an alias (key `()`).
-    """
-    key = normalize_key(key)
-    skipped = len(shape) - builtins.sum(k is not None and k is not Ellipsis for k in key)
-    steps, dim, source_dim = [], 0, 0  # dim: in the result so far; source_dim: in `shape`
-    for k in key:
-        if k is Ellipsis:
-            dim, source_dim = dim + skipped, source_dim + skipped
-        elif k is None:
-            steps.append((slice(None),) * dim + (None,))
-            dim += 1
-        elif isinstance(k, slice):
-            if k.indices(shape[source_dim]) != (0, shape[source_dim], 1):
-                steps.append((slice(None),) * dim + (k,))
-            dim, source_dim = dim + 1, source_dim + 1
-        else:
-            steps.append((slice(None),) * dim + (k,))
-            source_dim += 1
-    return steps or [()]
-
-
-def setitem(a: Tensor, key, value) -> None:
-    """`a[key] = value`: write `value` (a number or a broadcastable tensor) into `a`'s view."""
-    if is_advanced_key(key):
-        positions = advanced_positions(a, key)
-        values = value if isinstance(value, TensorBase) and value.numel() > 1 else None
-        for row, position in enumerate(positions):
-            setitem(a, position, value if values is None else values[row])
-        return
-    target = Index.apply(a, key=key)
-    source = value if isinstance(value, TensorBase) else scalar_tensor(value, a.dtype)
-    inplace(target, copied_into, source, checked=False)
-
-
-def advanced_positions(a: Tensor, key) -> list[tuple]:
-    """The basic keys that `a[key]` selects for an index list/tensor or a bool mask.
-
-    Only one such key is supported, in the first position.
-    """
-    index = key if isinstance(key, TensorBase) else tensor(key)
-    if index.dtype is dtypes.bool_:
-        for k, (mask_size, size) in enumerate(zip(index.shape, a.shape, strict=False)):
-            if mask_size != size:
-                raise IndexError(
-                    f"The shape of the mask {list(index.shape)} at index {k} does not match the "
-                    f"shape of the indexed tensor {list(a.shape)} at index {k}"
-                )
-        return [tuple(int(i) for i in where_true) for where_true in np.argwhere(index.numpy())]
-    if index.dtype is not dtypes.int64:
-        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-    return [(int(i),) for i in index.numpy().reshape(-1)]
-
-
-def is_advanced_key(key) -> bool:
-    return isinstance(key, (list, TensorBase)) and not (
-        isinstance(key, TensorBase) and key.ndim == 0 and key.dtype is dtypes.int64
-    )

@@ -1,0 +1,228 @@
+"""Comparing elements: `maximum`, `minimum`, `clamp`, `where`; `==`, `<`, ...; logic and bits.
+
+`maximum`, `minimum`, `clamp` and `where` choose between values, so a
+gradient flows to the one chosen. Comparisons (`eq`, `lt`, ...), logical
+operations and bitwise operations give bools or integers, which have no
+gradient: they run the kernels directly, without a `Function`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import dtypes, operators
+from ..autograd.graph import GraphContext
+from ..backends.tensor_data import shape_broadcast
+from ..tensors.kernels import (
+    Number,
+    apply_map,
+    apply_zip,
+    as_operands,
+    backend_for,
+    converted,
+    new_tensor,
+    scalar_tensor,
+)
+from ..tensors.shapes import not_implemented
+from .functions import Op
+
+if TYPE_CHECKING:
+    from .._tensor import Tensor
+
+
+class Maximum(Op):
+    @staticmethod
+    def forward(ctx: GraphContext, a: Tensor, b: Tensor) -> Tensor:
+        """$\\max(a, b)$ elementwise, NaN-propagating"""
+        a, b, dtype = as_operands(a, b)
+        ctx.save_for_backward(a, b)
+        return apply_zip(operators.maximum, a, b, dtype)
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> tuple:
+        """$g$ to the larger input, $g/2$ to each on a tie (as PyTorch)"""
+        a, b = ctx.saved_tensors
+        return split_at_ties(grad, a, b, a < b), split_at_ties(grad, a, b, a > b)
+
+
+def maximum(a: Tensor, b: Tensor) -> Tensor:
+    """Elementwise maximum of two tensors (NaN wins)."""
+    return Maximum.apply(a, b)
+
+
+class Minimum(Op):
+    @staticmethod
+    def forward(ctx: GraphContext, a: Tensor, b: Tensor) -> Tensor:
+        """$\\min(a, b)$ elementwise, NaN-propagating"""
+        a, b, dtype = as_operands(a, b)
+        ctx.save_for_backward(a, b)
+        return apply_zip(operators.minimum, a, b, dtype)
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> tuple:
+        """$g$ to the smaller input, $g/2$ to each on a tie (as PyTorch)"""
+        a, b = ctx.saved_tensors
+        return split_at_ties(grad, a, b, a > b), split_at_ties(grad, a, b, a < b)
+
+
+def minimum(a: Tensor, b: Tensor) -> Tensor:
+    """Elementwise minimum of two tensors (NaN wins)."""
+    return Minimum.apply(a, b)
+
+
+def split_at_ties(grad: Tensor, a: Tensor, b: Tensor, loses: Tensor) -> Tensor:
+    """`grad` where an input won, half of it on ties, 0 where it `loses`."""
+    return (grad / 2).where(a == b, grad.where(~loses, 0.0))
+
+
+class Clamp(Op):
+    @staticmethod
+    def forward(ctx: GraphContext, a: Tensor, low: Number | None, high: Number | None) -> Tensor:
+        """$\\min(\\max(a, low), high)$"""
+        ctx.low, ctx.high = low, high
+        ctx.save_for_backward(a)
+        dtype = dtypes.result_type(a, *(v for v in (low, high) if v is not None))
+        out = converted(a, dtype)
+        if low is not None:
+            out = apply_zip(operators.maximum, out, scalar_tensor(low, dtype), dtype)
+        if high is not None:
+            out = apply_zip(operators.minimum, out, scalar_tensor(high, dtype), dtype)
+        return out if out is not a else a.clone()
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> tuple:
+        """$g$ where $low \\le a \\le high$, else 0"""
+        (a,) = ctx.saved_tensors
+        inside = a >= ctx.low if ctx.low is not None else None
+        if ctx.high is not None:
+            below = a <= ctx.high
+            inside = below if inside is None else inside & below
+        return grad.where(inside, 0.0)
+
+
+def clamp(a: Tensor, min: Number | None = None, max: Number | None = None) -> Tensor:  # noqa: A002
+    """Limit every element to `[min, max]` (either bound may be None)."""
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    return Clamp.apply(a, low=min, high=max)
+
+
+clip = clamp
+
+
+class Where(Op):
+    """The condition is a setting (keyword): gradients flow only to `a` and `b`."""
+
+    @staticmethod
+    def forward(ctx: GraphContext, a: Tensor, b: Tensor, condition: Tensor) -> Tensor:
+        """$a_i$ where $condition_i$, else $b_i$ (all broadcast)"""
+        if condition.dtype is not dtypes.bool_:
+            raise RuntimeError(
+                "where expected condition to be a boolean tensor, but got a tensor with dtype "
+                f"{condition.dtype.torch_scalar_name}"
+            )
+        ctx.save_for_backward(condition)
+        a, b, dtype = as_operands(a, b)
+        shape = shape_broadcast(condition.shape, shape_broadcast(a.shape, b.shape))
+        out = new_tensor(shape, dtype, a.device)
+        backend_for(a).where(out._layout, condition._layout, a._layout, b._layout)
+        return out
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> tuple:
+        """$g$ to `a` where the condition holds, to `b` elsewhere"""
+        (condition,) = ctx.saved_tensors
+        return grad.where(condition, 0.0), grad.where(~condition, 0.0)
+
+
+def where(condition: Tensor, a, b) -> Tensor:
+    """`a` where `condition` is True, else `b` (broadcast)."""
+    return Where.apply(a, b, condition=condition)
+
+
+# ---------------------------------------------------------------------------
+# Comparisons, logical and bitwise operations (no gradient)
+# ---------------------------------------------------------------------------
+
+
+def bool_zip(fn, a, b) -> Tensor:
+    """A bool tensor of `fn(a_i, b_i)`, computed in the promoted dtype."""
+    x, y, _ = as_operands(a, b)
+    return apply_zip(fn, x, y, dtypes.bool_)
+
+
+def eq(a, b) -> Tensor:
+    """$a = b$ elementwise (bool)."""
+    return bool_zip(operators.eq, a, b)
+
+
+def ne(a, b) -> Tensor:
+    """$a \\ne b$ elementwise (bool)."""
+    return bool_zip(operators.ne, a, b)
+
+
+def lt(a, b) -> Tensor:
+    """$a < b$ elementwise (bool)."""
+    return bool_zip(operators.lt, a, b)
+
+
+def le(a, b) -> Tensor:
+    """$a \\le b$ elementwise (bool)."""
+    return bool_zip(operators.le, a, b)
+
+
+def gt(a, b) -> Tensor:
+    """$a > b$ elementwise (bool)."""
+    return bool_zip(operators.gt, a, b)
+
+
+def ge(a, b) -> Tensor:
+    """$a \\ge b$ elementwise (bool)."""
+    return bool_zip(operators.ge, a, b)
+
+
+def logical_not(a: Tensor) -> Tensor:
+    """True where `a` is zero."""
+    return apply_map(operators.logical_not, a, dtypes.bool_)
+
+
+def logical_and(a: Tensor, b: Tensor) -> Tensor:
+    """True where both are non-zero."""
+    return bool_zip(operators.logical_and, a, b)
+
+
+def logical_or(a: Tensor, b: Tensor) -> Tensor:
+    """True where either is non-zero."""
+    return bool_zip(operators.logical_or, a, b)
+
+
+def bitwise(fn, kernel: str, a, b) -> Tensor:
+    """`fn` on bools or integers; PyTorch names the missing float `kernel` in its error."""
+    x, y, dtype = as_operands(a, b)
+    if dtype.is_floating_point:
+        raise not_implemented(kernel, dtype)
+    return apply_zip(fn, x, y, dtype)
+
+
+def bitwise_and(a, b) -> Tensor:
+    """`a & b`: logical and of bools, bitwise and of integers."""
+    return bitwise(operators.bitwise_and, "bitwise_and_cpu", a, b)
+
+
+def bitwise_or(a, b) -> Tensor:
+    """`a | b`: logical or of bools, bitwise or of integers."""
+    return bitwise(operators.bitwise_or, "bitwise_or_cpu", a, b)
+
+
+def bitwise_xor(a, b) -> Tensor:
+    """`a ^ b`: logical xor of bools, bitwise xor of integers."""
+    return bitwise(operators.bitwise_xor, "bitwise_xor_cpu", a, b)
+
+
+def bitwise_not(a: Tensor) -> Tensor:
+    """`~a`: logical not of bools, bitwise not of integers."""
+    if a.dtype.is_floating_point:
+        raise TypeError(
+            "~ (operator.invert) is only implemented on integer and Boolean-type tensors"
+        )
+    return apply_map(operators.bitwise_not, a, a.dtype)

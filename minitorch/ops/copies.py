@@ -1,0 +1,63 @@
+"""Copies and conversions: `clone`, `to` (another dtype or device), `detach`.
+
+`Copy` writes `a`'s elements into a fresh contiguous tensor; its backward
+hands the gradient back unchanged (the autograd layer casts it to the
+input's dtype). `detach` copies nothing: it is `a`'s storage outside the graph.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import dtypes, operators
+from ..autograd.graph import GraphContext
+from ..dtypes import DType
+from ..tensors.base import TensorBase
+from ..tensors.device import check_device
+from ..tensors.device import device as Device
+from ..tensors.kernels import alias, apply_map
+from .functions import Op
+
+if TYPE_CHECKING:
+    from .._tensor import Tensor
+
+
+class Copy(Op):
+    """A contiguous copy: `clone()` (kind Clone) or a dtype change (kind ToCopy)."""
+
+    @staticmethod
+    def forward(ctx: GraphContext, a: Tensor, dtype: DType, kind: str = "Clone") -> Tensor:
+        """A contiguous copy of `a` with `dtype`"""
+        return apply_map(operators.identity, a, dtype)
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
+        """$g$ (cast back to the input's dtype by the autograd layer)"""
+        return grad
+
+
+def clone(a: Tensor) -> Tensor:
+    """A contiguous copy of `a` with its own storage."""
+    return Copy.apply(a, dtype=a.dtype)
+
+
+def to(a: Tensor, *args, dtype=None, device=None, copy=False, non_blocking=False) -> Tensor:
+    """`a` with another dtype and/or device; `a` itself when nothing changes."""
+    target_dtype, target_device = dtype, device
+    for arg in args:
+        if isinstance(arg, TensorBase):
+            target_dtype, target_device = arg.dtype, arg.device
+        elif isinstance(arg, (str, Device)):
+            target_device = arg
+        else:
+            target_dtype = arg
+    new_dtype = a.dtype if target_dtype is None else dtypes.to_dtype(target_dtype)
+    new_device = a.device if target_device is None else check_device(Device(target_device))
+    if new_dtype is a.dtype and new_device == a.device and not copy:
+        return a
+    return Copy.apply(a, dtype=new_dtype, kind="ToCopy")
+
+
+def detach(a: Tensor) -> Tensor:
+    """`a`'s storage and layout, outside the autograd graph (shares the version counter)."""
+    return alias(a)

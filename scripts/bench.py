@@ -1,14 +1,15 @@
 """Benchmark minitorch's Numba backend against NumPy and PyTorch (CPU), side by side.
 
 Usage:
-    python scripts/bench.py [--rounds 5] [--only SECTION,...]   (sections listed by --help)
+    python scripts/bench.py [--rounds 5] [--only SECTION,...] [--backend fast|student]
 
 Every row times the same work in each library in one process, interleaved
 (minitorch, NumPy, PyTorch, minitorch, ...) for `--rounds` rounds, and keeps
 the best time of each: timings on a shared machine swing by 2-4x, and the best
 of interleaved rounds is the least disturbed measurement of each.
 
-Kernel rows call the backend (`FastBackend`) on `TensorData` layouts, and
+Kernel rows call a Numba backend (`--backend`: `fast`, the tuned kernels and the
+default, or `student`, the plain exercise kernels) on `TensorData` layouts, and
 include allocating the output the way the tensor layer does
 (`TensorData.empty`). Ratios are minitorch's speed relative to the other
 library: above 1 means minitorch is faster. PyTorch columns appear when torch
@@ -35,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 import minitorch  # noqa: E402
 from minitorch import operators  # noqa: E402
-from minitorch.backends import fast_ops  # noqa: E402
+from minitorch.backends import fast_ops, fast_tuned  # noqa: E402
 from minitorch.backends.tensor_data import TensorData  # noqa: E402
 
 try:
@@ -43,7 +44,8 @@ try:
 except ImportError:  # PyTorch is optional
     torch = None
 
-backend = fast_ops.FastBackend()
+NUMBA_BACKENDS = {"fast": fast_tuned.FastBackend, "student": fast_ops.StudentBackend}
+backend = fast_tuned.FastBackend()  # replaced by --backend's
 DTYPES = {np.float32: minitorch.float32, np.float64: minitorch.float64}
 
 
@@ -217,7 +219,7 @@ def bench_small(rounds: int) -> None:
 
 def bench_threads(rounds: int) -> None:
     """The serial and the parallel kernel on the same large inputs (thresholds forced)."""
-    print(f"\nserial vs parallel kernels ({fast_ops.numba.get_num_threads()} threads)")
+    print(f"\nserial vs parallel kernels ({fast_tuned.numba.get_num_threads()} threads)")
     print(f"  {'':34}{'serial':>13}{'parallel':>13}{'speed-up':>10}")
     rng = np.random.default_rng(5)
     x = layout(rng.standard_normal((2048, 2048)).astype(np.float32))
@@ -237,11 +239,10 @@ def bench_threads(rounds: int) -> None:
             TensorData.empty((1024, 1024), f32), m, m
         ),
     }
-    saved = fast_ops.PARALLEL_THRESHOLD, fast_ops.MATMUL_PARALLEL_THRESHOLD
 
     def forced(threshold: int, fn: Callable) -> Callable:
         def run():
-            fast_ops.PARALLEL_THRESHOLD = fast_ops.MATMUL_PARALLEL_THRESHOLD = threshold
+            backend.parallel_threshold = backend.matmul_parallel_threshold = threshold
             fn()
 
         return run
@@ -253,8 +254,8 @@ def bench_threads(rounds: int) -> None:
                 f"  {label:34}{format_time(best['serial']):>13}{format_time(best['parallel']):>13}"
                 f"{best['serial'] / best['parallel']:>9.2f}x"
             )
-    finally:
-        fast_ops.PARALLEL_THRESHOLD, fast_ops.MATMUL_PARALLEL_THRESHOLD = saved
+    finally:  # back to the class's thresholds
+        del backend.parallel_threshold, backend.matmul_parallel_threshold
 
 
 START_PROBE = """
@@ -262,12 +263,12 @@ import time
 start = time.perf_counter()
 import minitorch
 from minitorch import operators
-from minitorch.backends import fast_ops
+from minitorch.backends import fast_tuned
 imported = time.perf_counter()
 a = minitorch.arange(10, dtype=minitorch.float32)
 a + a
 done = time.perf_counter()
-serial, _ = minitorch.get_backend().kernels(fast_ops.tensor_zip, operators.add)
+serial, _ = minitorch.get_backend().kernels(fast_tuned.tensor_zip, operators.add)
 print(imported - start, done - imported, sum(serial.stats.cache_hits.values()))
 """
 
@@ -387,7 +388,14 @@ def main() -> None:
     parser.add_argument(
         "--only", default=",".join(SECTIONS), help=f"comma-separated, of: {','.join(SECTIONS)}"
     )
+    parser.add_argument(
+        "--backend", choices=sorted(NUMBA_BACKENDS), default="fast", help="kernels to time"
+    )
     args = parser.parse_args()
+    global backend
+    backend = NUMBA_BACKENDS[args.backend]()
+    minitorch.set_backend(args.backend)  # for the tensor-level rows
+    print(f"kernel rows: the {args.backend!r} backend ({type(backend).__name__})")
     import numba
 
     print(

@@ -1,7 +1,9 @@
 """Shared pytest configuration: one marker per exercise task; tensor tests on every backend.
 
 The tests of tensors and autograd run once per CPU backend, with ids ending in
-`[simple]` (the reference loops) and `[fast]` (Numba): see `cpu_backend`. The
+`[simple]` (the reference loops), `[student]` (the plain Numba kernels of
+fast_ops.py, the exercises of module 3) and `[fast]` (the tuned Numba kernels of
+fast_tuned.py, the default): see `cpu_backend`. The
 environment variable MINITORCH_TEST_BACKENDS (comma-separated, e.g. `simple`)
 narrows them to some backends, e.g. where a cold Numba cache is not worth filling.
 """
@@ -23,7 +25,7 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 # Test files whose tests run on each CPU backend: those of tensors and autograd, except the ones
 # that never reach a backend through the tensor layer (layout arithmetic, printing) or that call
 # a backend object of their own (test_tensor_ops.py: the reference, test_fast_ops.py: Numba).
-BACKENDS = ["simple", "fast"]
+BACKENDS = ["simple", "student", "fast"]
 BACKEND_TEST_PREFIXES = ("test_tensor", "test_autograd", "test_train_tensor")
 SINGLE_BACKEND_FILES = {"test_tensor_data.py", "test_tensor_format.py", "test_tensor_ops.py"}
 
@@ -96,7 +98,8 @@ def cpu_backend(request):
     """The backend of `cpu` tensors during the test: the parameter's, restored afterwards.
 
     Only the tests of `runs_on_every_backend` files get a parameter; the others run on the
-    default. `[fast]` tests are skipped while the Numba kernels are exercise stubs.
+    default. A Numba backend's tests are skipped while its kernels are exercise stubs
+    (`[student]` in a student copy before module 3).
     """
     name = getattr(request, "param", None)
     if name is None:
@@ -107,8 +110,8 @@ def cpu_backend(request):
     previous = minitorch.get_backend().name
     minitorch.set_backend(name)
     try:
-        if name == "fast" and (missing := kernels_missing(minitorch.get_backend())):
-            pytest.skip(f"the fast backend is not written yet: {missing}")
+        if name != "simple" and (missing := kernels_missing(minitorch.get_backend())):
+            pytest.skip(f"the {name} backend is not written yet: {missing}")
         yield name
     finally:
         minitorch.set_backend(previous)

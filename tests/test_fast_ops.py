@@ -1,5 +1,7 @@
-"""The Numba backend's kernels against NumPy and the reference backend, on any layout.
+"""The Numba backends' kernels against NumPy, the reference backend, and each other.
 
+Two backends: `student` (the plain kernels of fast_ops.py, the exercises: their
+tests carry the task markers) and `fast` (the tuned kernels of fast_tuned.py).
 Every kernel runs on both of its code paths: the serial one (small tensors)
 and the parallel one, forced on small tensors by lowering the thresholds to
 0. A forced parallel run splits a tensor of a dozen elements into more chunks
@@ -24,11 +26,12 @@ from strategies import DTYPES, broadcastable_shapes, shapes, tensors
 
 import minitorch
 from minitorch import operators
-from minitorch.backends import fast_ops
+from minitorch.backends import fast_ops, fast_tuned
 from minitorch.backends.tensor_data import TensorData
 from minitorch.backends.tensor_ops import SimpleBackend
 
-fast = fast_ops.FastBackend()
+NUMBA_BACKENDS = {"student": fast_ops.StudentBackend(), "fast": fast_tuned.FastBackend()}
+fast = NUMBA_BACKENDS["fast"]
 simple = SimpleBackend()
 FEW = settings(max_examples=30, deadline=None)
 PATHS = ["serial", "parallel"]
@@ -40,18 +43,27 @@ float32, float64, int64, bool_ = (
 )
 
 
+def backends(task):
+    """The Numba backends as a test parameter: `student` graded by the marker `task`, and `fast`."""
+    return [pytest.param("student", marks=task, id="student"), pytest.param("fast", id="fast")]
+
+
+BACKENDS_3_1 = backends(pytest.mark.task3_1)
+BACKENDS_3_2 = backends(pytest.mark.task3_2)
+
+
 @contextlib.contextmanager
-def code_path(path: str):
-    """Run kernels serially, or in parallel whatever their size."""
-    saved = fast_ops.PARALLEL_THRESHOLD, fast_ops.MATMUL_PARALLEL_THRESHOLD
-    if path == "parallel":
-        fast_ops.PARALLEL_THRESHOLD = fast_ops.MATMUL_PARALLEL_THRESHOLD = 0
-    else:
-        fast_ops.PARALLEL_THRESHOLD = fast_ops.MATMUL_PARALLEL_THRESHOLD = 1 << 62
+def code_path(path: str, *chosen):
+    """Run the kernels of the `chosen` backends (all by default) serially, or always in parallel."""
+    threshold = 0 if path == "parallel" else 1 << 62
+    chosen = chosen or tuple(NUMBA_BACKENDS.values())
     try:
+        for backend in chosen:
+            backend.parallel_threshold = backend.matmul_parallel_threshold = threshold
         yield
     finally:
-        fast_ops.PARALLEL_THRESHOLD, fast_ops.MATMUL_PARALLEL_THRESHOLD = saved
+        for backend in chosen:  # back to the class's thresholds
+            del backend.parallel_threshold, backend.matmul_parallel_threshold
 
 
 def output_layout(shape, dtype, strided: bool = False) -> TensorData:
@@ -81,10 +93,10 @@ def check(actual: np.ndarray, expected: np.ndarray, rtol: float = 1e-6) -> None:
         np.testing.assert_array_equal(actual, expected)
 
 
-def run_both(kernel: str, fn, outs_of, *args):
-    """Run `kernel` (with scalar function `fn`, or None) on both backends, into fresh outputs."""
+def run_both(backend_name: str, kernel: str, fn, outs_of, *args):
+    """Run `kernel` (with scalar function `fn`, or None) on a Numba backend and the reference."""
     results = []
-    for backend in (fast, simple):
+    for backend in (NUMBA_BACKENDS[backend_name], simple):
         outs = outs_of()
         getattr(backend, kernel)(*([] if fn is None else [fn]), *outs, *args)
         results.append([read(out) for out in outs])
@@ -107,7 +119,7 @@ CONVERSIONS = [(d, d) for d in DTYPES] + [
 PARALLEL_CONVERSIONS = [(float32, float32), (int64, float64)]
 
 
-@pytest.mark.task3_1
+@pytest.mark.parametrize("backend_name", BACKENDS_3_1)
 @pytest.mark.parametrize(
     "path, source, destination",
     [("serial", s, d) for s, d in CONVERSIONS]
@@ -115,12 +127,13 @@ PARALLEL_CONVERSIONS = [(float32, float32), (int64, float64)]
 )
 @given(data=st.data())
 @FEW
-def test_map_copies_and_converts_any_layout(path, source, destination, data):
+def test_map_copies_and_converts_any_layout(backend_name, path, source, destination, data):
     a, values = data.draw(tensors(source))
     strided_out = data.draw(st.booleans())
     expected = values.astype(destination.numpy_dtype)
     with code_path(path):
         (got,), (reference,) = run_both(
+            backend_name,
             "map",
             operators.identity,
             lambda: [output_layout(values.shape, destination, strided_out)],
@@ -130,38 +143,44 @@ def test_map_copies_and_converts_any_layout(path, source, destination, data):
     check(reference, expected)
 
 
-@pytest.mark.task3_1
+@pytest.mark.parametrize("backend_name", BACKENDS_3_1)
 @pytest.mark.parametrize("path", PATHS)
 @pytest.mark.parametrize("dtype", [float32, float64])
 @given(data=st.data())
 @FEW
-def test_map_applies_the_function(path, dtype, data):
+def test_map_applies_the_function(backend_name, path, dtype, data):
     a, values = data.draw(tensors(dtype))
     with code_path(path):
         (got,), (reference,) = run_both(
-            "map", operators.exp, lambda: [output_layout(values.shape, dtype)], a._layout
+            backend_name,
+            "map",
+            operators.exp,
+            lambda: [output_layout(values.shape, dtype)],
+            a._layout,
         )
     check(got, np.exp(values))
     check(got, reference)
 
 
-@pytest.mark.task3_1
-def test_map_writes_a_broadcast_row_into_strided_columns():
+@pytest.mark.parametrize("backend_name", BACKENDS_3_1)
+def test_map_writes_a_broadcast_row_into_strided_columns(backend_name):
     """`t[:, 1::2] = row` is map(identity) into a strided view, the row broadcast."""
     storage = np.zeros(12)
     out = TensorData(storage, (3, 2), (4, 2), 1)  # columns 1 and 3 of a (3, 4) matrix
-    fast.map(operators.identity, out, TensorData(np.array([1.0, 2.0]), (2,)))
+    NUMBA_BACKENDS[backend_name].map(
+        operators.identity, out, TensorData(np.array([1.0, 2.0]), (2,))
+    )
     expected = np.zeros((3, 4))
     expected[:, 1::2] = [1.0, 2.0]
     np.testing.assert_array_equal(storage.reshape(3, 4), expected)
 
 
-@pytest.mark.task3_1
-def test_division_by_zero_gives_ieee_values_not_an_exception():
+@pytest.mark.parametrize("backend_name", BACKENDS_3_1)
+def test_division_by_zero_gives_ieee_values_not_an_exception(backend_name):
     """Kernels use NumPy's error model: 1/0 is inf, as in PyTorch (Numba's default raises)."""
     a = TensorData(np.array([0.0, -0.0, 2.0]), (3,))
     out = output_layout((3,), float64)
-    fast.map(operators.inv, out, a)
+    NUMBA_BACKENDS[backend_name].map(operators.inv, out, a)
     np.testing.assert_array_equal(read(out), [np.inf, -np.inf, 0.5])
 
 
@@ -172,16 +191,17 @@ def test_division_by_zero_gives_ieee_values_not_an_exception():
 ZIP_CASES = [("serial", d) for d in DTYPES] + [("parallel", float32), ("parallel", int64)]
 
 
-@pytest.mark.task3_1
+@pytest.mark.parametrize("backend_name", BACKENDS_3_1)
 @pytest.mark.parametrize("path, dtype", ZIP_CASES)
 @given(pair=broadcastable_shapes(), data=st.data())
 @FEW
-def test_zip_multiplies_with_broadcasting(path, dtype, pair, data):
+def test_zip_multiplies_with_broadcasting(backend_name, path, dtype, pair, data):
     a, a_values = data.draw(tensors(dtype, pair[0]))
     b, b_values = data.draw(tensors(dtype, pair[1]))
     expected = a_values * b_values  # for bools: logical and
     with code_path(path):
         (got,), (reference,) = run_both(
+            backend_name,
             "zip",
             operators.mul,
             lambda: [output_layout(expected.shape, dtype)],
@@ -192,17 +212,17 @@ def test_zip_multiplies_with_broadcasting(path, dtype, pair, data):
     check(reference, expected)
 
 
-@pytest.mark.task3_1
+@pytest.mark.parametrize("backend_name", BACKENDS_3_1)
 @pytest.mark.parametrize("path", PATHS)
 @given(pair=broadcastable_shapes(), data=st.data())
 @FEW
-def test_zip_compares_into_bool(path, pair, data):
+def test_zip_compares_into_bool(backend_name, path, pair, data):
     a, a_values = data.draw(tensors(float32, pair[0]))
     b, b_values = data.draw(tensors(float32, pair[1]))
     expected = a_values < b_values
     with code_path(path):
         out = output_layout(expected.shape, bool_)
-        fast.zip(operators.lt, out, a._layout, b._layout)
+        NUMBA_BACKENDS[backend_name].zip(operators.lt, out, a._layout, b._layout)
     check(read(out), expected)
 
 
@@ -217,6 +237,7 @@ def test_where_picks_with_broadcasting(path, data):
     expected = np.where(c_values, a_values, b_values)
     with code_path(path):
         (got,), (reference,) = run_both(
+            "fast",
             "where",
             None,
             lambda: [output_layout(expected.shape, float64, strided=True)],
@@ -240,11 +261,11 @@ def greater_or_nan(x, best) -> bool:
     return x > best or (x != x and best == best)
 
 
-@pytest.mark.task3_1
+@pytest.mark.parametrize("backend_name", BACKENDS_3_1)
 @pytest.mark.parametrize("path, dtype", REDUCE_CASES)
 @given(data=st.data())
 @FEW
-def test_reduce_sums_each_dim(path, dtype, data):
+def test_reduce_sums_each_dim(backend_name, path, dtype, data):
     """Sums of bools and integers are int64 (the tensor layer's choice, as in PyTorch)."""
     shape = data.draw(shapes(min_dims=1))
     a, values = data.draw(tensors(dtype, shape))
@@ -253,6 +274,7 @@ def test_reduce_sums_each_dim(path, dtype, data):
     expected = values.sum(axis=dim, keepdims=True, dtype=out_dtype.numpy_dtype)
     with code_path(path):
         (got,), (reference,) = run_both(
+            backend_name,
             "reduce",
             operators.add,
             lambda: [output_layout(expected.shape, out_dtype)],
@@ -264,37 +286,39 @@ def test_reduce_sums_each_dim(path, dtype, data):
     check(reference, expected)
 
 
-@pytest.mark.task3_1
+@pytest.mark.parametrize("backend_name", BACKENDS_3_1)
 @pytest.mark.parametrize("path", PATHS)
 @given(data=st.data())
 @FEW
-def test_reduce_max_from_minus_infinity(path, data):
+def test_reduce_max_from_minus_infinity(backend_name, path, data):
     shape = data.draw(shapes(min_dims=1))
     a, values = data.draw(tensors(float64, shape))
     dim = data.draw(st.integers(0, len(shape) - 1))
     expected = values.max(axis=dim, keepdims=True)
     with code_path(path):
         out = output_layout(expected.shape, float64)
-        fast.reduce(operators.maximum, out, a._layout, dim, -math.inf)
+        NUMBA_BACKENDS[backend_name].reduce(operators.maximum, out, a._layout, dim, -math.inf)
     check(read(out), expected)
 
 
-@pytest.mark.task3_1
+@pytest.mark.parametrize("backend_name", BACKENDS_3_1)
 @pytest.mark.parametrize("path", PATHS)
-@pytest.mark.parametrize("shape, dim", [((3 * fast_ops.MIN_SEGMENT + 17,), 0), ((2, 600, 3), 1)])
-def test_reduce_counts_start_once(path, shape, dim):
+@pytest.mark.parametrize("shape, dim", [((3 * fast_tuned.MIN_SEGMENT + 17,), 0), ((2, 600, 3), 1)])
+def test_reduce_counts_start_once(backend_name, path, shape, dim):
     """A fold split into segments or column blocks still starts from `start` exactly once."""
     values = np.arange(math.prod(shape), dtype=np.int64).reshape(shape) % 7
     expected = values.sum(axis=dim, keepdims=True) + 1000
     with code_path(path):
         out = output_layout(expected.shape, int64)
-        fast.reduce(operators.add, out, TensorData(values.reshape(-1), shape), dim, 1000)
+        NUMBA_BACKENDS[backend_name].reduce(
+            operators.add, out, TensorData(values.reshape(-1), shape), dim, 1000
+        )
     check(read(out), expected)
 
 
-@pytest.mark.task3_1
+@pytest.mark.parametrize("backend_name", BACKENDS_3_1)
 @pytest.mark.parametrize("path", PATHS)
-def test_reduce_sums_float32_more_accurately_than_pairwise(path):
+def test_reduce_sums_float32_more_accurately_than_pairwise(backend_name, path):
     """float32 sums accumulate in float64: at most half a float32 step from the exact sum.
 
     NumPy's pairwise float32 sum is the yardstick; the exact sum is `math.fsum`.
@@ -304,7 +328,9 @@ def test_reduce_sums_float32_more_accurately_than_pairwise(path):
     exact = math.fsum(values.astype(np.float64))
     with code_path(path):
         out = output_layout((1,), float32)
-        fast.reduce(operators.add, out, TensorData(values, values.shape), 0, 0)
+        NUMBA_BACKENDS[backend_name].reduce(
+            operators.add, out, TensorData(values, values.shape), 0, 0
+        )
     ours = float(read(out)[0])
     numpy_error = abs(float(values.sum()) - exact)
     assert abs(ours - exact) <= max(numpy_error, float(np.spacing(np.float32(exact))) / 2), (
@@ -312,11 +338,11 @@ def test_reduce_sums_float32_more_accurately_than_pairwise(path):
     )
 
 
-@pytest.mark.task3_1
-def test_reduce_of_empty_dim_is_start():
+@pytest.mark.parametrize("backend_name", BACKENDS_3_1)
+def test_reduce_of_empty_dim_is_start(backend_name):
     a = TensorData(np.zeros(0), (2, 0))
     out = output_layout((2, 1), float64)
-    fast.reduce(operators.mul, out, a, 1, 1.0)
+    NUMBA_BACKENDS[backend_name].reduce(operators.mul, out, a, 1, 1.0)
     np.testing.assert_array_equal(read(out), [[1.0], [1.0]])
 
 
@@ -332,6 +358,7 @@ def test_arg_reduce_finds_the_first_maximum(path, dtype, data):
     expected_indices = values.argmax(axis=dim, keepdims=True)  # NumPy also keeps the first
     with code_path(path):
         [got_values, got_indices], reference = run_both(
+            "fast",
             "arg_reduce",
             greater_or_nan,
             lambda: [
@@ -372,17 +399,17 @@ def matmul_shapes(draw):
     batch = draw(st.lists(batch_sizes, max_size=1 if deep else 2).map(tuple))
     batch_a, batch_b = (tuple(1 if draw(st.booleans()) else n for n in batch) for _ in range(2))
     rows, columns = (draw(st.integers(1, 5)) for _ in range(2))
-    shallow_depth = fast_ops.SHALLOW_DEPTH
+    shallow_depth = fast_tuned.SHALLOW_DEPTH
     inner = draw(st.integers(shallow_depth, shallow_depth + 3) if deep else st.integers(1, 5))
     batch = tuple(max(x, y) for x, y in zip(batch_a, batch_b, strict=True))
     return batch_a + (rows, inner), batch_b + (inner, columns), batch + (rows, columns)
 
 
-@pytest.mark.task3_2
+@pytest.mark.parametrize("backend_name", BACKENDS_3_2)
 @pytest.mark.parametrize("path, dtype", MATMUL_CASES)
 @given(shapes_=matmul_shapes(), data=st.data())
 @FEW
-def test_matmul_batched_broadcast_and_strided(path, dtype, shapes_, data):
+def test_matmul_batched_broadcast_and_strided(backend_name, path, dtype, shapes_, data):
     a_shape, b_shape, out_shape = shapes_
     a, a_values = data.draw(tensors(dtype, a_shape))
     b, b_values = data.draw(tensors(dtype, b_shape))
@@ -390,16 +417,19 @@ def test_matmul_batched_broadcast_and_strided(path, dtype, shapes_, data):
     strided_out = data.draw(st.booleans())
     with code_path(path):
         out = output_layout(out_shape, dtype, strided_out)
-        fast.matmul(out, a._layout, b._layout)
+        NUMBA_BACKENDS[backend_name].matmul(out, a._layout, b._layout)
     check(read(out), expected)
 
 
-@pytest.mark.task3_2
+@pytest.mark.parametrize("backend_name", BACKENDS_3_2)
 @pytest.mark.parametrize("transposed", [False, True])
-def test_matmul_across_tiles_and_depth_blocks(transposed):
-    """Sizes that are not multiples of the tiles, a depth above MATMUL_DEPTH, a shared `b`."""
+def test_matmul_across_tiles_and_depth_blocks(backend_name, transposed):
+    """Sizes that are not multiples of the tiles, a depth above MATMUL_DEPTH, a shared `b`.
+
+    They cross the plain kernel's blocks too (BLOCK_ROWS = 64, BLOCK_DEPTH = 256).
+    """
     rng = np.random.default_rng(1)
-    rows, inner, columns = fast_ops.MATMUL_ROWS * 2 + 3, fast_ops.MATMUL_DEPTH + 77, 67
+    rows, inner, columns = fast_tuned.MATMUL_ROWS * 2 + 3, fast_tuned.MATMUL_DEPTH + 77, 67
     a_values = rng.standard_normal((2, rows, inner)).astype(np.float32)
     b_values = rng.standard_normal((1, inner, columns)).astype(np.float32)
     if transposed:  # b stored as (columns, inner), seen through its transpose
@@ -408,9 +438,88 @@ def test_matmul_across_tiles_and_depth_blocks(transposed):
     else:
         b = TensorData(b_values.reshape(-1), b_values.shape)
     out = output_layout((2, rows, columns), float32)
-    fast.matmul(out, TensorData(a_values.reshape(-1), a_values.shape), b)
+    NUMBA_BACKENDS[backend_name].matmul(out, TensorData(a_values.reshape(-1), a_values.shape), b)
     expected = np.matmul(a_values.astype(np.float64), b_values.astype(np.float64))
     np.testing.assert_allclose(read(out), expected, rtol=1e-4, atol=1e-3)
+
+
+# ---------------------------------------------------------------------------
+# The tuned kernels (fast) agree with the plain ones (student)
+# ---------------------------------------------------------------------------
+
+
+def on_each_backend(path: str, run) -> dict:
+    """`run(backend)`'s result for the student and the fast backend, on code path `path`."""
+    results = {}
+    for name, backend in NUMBA_BACKENDS.items():
+        with code_path(path, backend):
+            results[name] = run(backend)
+    return results
+
+
+@pytest.mark.task3_1
+@pytest.mark.parametrize("path", PATHS)
+@given(pair=broadcastable_shapes(), data=st.data())
+@FEW
+def test_tuned_map_and_zip_agree_with_the_plain_kernels(path, pair, data):
+    """Broadcast, permuted, sliced and expanded operands, into a strided or contiguous output."""
+    a, _ = data.draw(tensors(float32, pair[0]))
+    b, _ = data.draw(tensors(float32, pair[1]))
+    shape = np.broadcast_shapes(pair[0], pair[1])
+    strided = data.draw(st.booleans())
+
+    def run(backend):
+        zipped, mapped = output_layout(shape, float32, strided), output_layout(shape, float32)
+        backend.zip(operators.mul, zipped, a._layout, b._layout)
+        backend.map(operators.exp, mapped, a._layout)
+        return read(zipped), read(mapped)
+
+    results = on_each_backend(path, run)
+    for plain, tuned in zip(results["student"], results["fast"], strict=True):
+        check(tuned, plain)
+
+
+@pytest.mark.task3_1
+@pytest.mark.parametrize("path", PATHS)
+@given(data=st.data())
+@FEW
+def test_tuned_reduce_agrees_with_the_plain_kernel_over_every_dim(path, data):
+    shape = data.draw(shapes(min_dims=1))
+    a, _ = data.draw(tensors(float64, shape))
+
+    def run(backend):
+        found = []
+        for dim in range(len(shape)):
+            out_shape = shape[:dim] + (1,) + shape[dim + 1 :]
+            for fn, start in ((operators.add, 0), (operators.maximum, -math.inf)):
+                out = output_layout(out_shape, float64)
+                backend.reduce(fn, out, a._layout, dim, start)
+                found.append(read(out))
+        return found
+
+    results = on_each_backend(path, run)
+    for plain, tuned in zip(results["student"], results["fast"], strict=True):
+        check(tuned, plain)
+
+
+@pytest.mark.task3_2
+@pytest.mark.parametrize("path", PATHS)
+@given(shapes_=matmul_shapes(), data=st.data())
+@FEW
+def test_tuned_matmul_agrees_with_the_plain_kernel(path, shapes_, data):
+    """Batch matmul, batch dims broadcast, operands in any layout."""
+    a_shape, b_shape, out_shape = shapes_
+    a, _ = data.draw(tensors(float32, a_shape))
+    b, _ = data.draw(tensors(float32, b_shape))
+    strided = data.draw(st.booleans())
+
+    def run(backend):
+        out = output_layout(out_shape, float32, strided)
+        backend.matmul(out, a._layout, b._layout)
+        return read(out)
+
+    results = on_each_backend(path, run)
+    check(results["fast"], results["student"], rtol=1e-5)
 
 
 # ---------------------------------------------------------------------------
@@ -418,11 +527,13 @@ def test_matmul_across_tiles_and_depth_blocks(transposed):
 # ---------------------------------------------------------------------------
 
 
-@pytest.mark.task3_1
-def test_large_elementwise_paths_match_numpy():
+@pytest.mark.parametrize("backend_name", BACKENDS_3_1)
+def test_large_elementwise_paths_match_numpy(backend_name):
     rng = np.random.default_rng(2)
     n = 1024
-    m = fast_ops.PARALLEL_THRESHOLD // n + 3  # just above the threshold, not a power of two
+    m = (
+        fast_tuned.FastBackend.parallel_threshold // n + 3
+    )  # just above the threshold, not a power of two
     x = rng.standard_normal((n, m)).astype(np.float32)
     y = rng.standard_normal((n, m)).astype(np.float32)
     column, row = x[:, :1].copy(), y[:1, :].copy()
@@ -441,50 +552,116 @@ def test_large_elementwise_paths_match_numpy():
     }
     for name, (a, b, expected) in cases.items():
         out = output_layout((n, m), float32)
-        fast.zip(operators.add, out, a, b)
+        NUMBA_BACKENDS[backend_name].zip(operators.add, out, a, b)
         assert np.array_equal(read(out), expected), f"{name}: zip(add) differs from NumPy"
 
 
-@pytest.mark.task3_1
+@pytest.mark.parametrize("backend_name", BACKENDS_3_1)
 @pytest.mark.parametrize("dim", [0, 1])
-def test_large_sums_match_numpy(dim):
+def test_large_sums_match_numpy(backend_name, dim):
     rng = np.random.default_rng(3)
-    n, m = 1000, fast_ops.PARALLEL_THRESHOLD // 1000 + 3
+    n, m = 1000, fast_tuned.FastBackend.parallel_threshold // 1000 + 3
     values = rng.standard_normal((n, m)).astype(np.float32)
     expected = values.astype(np.float64).sum(axis=dim, keepdims=True).astype(np.float32)
     out_shape = (1, m) if dim == 0 else (n, 1)
     out = output_layout(out_shape, float32)
-    fast.reduce(operators.add, out, TensorData(values.reshape(-1), values.shape), dim, 0)
+    NUMBA_BACKENDS[backend_name].reduce(
+        operators.add, out, TensorData(values.reshape(-1), values.shape), dim, 0
+    )
     np.testing.assert_allclose(read(out), expected, rtol=1e-6, atol=1e-5)
 
 
 def test_small_ops_do_not_start_threads():
     """A 10-element op compiles and runs only the serial kernel."""
-    backend = fast_ops.FastBackend()
+    backend = fast_tuned.FastBackend()
     a = TensorData(np.arange(10.0), (10,))
     backend.map(operators.neg, output_layout((10,), float64), a)
-    serial, parallel = backend.kernels(fast_ops.tensor_map, operators.neg)
+    serial, parallel = backend.kernels(fast_tuned.tensor_map, operators.neg)
     assert serial.signatures and not parallel.signatures, (serial.signatures, parallel.signatures)
 
 
-def test_import_selects_the_fast_backend_and_compiles_nothing():
-    """`import minitorch` makes Numba the default and leaves compiling to the first use."""
+def test_import_selects_the_fast_backend_compiles_nothing_and_keeps_the_environment():
+    """`import minitorch` makes the tuned kernels the default, compiles nothing, sets nothing."""
     probe = (
+        "import os\n"
+        "before = dict(os.environ)\n"
         "import minitorch\n"
         "backend = minitorch.get_backend()\n"
         "dispatchers = [*backend._matmul_kernels, *backend._where_kernels]\n"
-        "print(backend.name, len(backend._kernels), sum(len(d.signatures) for d in dispatchers))\n"
+        "print(backend.name, type(backend).__module__, len(backend._kernels),\n"
+        "      sum(len(d.signatures) for d in dispatchers), before == dict(os.environ))\n"
     )
-    root = os.path.dirname(os.path.dirname(os.path.abspath(minitorch.__file__)))
     result = subprocess.run(
-        [sys.executable, "-c", probe],
-        env=dict(os.environ, PYTHONPATH=root),
-        capture_output=True,
-        text=True,
+        [sys.executable, "-c", probe], env=project_env(), capture_output=True, text=True
     )
     assert result.returncode == 0, result.stderr
-    # printed: the default backend's name, kernels made, signatures compiled
-    assert result.stdout.split() == ["fast", "0", "0"], result.stdout
+    # printed: the default backend's name and module, kernels made, signatures compiled,
+    # whether the environment is unchanged
+    expected = ["fast", "minitorch.backends.fast_tuned", "0", "0", "True"]
+    assert result.stdout.split() == expected, result.stdout
+
+
+THREADS_PROBE = """
+import os
+import threading
+
+import numba
+import numpy as np
+
+import minitorch
+from minitorch import operators
+from minitorch.backends.tensor_data import TensorData
+
+backend = minitorch.get_backend()
+backend.parallel_threshold = 0  # every kernel parallel
+x = TensorData(np.ones(64, np.float32), (64,))
+
+
+def add():
+    out = TensorData.empty((64,), minitorch.float32)
+    backend.zip(operators.add, out, x, x)
+    return out.storage.sum()
+
+
+def adds():
+    for _ in range(300):
+        add()
+
+
+threads = [threading.Thread(target=adds) for _ in range(2)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+child = os.fork()
+if child == 0:
+    os._exit(0 if add() == 128 else 1)
+_, status = os.waitpid(child, 0)
+print(numba.threading_layer(), os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0)
+"""
+
+
+def test_parallel_kernels_survive_threads_and_fork():
+    """Two Python threads launch parallel kernels at once, then a forked child runs one.
+
+    minitorch picks Numba's workqueue layer (GNU OpenMP kills a child forked after a
+    parallel kernel) and launches parallel kernels one at a time (workqueue aborts the
+    process when two threads launch at once).
+    """
+    env = project_env()
+    env.pop("NUMBA_THREADING_LAYER", None)
+    result = subprocess.run(
+        [sys.executable, "-c", THREADS_PROBE], env=env, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    # printed: the threading layer, whether the forked child computed and exited cleanly
+    assert result.stdout.split() == ["workqueue", "True"], result.stdout
+
+
+def project_env(**variables) -> dict:
+    """The environment of a subprocess that imports this project's minitorch."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(minitorch.__file__)))
+    return dict(os.environ, PYTHONPATH=root, **variables)
 
 
 # ---------------------------------------------------------------------------
@@ -494,13 +671,13 @@ def test_import_selects_the_fast_backend_and_compiles_nothing():
 CACHE_PROBE = """
 import numpy as np
 from scalar_fn import shift
-from minitorch.backends import fast_ops
+from minitorch.backends import fast_tuned
 from minitorch.backends.tensor_data import TensorData
 
-backend = fast_ops.FastBackend()
+backend = fast_tuned.FastBackend()
 out = TensorData(np.zeros(3), (3,))
 backend.map(shift, out, TensorData(np.arange(3.0), (3,)))
-serial, _ = backend.kernels(fast_ops.tensor_map, shift)
+serial, _ = backend.kernels(fast_tuned.tensor_map, shift)
 print(sum(serial.stats.cache_hits.values()), sum(serial.stats.cache_misses.values()), *out.storage)
 """
 
@@ -512,8 +689,7 @@ def test_kernels_are_cached_across_processes_and_recompiled_when_the_function_ch
     Editing another function of the same file does not.
     """
     (tmp_path / "probe.py").write_text(CACHE_PROBE)
-    root = os.path.dirname(os.path.dirname(os.path.abspath(minitorch.__file__)))
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=root)
+    env = project_env(NUMBA_CACHE_DIR=str(tmp_path / "cache"))
     env["PYTHONDONTWRITEBYTECODE"] = "1"  # an edit within one second must not reuse a .pyc
 
     def run_probe(shift: float, other: float) -> list[float]:

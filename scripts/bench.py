@@ -31,13 +31,12 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import minitorch
+from minitorch import operators
+from minitorch.backends import fast_ops, fast_tuned
+from minitorch.backends.tensor_data import TensorData
 
-import minitorch  # noqa: E402
-from minitorch import operators  # noqa: E402
-from minitorch.backends import fast_ops, fast_tuned  # noqa: E402
-from minitorch.backends.tensor_data import TensorData  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 try:
     import torch

@@ -228,44 +228,45 @@ def randint(low: int, high: int | None = None, size=None, dtype=None, device=Non
     return random_tensor(values, dtype or dtypes.int64, device, False)
 
 
-def zeros_like(a: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return zeros(
-        a.shape, dtype=dtype or a.dtype, device=device or a.device, requires_grad=requires_grad
-    )
-
-
-def ones_like(a: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return ones(
-        a.shape, dtype=dtype or a.dtype, device=device or a.device, requires_grad=requires_grad
-    )
-
-
-def empty_like(a: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return empty(
-        a.shape, dtype=dtype or a.dtype, device=device or a.device, requires_grad=requires_grad
-    )
-
-
-def full_like(a: Tensor, fill_value, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return full(
+def _like(factory, a: Tensor, dtype, device, requires_grad: bool, *args) -> Tensor:
+    """`factory(a.shape, *args, ...)` with `a`'s dtype and device unless others are given."""
+    return factory(
         a.shape,
-        fill_value,
+        *args,
         dtype=dtype or a.dtype,
         device=device or a.device,
         requires_grad=requires_grad,
     )
 
 
+def zeros_like(a: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """Zeros of `a`'s shape (and dtype and device, unless given)."""
+    return _like(zeros, a, dtype, device, requires_grad)
+
+
+def ones_like(a: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """Ones of `a`'s shape (and dtype and device, unless given)."""
+    return _like(ones, a, dtype, device, requires_grad)
+
+
+def empty_like(a: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """An uninitialised tensor of `a`'s shape (zeros here)."""
+    return _like(empty, a, dtype, device, requires_grad)
+
+
+def full_like(a: Tensor, fill_value, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """`fill_value` everywhere, in `a`'s shape (and dtype and device, unless given)."""
+    return _like(full, a, dtype, device, requires_grad, fill_value)
+
+
 def rand_like(a: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return rand(
-        a.shape, dtype=dtype or a.dtype, device=device or a.device, requires_grad=requires_grad
-    )
+    """Uniform samples from $[0, 1)$ in `a`'s shape."""
+    return _like(rand, a, dtype, device, requires_grad)
 
 
 def randn_like(a: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return randn(
-        a.shape, dtype=dtype or a.dtype, device=device or a.device, requires_grad=requires_grad
-    )
+    """Standard normal samples in `a`'s shape."""
+    return _like(randn, a, dtype, device, requires_grad)
 
 
 def from_numpy(array: np.ndarray) -> Tensor:

@@ -29,12 +29,14 @@ a kernel's first call, and compiled kernels are cached on disk.
 from __future__ import annotations
 
 import math
+import os
 import threading
 from collections.abc import Callable
 
 import numba
 import numpy as np
 from numba import njit, prange
+from numba.np.ufunc.parallel import _launch_threads  # starts the threads (no public API)
 
 from .interface import HostMemory
 from .kernel_cache import (
@@ -46,14 +48,29 @@ from .kernel_cache import (
 )
 from .tensor_data import TensorData
 
-# Numba's threading layer, unless the user chose one (NUMBA_THREADING_LAYER): `workqueue`.
-# GNU OpenMP, the default here, spins idle threads (4-12 ms per parallel kernel on a loaded
-# 2-core machine; only the process-wide OMP_WAIT_POLICY stops it) and kills a child forked
-# after a parallel kernel. workqueue threads sleep and survive fork; it aborts when two
-# threads launch parallel kernels at once, so minitorch launches them one at a time.
-if numba.config.THREADING_LAYER == "default":
-    numba.config.THREADING_LAYER = "workqueue"
+# Numba's threading layer is its own default (GNU OpenMP here; NUMBA_THREADING_LAYER picks
+# another). Idle OpenMP threads spin: on a loaded 2-core machine that cost 4-12 ms per parallel
+# kernel. OMP_WAIT_POLICY=PASSIVE makes them sleep, and libgomp reads it once, when Numba loads
+# it to start its threads. So minitorch sets it only for that moment (unless the user set it)
+# and puts the environment back: no other library loaded later and no child process sees it.
+# Parallel launches take a lock: the `workqueue` layer, if chosen, aborts on concurrent ones.
 _PARALLEL_LAUNCH = threading.Lock()
+_threads_started = False
+
+
+def _start_threads() -> None:
+    """Start Numba's worker threads, sleeping when idle, leaving `os.environ` as it was."""
+    global _threads_started
+    with _PARALLEL_LAUNCH:
+        if "OMP_WAIT_POLICY" in os.environ:
+            _launch_threads()
+        else:
+            os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
+            try:
+                _launch_threads()
+            finally:
+                del os.environ["OMP_WAIT_POLICY"]
+        _threads_started = True
 
 # A reduction with fewer outputs than chunks splits each fold into segments of
 # at least this many elements, folded in parallel and then combined in order.
@@ -648,6 +665,8 @@ class FastBackend(HostMemory):
         """
         if work < threshold:
             return pair[0], 1
+        if not _threads_started:
+            _start_threads()
         return _one_at_a_time(pair[1]), numba.get_num_threads()
 
     def map(self, fn: Callable, out: TensorData, a: TensorData) -> None:

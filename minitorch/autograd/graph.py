@@ -363,6 +363,20 @@ def check_differentiable(tensors: list) -> None:
             )
 
 
+def as_list(tensors) -> list:
+    """A tensor, or a sequence of them, as a list."""
+    return [tensors] if isinstance(tensors, TensorBase) else list(tensors)
+
+
+def backward_from_each(tensors: list, gradients, retain_graph: bool | None) -> None:
+    """`run_backward` from each tensor with its gradient (one, or None, for all), keeping the
+    graph for the next one."""
+    if gradients is None or isinstance(gradients, TensorBase):
+        gradients = [gradients] * len(tensors)
+    for k, (t, g) in enumerate(zip(tensors, gradients, strict=True)):
+        run_backward(t, g, retain_graph or k < len(tensors) - 1)
+
+
 def backward(
     tensors, grad_tensors=None, retain_graph: bool | None = None, inputs=None
 ) -> None:
@@ -376,10 +390,10 @@ def backward(
     >>> x.grad
     tensor([5., 7.])
     """
-    tensors = [tensors] if isinstance(tensors, TensorBase) else list(tensors)
+    tensors = as_list(tensors)
     check_differentiable(tensors)
     if inputs is not None:
-        inputs = [inputs] if isinstance(inputs, TensorBase) else list(inputs)
+        inputs = as_list(inputs)
         if not inputs:
             raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
         found = grad(tensors, inputs, grad_tensors, retain_graph, allow_unused=True)
@@ -387,10 +401,7 @@ def backward(
             if d is not None and not x.retains_grad:  # a retained one already got it
                 keep_gradient(x, d)
         return
-    if grad_tensors is None or isinstance(grad_tensors, TensorBase):
-        grad_tensors = [grad_tensors] * len(tensors)
-    for k, (t, g) in enumerate(zip(tensors, grad_tensors, strict=True)):
-        run_backward(t, g, retain_graph or k < len(tensors) - 1)
+    backward_from_each(tensors, grad_tensors, retain_graph)
 
 
 def grad(
@@ -416,22 +427,18 @@ def grad(
             "minitorch.autograd.grad: create_graph=True (higher-order gradients) is not "
             "supported yet"
         )
-    outputs = [outputs] if isinstance(outputs, TensorBase) else list(outputs)
-    inputs = [inputs] if isinstance(inputs, TensorBase) else list(inputs)
+    outputs, inputs = as_list(outputs), as_list(inputs)
     if not inputs:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     check_differentiable(outputs)
     for x in inputs:
         if not x.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-    if grad_outputs is None or isinstance(grad_outputs, TensorBase):
-        grad_outputs = [grad_outputs] * len(outputs)
     nodes = [gradient_edge(x) for x in inputs]
     previous = _state.captured
     _state.captured = {id(node): None for node in nodes}
     try:
-        for k, (out, g) in enumerate(zip(outputs, grad_outputs, strict=True)):
-            run_backward(out, g, retain_graph or k < len(outputs) - 1)
+        backward_from_each(outputs, grad_outputs, retain_graph)
         found = [_state.captured[id(node)] for node in nodes]
     finally:
         _state.captured = previous

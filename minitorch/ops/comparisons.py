@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING
 
 from .. import dtypes, operators
 from ..autograd.graph import GraphContext
+from ..backends import backend_for
 from ..backends.tensor_data import shape_broadcast
 from ..tensors.kernels import (
     Number,
     apply_map,
     apply_zip,
     as_operands,
-    backend_for,
     converted,
     new_tensor,
     scalar_tensor,
@@ -125,7 +125,7 @@ class Where(Op):
         a, b, dtype = as_operands(a, b)
         shape = shape_broadcast(condition.shape, shape_broadcast(a.shape, b.shape))
         out = new_tensor(shape, dtype, a.device)
-        backend_for(a).where(out._layout, condition._layout, a._layout, b._layout)
+        backend_for(a.device).where(out._layout, condition._layout, a._layout, b._layout)
         return out
 
     @staticmethod

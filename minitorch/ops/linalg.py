@@ -10,8 +10,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..autograd.graph import GraphContext
+from ..backends import backend_for
 from ..backends.tensor_data import prod, shape_broadcast
-from ..tensors.kernels import backend_for, new_tensor, with_shape
+from ..tensors.kernels import new_tensor, with_shape
 from ..tensors.shapes import check_matmul_operands
 from .functions import Op
 from .views import Restride, View, reshape, unsqueeze
@@ -36,7 +37,7 @@ class MatMul(Op):
         a_matrix = a_matrix.view((1,) * (ndim - a_matrix.ndim) + tuple(a_matrix.shape))
         b_matrix = b_matrix.view((1,) * (ndim - b_matrix.ndim) + tuple(b_matrix.shape))
         out = new_tensor(batch + (a_matrix.shape[-2], b_matrix.shape[-1]), a.dtype, a.device)
-        backend_for(a).matmul(out._layout, a_matrix._layout, b_matrix._layout)
+        backend_for(a.device).matmul(out._layout, a_matrix._layout, b_matrix._layout)
         shape = tuple(out.shape)
         if b.ndim == 1:
             shape = shape[:-1]

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import dtypes, operators
-from ..backends import backend_for as device_backend
+from ..backends import backend_for
 from ..backends.tensor_data import TensorData, shape_broadcast
 from ..dtypes import DType
 from .base import TensorBase, make_tensor
@@ -33,14 +33,9 @@ Number = bool | int | float
 # ---------------------------------------------------------------------------
 
 
-def backend_for(t: Tensor):
-    """The kernels that run `t`'s operations (chosen by its device)."""
-    return device_backend(t.device)
-
-
 def new_tensor(shape: Sequence[int], dtype: DType, on_device: Device = CPU) -> Tensor:
     """A fresh contiguous tensor of zeros, in the memory of `on_device`."""
-    zeros = device_backend(on_device).zeros
+    zeros = backend_for(on_device).zeros
     return make_tensor(TensorData.empty(tuple(shape), dtype, zeros), dtype, on_device)
 
 
@@ -67,7 +62,7 @@ def with_shape(fresh: Tensor, shape: tuple) -> Tensor:
 
 def scalar_tensor(value: Number, dtype: DType, on_device: Device = CPU) -> Tensor:
     """A 0-dim tensor holding the Python number `value` in `dtype`."""
-    storage = device_backend(on_device).from_host(np.array([value], dtype=dtype.numpy_dtype))
+    storage = backend_for(on_device).from_host(np.array([value], dtype=dtype.numpy_dtype))
     return make_tensor(TensorData.contiguous(storage, ()), dtype, on_device)
 
 
@@ -76,7 +71,7 @@ def converted(t: Tensor, dtype: DType) -> Tensor:
     if t.dtype is dtype:
         return t
     out = new_tensor(t.shape, dtype, t.device)
-    backend_for(t).map(operators.identity, out._layout, t._layout)
+    backend_for(t.device).map(operators.identity, out._layout, t._layout)
     return out
 
 
@@ -96,7 +91,7 @@ def as_operands(a: Tensor | Number, b: Tensor | Number) -> tuple[Tensor, Tensor,
 
 def apply_map(fn, a: Tensor, out_dtype: DType) -> Tensor:
     """A new tensor with $fn(a_i)$ for every element of `a`."""
-    backend = device_backend(a.device)
+    backend = backend_for(a.device)
     out = TensorData.empty(a._layout.shape, out_dtype, backend.zeros)
     backend.map(fn, out, a._layout)
     return make_tensor(out, out_dtype, a.device)
@@ -107,7 +102,7 @@ def apply_zip(fn, a: Tensor, b: Tensor, out_dtype: DType) -> Tensor:
     shape = a._layout.shape
     if b._layout.shape != shape:
         shape = shape_broadcast(shape, b._layout.shape)
-    backend = device_backend(a.device)
+    backend = backend_for(a.device)
     out = TensorData.empty(shape, out_dtype, backend.zeros)
     backend.zip(fn, out, a._layout, b._layout)
     return make_tensor(out, out_dtype, a.device)
@@ -119,7 +114,7 @@ def arg_reduce(better, a: Tensor, dim: int) -> tuple[Tensor, Tensor]:
     shape[dim] = 1
     values = new_tensor(shape, a.dtype, a.device)
     indices = new_tensor(shape, dtypes.int64, a.device)
-    backend_for(a).arg_reduce(better, values._layout, indices._layout, a._layout, dim)
+    backend_for(a.device).arg_reduce(better, values._layout, indices._layout, a._layout, dim)
     return values, indices
 
 
@@ -127,7 +122,7 @@ def write_into(target: Tensor, source: Tensor) -> None:
     """Copy `source` (broadcast, converted to `target`'s dtype) into `target`'s storage."""
     if source._layout.storage is target._layout.storage:
         source = apply_map(operators.identity, source, source.dtype)  # the copy may overlap
-    backend_for(target).map(operators.identity, target._layout, source._layout)
+    backend_for(target.device).map(operators.identity, target._layout, source._layout)
     target._bump_version()
 
 
@@ -159,7 +154,7 @@ def reduce_dims(fn, a: Tensor, dims: tuple[int, ...], start: Number, dtype: DTyp
         shape = list(result.shape)
         shape[dim] = 1
         out = new_tensor(shape, dtype, a.device)
-        backend_for(a).reduce(fn, out._layout, result._layout, dim, start)
+        backend_for(a.device).reduce(fn, out._layout, result._layout, dim, start)
         result = out
     return result if result is not a else a.clone()
     # END SOLUTION 2.4

@@ -29,7 +29,7 @@ from .dtypes import (
 from .dtypes import float32 as float  # noqa: A004
 from .dtypes import float64 as double
 from .dtypes import int64 as long
-from .nn import Module, Parameter
+from .nn import Module, Parameter, ScalarParameter
 from .ops.api import (
     add,
     argmax,
@@ -140,6 +140,7 @@ __all__: list[str] = [
     "set_grad_enabled",
     "Module",
     "Parameter",
+    "ScalarParameter",
     "Scalar",
     "derivative_check",
     "set_printoptions",

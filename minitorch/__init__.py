@@ -95,6 +95,7 @@ from .ops.api import tensor_prod as prod
 from .ops.api import tensor_sum as sum  # noqa: A004
 from .ops.inplace import abs_, relu_
 from .scalar import Scalar, derivative_check
+from .serialization import load, save
 from .tensors.base import Size
 from .tensors.creation import (
     arange,
@@ -141,6 +142,8 @@ __all__: list[str] = [
     "Module",
     "Parameter",
     "ScalarParameter",
+    "load",
+    "save",
     "Scalar",
     "derivative_check",
     "set_printoptions",

@@ -63,7 +63,7 @@ def _encode(value: Any, path: list[str], arrays: dict, top: bool = False) -> Any
         name = ".".join(path) if path else "tensor"
         if name in arrays:  # keys such as "a.b" and ("a", "b") would collide
             name = f"{name}#{len(arrays)}"
-        arrays[name] = np.ascontiguousarray(value.detach().cpu().numpy())
+        arrays[name] = np.array(value.detach().cpu().numpy(), order="C")
         return {_TENSOR: name}
     if isinstance(value, Mapping):
         items = []

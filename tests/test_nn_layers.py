@@ -187,7 +187,7 @@ def test_dropout_zeroes_a_fraction_p_and_scales_the_rest():
     assert np.mean(values == 0) == pytest.approx(0.25, abs=0.02)
     assert type(out.grad_fn).__name__ == "MulBackward0"
     out.sum().backward()
-    np.testing.assert_array_equal(x.grad.numpy(), values), "the gradient goes where x went"
+    np.testing.assert_array_equal(x.grad.numpy(), values)  # the gradient goes where x went
     assert layer.eval()(x) is x, "eval mode is the identity"
     assert F.dropout(x, 0.0) is x
     assert not F.dropout(x, 1.0).detach().numpy().any()

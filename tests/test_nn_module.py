@@ -309,6 +309,17 @@ def test_a_state_dict_from_torch_loads_here():
     )
 
 
+def test_deepcopy_gives_an_independent_model_with_the_same_weights():
+    model = build(nn)
+    twin = copy.deepcopy(model)
+    assert type(twin.head.weight) is nn.Parameter and twin.head.weight is not model.head.weight
+    assert twin.head.weight.tolist() == model.head.weight.tolist()
+    with minitorch.no_grad():
+        twin.head.weight.fill_(0.0)
+    assert model.head.weight.detach().numpy().any(), "the copy shares no storage"
+    assert repr(twin) == repr(model)
+
+
 def test_module_without_forward_says_so():
     with pytest.raises(NotImplementedError, match=r"Module \[Module\] is missing the required"):
         nn.Module()(1)

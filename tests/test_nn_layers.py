@@ -165,6 +165,18 @@ def test_activation_reprs_and_errors_are_torchs():
     assert str(ours.value) == str(theirs.value)
 
 
+@pytest.mark.parametrize("name", ["Softmax", "LogSoftmax"])
+@pytest.mark.parametrize("shape", [(4,), (2, 3), (2, 3, 2)])
+def test_softmax_without_dim_guesses_as_torch_with_its_warning(name, shape):
+    values = RNG.normal(size=shape)
+    with pytest.warns(UserWarning, match="Implicit dimension choice") as ours:
+        got = getattr(nn, name)()(minitorch.tensor(values))
+    with pytest.warns(UserWarning) as theirs:
+        expected = getattr(torch.nn, name)()(torch.tensor(values))
+    assert_close(got, expected, "output")
+    assert str(ours[0].message) == str(theirs[0].message)
+
+
 def test_inplace_activations_write_into_their_input():
     x = minitorch.tensor([-1.0, 2.0])
     assert nn.LeakyReLU(0.5, inplace=True)(x) is x and x.tolist() == [-0.5, 2.0]

@@ -296,6 +296,17 @@ def test_load_state_dict_errors_are_torchs():
         ours.load_state_dict([1, 2])
 
 
+def test_load_state_dict_with_assign_takes_the_given_tensors():
+    model = build(nn)
+    state = {k: v.clone() for k, v in model.state_dict().items()}
+    state["head.weight"] = minitorch.full((1, 3), 2.0, dtype=minitorch.float64)
+    model.load_state_dict(state, assign=True)
+    weight = model.head.weight
+    assert isinstance(weight, nn.Parameter) and weight.requires_grad
+    assert weight.dtype is minitorch.float64 and weight.tolist() == [[2.0, 2.0, 2.0]]
+    assert model.steps is state["steps"]
+
+
 def test_a_state_dict_from_torch_loads_here():
     ours, theirs = build(nn), build(torch.nn)
     state = {k: minitorch.tensor(v.numpy()) for k, v in theirs.state_dict().items()}

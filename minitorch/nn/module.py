@@ -479,6 +479,10 @@ class Module:
         """Move the parameters and buffers to the CPU."""
         return self._apply(lambda t: t.cpu())
 
+    def cuda(self) -> Module:
+        """Move the parameters and buffers to the GPU."""
+        return self._apply(lambda t: t.cuda())
+
     # ------------------------------------------------------------------ state_dict
 
     def state_dict(

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 from ..._tensor import Tensor
 from .. import functional
 from ..module import Module
@@ -92,6 +94,19 @@ class Tanh(Module):
         return functional.tanh(input)
 
 
+def _dim_or_implicit(dim: int | None, name: str, ndim: int) -> int:
+    """`dim`, or PyTorch's deprecated guess when it is None (0 for 0-, 1- and 3-d input,
+    else 1), with its warning."""
+    if dim is not None:
+        return dim
+    warnings.warn(
+        f"Implicit dimension choice for {name} has been deprecated. "
+        "Change the call to include dim=X as an argument.",
+        stacklevel=3,
+    )
+    return 0 if ndim in (0, 1, 3) else 1
+
+
 class Softmax(Module):
     """$e^{x_i} / \\sum_j e^{x_j}$ along `dim`."""
 
@@ -100,7 +115,7 @@ class Softmax(Module):
         self.dim = dim
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        return functional.softmax(input, self.dim)
+        return functional.softmax(input, _dim_or_implicit(self.dim, "softmax", input.ndim))
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}"
@@ -114,7 +129,8 @@ class LogSoftmax(Module):
         self.dim = dim
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        return functional.log_softmax(input, self.dim)
+        dim = _dim_or_implicit(self.dim, "log_softmax", input.ndim)
+        return functional.log_softmax(input, dim)
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}"

@@ -142,6 +142,11 @@ def test_setattr_routes_parameters_buffers_and_modules():
     model = build(nn)
     model.steps = minitorch.ones(1) * 5
     assert model._buffers["steps"].tolist() == [5.0], "assigning a tensor to a buffer name"
+    with pytest.raises(TypeError) as ours:
+        model.steps = 3.0
+    with pytest.raises(TypeError) as theirs:
+        build(torch.nn).steps = 3.0
+    assert str(ours.value) == str(theirs.value).replace("torch.", "minitorch.")
     with pytest.raises(TypeError, match="cannot assign 'minitorch.FloatTensor' as parameter"):
         model.scale = minitorch.ones(1)
     model.scale = None
@@ -197,6 +202,19 @@ class _TorchProxy:
             return method(*args, **kwargs)
 
         return call
+
+
+def test_assigning_a_buffer_registers_it_as_torch():
+    for lib in (minitorch, torch):
+        model = lib.nn.Module()
+        model.kept = lib.nn.Buffer(lib.ones(2))
+        model.scratch = lib.nn.Buffer(lib.zeros(1), persistent=False)
+        model.plain = lib.ones(1)  # a plain tensor is a plain attribute
+        assert [n for n, _ in model.named_buffers()] == ["kept", "scratch"], lib
+        assert list(model.state_dict()) == ["kept"], lib
+        assert not model.kept.requires_grad, lib
+        model.scratch = lib.nn.Buffer(lib.zeros(1))  # persistent again
+        assert list(model.state_dict()) == ["kept", "scratch"], lib
 
 
 def test_train_eval_zero_grad_requires_grad_and_apply():

@@ -1,6 +1,6 @@
 """`minitorch.nn`, as `torch.nn`: the building blocks of models.
 
-`module.py` is the `Module` tree (`Module`, `Parameter`, and module 0's
+`module.py` is the `Module` tree (`Module`, `Parameter`, `Buffer`, and module 0's
 `ScalarParameter`); `modules/` the layers, one file per family; `functional.py`
 the functions layers are made of (`minitorch.nn.functional`, imported as `F` by
 convention); `init.py` the starting weights. Everything here is written with the
@@ -8,7 +8,7 @@ public tensor API only.
 """
 
 from . import functional, init
-from .module import Module, Parameter, ScalarParameter
+from .module import Buffer, Module, Parameter, ScalarParameter
 from .modules import (
     ELU,
     GELU,
@@ -31,6 +31,7 @@ from .modules import (
 )
 
 __all__ = [
+    "Buffer",
     "ELU",
     "GELU",
     "Dropout",

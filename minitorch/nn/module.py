@@ -66,6 +66,34 @@ class Parameter(Tensor):
         return copied
 
 
+class Buffer(Tensor):
+    """A tensor that a `Module` registers as a buffer when assigned as an attribute
+    (`torch.nn.Buffer`): kept and moved with the model, not learned; in `state_dict()`
+    unless `persistent=False`.
+
+    >>> import minitorch
+    >>> class Counter(Module):
+    ...     def __init__(self):
+    ...         super().__init__()
+    ...         self.count = Buffer(minitorch.zeros(1))
+    >>> list(Counter().state_dict())
+    ['count']
+    """
+
+    def __new__(cls, data: Tensor | None = None, *, persistent: bool = True) -> Buffer:
+        if data is None:
+            data = empty(0)
+        if not isinstance(data, Tensor):
+            raise TypeError(f"Buffer(): data must be a Tensor, got {type(data).__name__}")
+        buffer = Tensor._make_subclass(cls, data, data.requires_grad)
+        buffer.persistent = persistent
+        return buffer
+
+    def __init__(self, data: Tensor | None = None, *, persistent: bool = True) -> None:
+        # Everything is set by __new__, as for Parameter.
+        pass
+
+
 class ScalarParameter:
     """A learned number of modules 0 and 1: a float or a `Scalar`, held in `.value`.
 
@@ -164,6 +192,11 @@ class Module:
         elif isinstance(value, Module):
             self._forget(name, keep="_modules")
             self._modules[name] = value
+        elif isinstance(value, Buffer):
+            self._forget(name, keep="_buffers")
+            self._buffers[name] = value
+            if not value.persistent:
+                self._non_persistent_buffers_set.add(name)
         elif name in self._parameters:
             self._check_none(value, name, "parameter", "minitorch.nn.Parameter")
             self._parameters[name] = None
@@ -171,14 +204,14 @@ class Module:
             self._check_none(value, name, "child module", "minitorch.nn.Module")
             self._modules[name] = None
         elif name in self._buffers:
-            if value is not None and not isinstance(value, Tensor):
-                self._check_none(value, name, "buffer", "minitorch.Tensor")
+            if not isinstance(value, Tensor):
+                self._check_none(value, name, "buffer", "minitorch.nn.Buffer, minitorch.Tensor")
             self._buffers[name] = value
         else:
             object.__setattr__(self, name, value)
 
     def _forget(self, name: str, keep: str) -> None:
-        """Remove `name` from every place but the registry `keep`."""
+        """Remove `name` from every place but the registry `keep` (and its persistence)."""
         self.__dict__.pop(name, None)
         for registry in ("_parameters", "_buffers", "_modules"):
             if registry != keep:

@@ -98,6 +98,28 @@ def test_linear_shape_error_is_torchs():
     assert str(ours.value) == str(theirs.value)
 
 
+@pytest.mark.parametrize(("batch", "bias"), [((4,), True), ((2, 3), False)])
+def test_bilinear_matches_torch_with_its_weights(batch, bias):
+    theirs = torch.nn.Bilinear(2, 3, 4, bias=bias, dtype=torch.float64)
+    ours = nn.Bilinear(2, 3, 4, bias=bias, dtype=minitorch.float64)
+    assert repr(ours) == repr(theirs)
+    take_torch_weights(ours, theirs)
+    (x1, tx1), (x2, tx2) = both(RNG.normal(size=(*batch, 2))), both(RNG.normal(size=(*batch, 3)))
+    out, expected = ours(x1, x2), theirs(tx1, tx2)
+    assert_close(out, expected, "output")
+    g = RNG.normal(size=tuple(expected.shape))
+    out.backward(minitorch.tensor(g))
+    expected.backward(torch.tensor(g))
+    assert_close(x1.grad, tx1.grad, "input1 grad")
+    assert_close(x2.grad, tx2.grad, "input2 grad")
+    assert_close(ours.weight.grad, theirs.weight.grad, "weight grad")
+    with pytest.raises(RuntimeError) as ours_error:
+        ours(x2, x2)
+    with pytest.raises(RuntimeError) as theirs_error:
+        theirs(tx2, tx2)
+    assert str(ours_error.value) == str(theirs_error.value)
+
+
 def test_identity_returns_its_input():
     x = minitorch.ones(2)
     assert nn.Identity(54, unused="x")(x) is x

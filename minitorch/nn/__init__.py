@@ -12,6 +12,7 @@ from .module import Buffer, Module, Parameter, ScalarParameter
 from .modules import (
     ELU,
     GELU,
+    Bilinear,
     Dropout,
     Embedding,
     Flatten,
@@ -31,6 +32,7 @@ from .modules import (
 )
 
 __all__ = [
+    "Bilinear",
     "Buffer",
     "ELU",
     "GELU",

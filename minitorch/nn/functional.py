@@ -65,6 +65,23 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     return output if bias is None else output + bias
 
 
+def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """$y_k = x_1^T A_k x_2 + b_k$ over the last dimension of each input, with `weight`
+    $A$ of shape (out, in1, in2); computed as one matmul, $x_1 [A_k]_k$, and a sum."""
+    out_features, in1, in2 = weight.shape
+    for position, (x, size) in enumerate(((input1, in1), (input2, in2)), start=1):
+        if x.shape[-1] != size:
+            raise RuntimeError(
+                f"bilinear(): input{position} size does not match weight size: got "
+                f"{x.shape[-1]} but expected {size}"
+            )
+    batch = input1.shape[:-1]
+    left = input1.reshape(-1, in1) @ weight.permute(1, 0, 2).reshape(in1, out_features * in2)
+    products = left.view(-1, out_features, in2) * input2.reshape(-1, 1, in2)
+    output = products.sum(-1).view(*batch, out_features)
+    return output if bias is None else output + bias
+
+
 class LeakyRelu(Function):
     """$x$ for $x > 0$, else $s x$; derivative 1 or $s$ (the slope $s$ at 0, as PyTorch)."""
 
@@ -366,6 +383,7 @@ def binary_cross_entropy_with_logits(
 
 
 __all__ = [
+    "bilinear",
     "binary_cross_entropy_with_logits",
     "dropout",
     "elu",

@@ -7,10 +7,11 @@ from .activation import ELU, GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, S
 from .container import ModuleDict, ModuleList, Sequential
 from .dropout import Dropout
 from .flatten import Flatten, Unflatten
-from .linear import Identity, Linear
+from .linear import Bilinear, Identity, Linear
 from .sparse import Embedding
 
 __all__ = [
+    "Bilinear",
     "ELU",
     "GELU",
     "Dropout",

@@ -90,11 +90,14 @@ def test_linear_initial_distribution_is_torchs():
     assert np.abs(weight).max() > 0.97 * bound and np.abs(bias).max() > 0.8 * bound
 
 
-def test_linear_shape_error_is_torchs():
+@pytest.mark.parametrize(
+    ("shape", "dtype"), [((4, 5), "float32"), ((4, 3), "float64"), ((3,), "int64")]
+)
+def test_linear_shape_and_dtype_errors_are_torchs(shape, dtype):
     with pytest.raises(RuntimeError) as theirs:
-        torch.nn.Linear(3, 2)(torch.ones(4, 5))
+        torch.nn.Linear(3, 2)(torch.ones(*shape, dtype=getattr(torch, dtype)))
     with pytest.raises(RuntimeError) as ours:
-        nn.Linear(3, 2)(minitorch.ones(4, 5))
+        nn.Linear(3, 2)(minitorch.ones(*shape, dtype=getattr(minitorch, dtype)))
     assert str(ours.value) == str(theirs.value)
 
 

@@ -59,6 +59,13 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
             f"mat1 and mat2 shapes cannot be multiplied ({rows}x{input.shape[-1]} and "
             f"{weight.shape[1]}x{weight.shape[0]})"
         )
+    if input.dtype is not weight.dtype:
+        names = [
+            t.type().removeprefix("minitorch.").removesuffix("Tensor") for t in (input, weight)
+        ]
+        raise RuntimeError(
+            f"mat1 and mat2 must have the same dtype, but got {names[0]} and {names[1]}"
+        )
     if input.ndim == 2 and bias is not None:
         return Addmm.apply(bias, input, weight)
     output = input @ weight.T

@@ -281,3 +281,15 @@ def test_a_shared_parameter_is_listed_once() -> None:
 
     names = [name for name, _ in Tied().named_parameters()]
     assert names == ["first.weight", "first.bias", "second.bias"], names
+
+
+def test_state_dict_of_scalar_parameters_round_trips() -> None:
+    source, target = Top(), Top()
+    target.head.weight.update(0.0)
+    state = source.state_dict()
+    assert list(state) == [name for name, _ in EXPECTED_PARAMETERS]
+    assert list(state.values()) == [value for _, value in EXPECTED_PARAMETERS]
+    assert repr(target.load_state_dict(state)) == "<All keys matched successfully>"
+    assert target.head.weight.value == 30.0
+    with pytest.raises(RuntimeError, match='Missing key\\(s\\) in state_dict: "offset"'):
+        target.load_state_dict({k: v for k, v in state.items() if k != "offset"})

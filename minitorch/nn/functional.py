@@ -26,7 +26,7 @@ class Addmm(Function):
     """$b + x W^T$ for a matrix $x$, one node as PyTorch records it (`AddmmBackward0`).
 
     Backward: $\\partial L/\\partial x = g W$, $\\partial L/\\partial W = g^T x$,
-    $\\partial L/\\partial b = \\sum_\\text{rows} g$.
+    $\\partial L/\\partial b = \\sum_\\text{rows} g$ (summed by autograd to the shape of $b$).
     """
 
     @staticmethod
@@ -39,7 +39,7 @@ class Addmm(Function):
         input, weight = ctx.saved_tensors  # noqa: A001
         needs = ctx.needs_input_grad
         return (
-            grad.sum(0) if needs[0] else None,
+            grad if needs[0] else None,  # autograd sums it to the shape of bias
             grad @ weight if needs[1] else None,
             grad.T @ input if needs[2] else None,
         )

@@ -80,6 +80,20 @@ def test_linear_matches_torch_with_its_weights(shape, bias, node):
     check_against_torch(ours, theirs, RNG.normal(size=shape), name=node)
 
 
+@pytest.mark.parametrize("bias_shape", [(3,), (1,), (), (1, 3)])
+def test_functional_linear_broadcasts_its_bias_as_torch(bias_shape):
+    (x, tx), (w, tw) = both(RNG.normal(size=(4, 2))), both(RNG.normal(size=(3, 2)))
+    b, tb = both(RNG.normal(size=bias_shape))
+    out, expected = F.linear(x, w, b), TF.linear(tx, tw, tb)
+    assert_close(out, expected, "output")
+    assert type(out.grad_fn).__name__ == "AddmmBackward0"
+    g = RNG.normal(size=(4, 3))
+    out.backward(minitorch.tensor(g))
+    expected.backward(torch.tensor(g))
+    for ours, theirs, what in [(x, tx, "input"), (w, tw, "weight"), (b, tb, "bias")]:
+        assert_close(ours.grad, theirs.grad, f"{what} grad")
+
+
 def test_linear_initial_distribution_is_torchs():
     minitorch.manual_seed(0)
     layer = nn.Linear(50, 40)

@@ -188,6 +188,22 @@ def test_new_activations_pass_gradcheck(fn):
     assert minitorch.grad_check(fn, x)
 
 
+@pytest.mark.parametrize(
+    ("fn", "shapes"),
+    [
+        (lambda x, w, b: F.linear(x, w, b), [(3, 2), (4, 2), (4,)]),
+        (lambda x1, x2, w: F.bilinear(x1, x2, w), [(3, 2), (3, 2), (2, 2, 2)]),
+        (lambda w: F.embedding(minitorch.tensor([[0, 2], [2, 2]]), w), [(3, 2)]),
+    ],
+)
+def test_linear_bilinear_embedding_pass_gradcheck(fn, shapes):
+    inputs = [
+        minitorch.tensor(RNG.normal(size=s), dtype=minitorch.float64, requires_grad=True)
+        for s in shapes
+    ]
+    assert minitorch.grad_check(fn, *inputs)
+
+
 def test_activation_reprs_and_errors_are_torchs():
     for ours, theirs in [
         (nn.ReLU(inplace=True), torch.nn.ReLU(inplace=True)),

@@ -84,6 +84,18 @@ def test_parameter_works_in_ops_and_gets_a_gradient():
     assert p.grad.tolist() == [[3.0], [4.0]]
 
 
+def test_setting_data_swaps_the_values_and_keeps_the_object():
+    p = nn.Parameter(minitorch.zeros(2))
+    p.data = minitorch.tensor([1.0, 2.0, 3.0], dtype=minitorch.float64)
+    assert isinstance(p, nn.Parameter) and p.requires_grad
+    assert p.dtype is minitorch.float64 and p.tolist() == [1.0, 2.0, 3.0]
+    with pytest.raises(TypeError) as ours:
+        p.data = 3
+    with pytest.raises(TypeError) as theirs:
+        torch.nn.Parameter(torch.zeros(2)).data = 3
+    assert str(ours.value) == str(theirs.value)
+
+
 def test_parameter_errors_and_copies():
     with pytest.raises(TypeError, match="data must be a Tensor, got float"):
         nn.Parameter(3.0)

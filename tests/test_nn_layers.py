@@ -393,6 +393,15 @@ def test_module_list_and_module_dict_register_their_modules():
     with pytest.raises(IndexError, match="index 9 is out of range"):
         layers[9]
 
+    def blocks(lib):  # runs of modules that print alike are one line in torch
+        repeated = [lib.Sequential(lib.Linear(2, 2), lib.ReLU()) for _ in range(2)]
+        return lib.ModuleList([*repeated, lib.ReLU(), lib.ReLU(), lib.ReLU(), lib.Tanh()])
+
+    ours_text = repr(blocks(nn))
+    assert ours_text == repr(blocks(torch.nn))
+    assert "(0-1): 2 x Sequential(" in ours_text and "(2-4): 3 x ReLU()" in ours_text
+    assert repr(nn.ModuleList()) == repr(torch.nn.ModuleList())
+
     heads = nn.ModuleDict({"b": nn.Linear(2, 1), "a": nn.Identity()})
     heads["c"] = nn.ReLU()
     assert list(heads.keys()) == ["b", "a", "c"] and "a" in heads and len(heads) == 3

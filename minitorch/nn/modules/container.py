@@ -140,6 +140,25 @@ class ModuleList(Module):
             self.append(module)
         return self
 
+    def __repr__(self) -> str:
+        """As torch prints it: a run of modules that print alike is one line,
+        `(0-2): 3 x Linear(...)`."""
+        runs: list[list] = []  # [first index, last index, text]
+        for i, module in enumerate(self):
+            text = repr(module)
+            if runs and runs[-1][2] == text:
+                runs[-1][1] = i
+            else:
+                runs.append([i, i, text])
+        if not runs:
+            return f"{self._get_name()}()"
+        lines = [
+            (f"({first}): " if first == last else f"({first}-{last}): {last - first + 1} x ")
+            + text.replace("\n", "\n  ")
+            for first, last, text in runs
+        ]
+        return f"{self._get_name()}(\n  " + "\n  ".join(lines) + "\n)"
+
     def insert(self, index: int, module: Module) -> None:
         """Put `module` before position `index`."""
         modules = list(self._modules.values())

@@ -426,9 +426,11 @@ class Module:
         return self.train(False)
 
     def requires_grad_(self, requires_grad: bool = True) -> Module:
-        """Set `requires_grad` of every parameter (False freezes the module); returns self."""
+        """Set `requires_grad` of every tensor parameter (False freezes the module); returns
+        self."""
         for parameter in self.parameters():
-            parameter.requires_grad_(requires_grad)
+            if isinstance(parameter, Tensor):
+                parameter.requires_grad_(requires_grad)
         return self
 
     def zero_grad(self, set_to_none: bool = True) -> None:

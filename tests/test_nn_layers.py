@@ -373,6 +373,11 @@ def test_sequential_runs_in_order_and_indexes_as_torch():
     assert ours.append(nn.ReLU()) is ours and repr(ours[3]) == "ReLU()"
     del ours[0]
     assert [n for n, _ in ours.named_children()] == ["0", "1", "2"]
+    tanh = ours[0]
+    assert ours.insert(0, nn.Identity()) is ours and ours[1] is tanh and len(ours) == 4
+    assert ours.pop(0).__class__ is nn.Identity and ours[0] is tanh
+    with pytest.raises(IndexError, match="Index out of range: 9"):
+        ours.insert(9, nn.ReLU())
     named = nn.Sequential(OrderedDict([("a", nn.ReLU()), ("b", nn.Tanh())]))
     assert repr(named) == repr(
         torch.nn.Sequential(OrderedDict([("a", torch.nn.ReLU()), ("b", torch.nn.Tanh())]))

@@ -80,6 +80,24 @@ class Sequential(Module):
             self.append(module)
         return self
 
+    def insert(self, index: int, module: Module) -> Sequential:
+        """Put `module` before position `index` (the modules are numbered again); returns self."""
+        if not isinstance(module, Module):
+            raise AssertionError(f"module should be of type: {Module}")
+        size = len(self)
+        if not -size <= index <= size:
+            raise IndexError(f"Index out of range: {index}")
+        modules = list(self._modules.values())
+        modules.insert(index, module)
+        self.__dict__["_modules"] = {str(i): m for i, m in enumerate(modules)}
+        return self
+
+    def pop(self, key: int | slice) -> Module:
+        """Remove the module at `key` and return it."""
+        module = self[key]
+        del self[key]
+        return module
+
     def forward(self, input: Any) -> Any:  # noqa: A002
         for module in self:
             input = module(input)  # noqa: A001

@@ -12,7 +12,24 @@ import warnings
 
 from .._tensor import Tensor
 from ..autograd import Function
-from ..ops.api import log_softmax, relu, sigmoid, softmax, tanh
+
+# convolution and pooling (ops/convolution.py, ops/pooling.py)
+from ..ops.api import (
+    adaptive_avg_pool1d,
+    adaptive_avg_pool2d,
+    avg_pool1d,
+    avg_pool2d,
+    conv1d,
+    conv2d,
+    log_softmax,
+    max_pool1d,
+    max_pool2d,
+    pad,
+    relu,
+    sigmoid,
+    softmax,
+    tanh,
+)
 
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:  # noqa: A002
@@ -95,6 +112,15 @@ def binary_cross_entropy_with_logits(
 
 
 __all__ = [
+    "adaptive_avg_pool1d",
+    "adaptive_avg_pool2d",
+    "avg_pool1d",
+    "avg_pool2d",
+    "conv1d",
+    "conv2d",
+    "max_pool1d",
+    "max_pool2d",
+    "pad",
     "binary_cross_entropy_with_logits",
     "linear",
     "log_softmax",

@@ -165,7 +165,7 @@ def expand_param(value, n: int, name: str) -> tuple:
 
 def same_padding(kernel: tuple, dilation: tuple) -> tuple[tuple, tuple]:
     """padding='same': $d (k - 1)$ in all, the odd one at the end (as PyTorch)."""
-    total = [d * (k - 1) for k, d in zip(kernel, dilation)]
+    total = [d * (k - 1) for k, d in zip(kernel, dilation, strict=True)]
     return tuple(t // 2 for t in total), tuple(t - t // 2 for t in total)
 
 
@@ -234,16 +234,21 @@ def convolution(x, weight, bias, stride, padding, dilation, groups, dims: int, n
         if any(p < 0 for p in before):
             raise RuntimeError("negative padding is not supported")
     size = tuple(x.shape[-dims:])
-    padded_size = tuple(s + b + a for s, b, a in zip(size, before, after))
-    reach = tuple(d * (k - 1) + 1 for k, d in zip(kernel, dilation))
-    if any(p < r for p, r in zip(padded_size, reach)):
+    padded_size = tuple(s + b + a for s, b, a in zip(size, before, after, strict=True))
+    reach = tuple(d * (k - 1) + 1 for k, d in zip(kernel, dilation, strict=True))
+    if any(p < r for p, r in zip(padded_size, reach, strict=True)):
         raise RuntimeError(
             f"Calculated padded input size per channel: ({' x '.join(map(str, padded_size))}). "
             f"Kernel size: ({' x '.join(map(str, reach))}). "
             "Kernel size can't be greater than actual input size"
         )
     if dims == 1:  # 1-D: height 1, nothing before or after it
-        stride, dilation, before, after = (1,) + stride, (1,) + dilation, (0,) + before, (0,) + after
+        stride, dilation, before, after = (
+            (1,) + stride,
+            (1,) + dilation,
+            (0,) + before,
+            (0,) + after,
+        )
     unbatched = x.ndim == dims + 1
     batch = unsqueeze(x, 0) if unbatched else x
     out = Convolution.apply(batch, weight, bias, stride, before, after, dilation, groups)
@@ -294,7 +299,7 @@ def pad_region(shape: tuple, pad: tuple) -> tuple[list, list, list]:
 
 def region(t: Tensor, start: list, shape: list) -> Tensor:
     """The view of `t` of `shape` starting at index `start`."""
-    offset = t.storage_offset() + sum(s * st for s, st in zip(start, t.stride()))
+    offset = t.storage_offset() + sum(s * st for s, st in zip(start, t.stride(), strict=True))
     return view_of(t, TensorData(t._layout.storage, tuple(shape), t.stride(), offset))
 
 
@@ -303,7 +308,10 @@ class ConstantPadNd(Op):
     def forward(ctx: GraphContext, a: Tensor, pad: tuple, value: float) -> Tensor:
         """`a` inside a border of `value`: `pad` lists (before, after) from the last dim"""
         new_shape, source, target = pad_region(tuple(a.shape), pad)
-        kept = [min(s - src, n - tgt) for s, n, src, tgt in zip(a.shape, new_shape, source, target)]
+        kept = [
+            min(s - src, n - tgt)
+            for s, n, src, tgt in zip(a.shape, new_shape, source, target, strict=True)
+        ]
         out = new_tensor(new_shape, a.dtype, a.device)
         if value != 0:
             write_into(out, scalar_tensor(value, a.dtype, a.device))
@@ -322,7 +330,7 @@ class ConstantPadNd(Op):
         return grad_a
 
 
-def pad(input: Tensor, pad: tuple, mode: str = "constant", value=None) -> Tensor:  # noqa: A002
+def pad_constant(input: Tensor, pad: tuple, mode: str = "constant", value=None) -> Tensor:  # noqa: A002
     """`input` padded with `value` (0 by default): `pad` = (left, right, top, bottom, ...),
     starting from the last dimension; negative amounts crop.
 
@@ -339,8 +347,15 @@ def pad(input: Tensor, pad: tuple, mode: str = "constant", value=None) -> Tensor
             f"got padding length {len(pad)} and input of dimension {input.ndim}"
         )
     if mode != "constant":
-        raise NotImplementedError(f"pad: mode {mode!r} is not supported by minitorch (constant only)")
+        raise NotImplementedError(
+            f"pad: mode {mode!r} is not supported by minitorch (constant only)"
+        )
     new_shape = pad_region(tuple(input.shape), pad)[0]
     if any(size < 0 for size in new_shape):
         raise RuntimeError("narrow(): length must be non-negative.")
     return ConstantPadNd.apply(input, pad=pad, value=0.0 if value is None else value)
+
+
+def constant_pad_nd(input: Tensor, pad: tuple, value=0) -> Tensor:  # noqa: A002
+    """`pad` in constant mode (`minitorch.constant_pad_nd`, as `torch.constant_pad_nd`)."""
+    return pad_constant(input, pad, "constant", value)

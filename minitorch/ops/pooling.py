@@ -44,7 +44,7 @@ def pool_padding(shape, kernel, stride, padding, dilation, out_size) -> tuple[tu
     of `ceil_mode` reaches past it."""
     after = tuple(
         max(p, (o - 1) * s + d * (k - 1) + 1 - n - p)
-        for n, k, s, p, d, o in zip(shape, kernel, stride, padding, dilation, out_size)
+        for n, k, s, p, d, o in zip(shape, kernel, stride, padding, dilation, out_size, strict=True)
     )
     return tuple(padding), after
 
@@ -124,7 +124,7 @@ class AvgPool2D(Op):
             sizes = (height, width)
             rows, cols = (
                 tensor(averaging_sizes(n, k, s, p, o, count_include_pad), dtype=x.dtype)
-                for n, k, s, p, o in zip(sizes, kernel, stride, padding, out_size)
+                for n, k, s, p, o in zip(sizes, kernel, stride, padding, out_size, strict=True)
             )
             divisor = rows.view(-1, 1) * cols.view(1, -1)
         # BEGIN SOLUTION 4.3
@@ -219,7 +219,7 @@ def check_pool(x, kernel, stride, padding, dilation, ceil_mode, name) -> tuple:
         )
     if any(p < 0 for p in padding):
         raise RuntimeError(f"pad must be non-negative, but got pad: {min(padding)}")
-    for k, p, d in zip(kernel, padding, dilation):
+    for k, p, d in zip(kernel, padding, dilation, strict=True):
         if p > (d * (k - 1) + 1) // 2:
             raise RuntimeError(
                 "pad should be at most half of effective kernel size, but got "
@@ -228,7 +228,7 @@ def check_pool(x, kernel, stride, padding, dilation, ceil_mode, name) -> tuple:
     plane = tuple(x.shape[-2:])
     out = tuple(
         pooled_size(n, k, s, p, d, ceil_mode)
-        for n, k, s, p, d in zip(plane, kernel, stride, padding, dilation)
+        for n, k, s, p, d in zip(plane, kernel, stride, padding, dilation, strict=True)
     )
     if any(o <= 0 for o in out):
         c = x.shape[-3]
@@ -331,9 +331,7 @@ def avg_pool2d(
             f"avg_pool2d: minitorch pools floating-point tensors only, not {input.dtype}"
         )
     out = check_pool(input, kernel, stride, padding, (1, 1), ceil_mode, "avg_pool2d")
-    return AvgPool2D.apply(
-        input, kernel, stride, padding, out, count_include_pad, divisor_override
-    )
+    return AvgPool2D.apply(input, kernel, stride, padding, out, count_include_pad, divisor_override)
 
 
 def avg_pool1d(
@@ -377,7 +375,7 @@ def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:  # noqa: A002
         )
     if isinstance(output_size, int):
         output_size = (output_size, output_size)
-    out = tuple(n if o is None else o for o, n in zip(output_size, input.shape[-2:]))
+    out = tuple(n if o is None else o for o, n in zip(output_size, input.shape[-2:], strict=True))
     if out == (1, 1):  # a global average: PyTorch takes the mean (MeanBackward1)
         return mean(input, (-1, -2), keepdim=True)
     return AdaptiveAvgPool2D.apply(input, out_size=out)

@@ -103,25 +103,15 @@ class Convolution(Op):
     def forward(ctx, x, weight, bias, stride, before, after, dilation, groups) -> Tensor:
         """im2col (a strided view, copied once) and one batched matmul"""
         image, kernel = as_2d(x), as_2d(weight)
-        n, channels, height, width = image.shape
-        out_channels, k_size = weight.shape[0], tuple(kernel.shape[2:])
         xp = padded(image, before, after)
-        # BEGIN SOLUTION 4.1
-        windows = sliding_windows(xp, k_size, stride, dilation)
-        out_size = tuple(windows.shape[4:])
-        depth = channels // groups * prod(k_size)
-        columns = windows.contiguous().view(n, groups, depth, prod(out_size))
-        matrix = kernel.reshape(groups, out_channels // groups, depth)
-        out = matrix @ columns  # (N, groups, out_channels / groups, oH * oW)
-        if bias is not None:
-            out += bias.view(1, groups, out_channels // groups, 1)
-        # END SOLUTION 4.1
+        windows = sliding_windows(xp, tuple(kernel.shape[2:]), stride, dilation)
+        out, columns, matrix = windows_times_weight(windows, kernel, bias, groups)
         ctx.save_for_backward(columns, matrix)
         ctx.image_shape, ctx.padded_shape, ctx.weight_shape = image.shape, xp.shape, weight.shape
         ctx.input_shape, ctx.before, ctx.settings = x.shape, before, (stride, dilation)
         ctx.windows_shape = windows.shape
-        spatial = out_size if x.ndim == 4 else out_size[1:]
-        return out.view(n, out_channels, *spatial)
+        spatial = windows.shape[4:] if x.ndim == 4 else windows.shape[5:]
+        return out.view(image.shape[0], weight.shape[0], *spatial)
 
     @staticmethod
     def backward(ctx: GraphContext, grad: Tensor) -> tuple:
@@ -130,10 +120,10 @@ class Convolution(Op):
         columns, matrix = ctx.saved_tensors
         needs_x, needs_w, needs_b = ctx.needs_input_grad[:3]
         stride, dilation = ctx.settings
-        n, groups = columns.shape[:2]
-        rows = grad.reshape(n, groups, matrix.shape[1], columns.shape[3])
-        grad_x = grad_w = grad_b = None
         # BEGIN SOLUTION 4.2
+        n, groups, depth, length = columns.shape
+        rows = grad.reshape(n, groups, matrix.shape[1], length)  # like `out` in forward
+        grad_x = grad_w = grad_b = None
         if needs_b:
             grad_b = rows.sum((0, 3)).view(-1)
         if needs_w:
@@ -144,8 +134,29 @@ class Convolution(Op):
             add_windows(grad_padded, grad_columns, stride, dilation)
             inside = interior(grad_padded, ctx.before, tuple(ctx.image_shape[2:]))
             grad_x = inside.contiguous().view(ctx.input_shape)
-        # END SOLUTION 4.2
         return grad_x, grad_w, grad_b
+        # END SOLUTION 4.2
+
+
+def windows_times_weight(windows: Tensor, kernel: Tensor, bias, groups: int) -> tuple:
+    """The convolution as a matrix product: `windows` (N, C, kH, kW, oH, oW) copied into
+    columns (N, groups, C / groups * kH * kW, oH * oW), times the weight (O, C / groups, kH, kW)
+    seen as (groups, O / groups, C / groups * kH * kW), plus the bias.
+
+    Returns the product (N, groups, O / groups, oH * oW), the columns and the weight matrix
+    (what backward needs).
+    """
+    # BEGIN SOLUTION 4.1
+    n, channels = windows.shape[:2]
+    out_channels = kernel.shape[0]
+    depth = channels // groups * prod(windows.shape[2:4])
+    columns = windows.contiguous().view(n, groups, depth, prod(windows.shape[4:]))
+    matrix = kernel.reshape(groups, out_channels // groups, depth)
+    out = matrix @ columns
+    if bias is not None:
+        out += bias.view(1, groups, out_channels // groups, 1)
+    return out, columns, matrix
+    # END SOLUTION 4.1
 
 
 def expand_param(value, n: int, name: str) -> tuple:

@@ -55,6 +55,36 @@ def lowest(t: Tensor) -> float:
     return -np.inf if t.dtype.is_floating_point else int(np.iinfo(kind).min)
 
 
+def window_maxima(windows: Tensor) -> tuple[Tensor, Tensor]:
+    """The largest element of each window of `windows` (N, C, kH, kW, oH, oW), shape
+    (N, C, oH, oW, 1), and its offset $k = i \\cdot kW + j$ in the window (the first on ties)."""
+    # BEGIN SOLUTION 4.3
+    n, c, kh, kw, oh, ow = windows.shape
+    rows = windows.permute(0, 1, 4, 5, 2, 3).contiguous().view(n, c, oh, ow, kh * kw)
+    return arg_reduce(greater_or_nan, rows, 4)
+    # END SOLUTION 4.3
+
+
+def max_to_windows(grad: Tensor, best: Tensor, kernel: tuple) -> Tensor:
+    """The gradient of each window (N, C, kH, kW, oH, oW): `grad` (N, C, oH, oW) at the
+    window's maximum (offset `best`, (N, C, oH, oW, 1)), 0 elsewhere."""
+    # BEGIN SOLUTION 4.3
+    n, c, oh, ow = grad.shape
+    rows = grad.view(n, c, oh, ow, 1).where(arange(prod(kernel)) == best, 0.0)
+    return rows.view(n, c, oh, ow, *kernel).permute(0, 1, 4, 5, 2, 3)
+    # END SOLUTION 4.3
+
+
+def back_through_windows(ctx: GraphContext, windows_grad: Tensor, dilation: tuple) -> Tensor:
+    """The input's gradient: `windows_grad` added up through the windows of the padded
+    input (col2im), without the padding."""
+    image_shape, padded_shape, input_shape = ctx.shapes
+    grad_padded = new_tensor(padded_shape, windows_grad.dtype, windows_grad.device)
+    add_windows(grad_padded, windows_grad, ctx.stride, dilation)
+    inside = interior(grad_padded, ctx.before, tuple(image_shape[2:]))
+    return inside.contiguous().view(input_shape)
+
+
 class MaxPool2DWithIndices(Op):
     """$y[n, c, y, x] = \\max$ of the window at (y, x); indices point into each input plane."""
 
@@ -62,17 +92,14 @@ class MaxPool2DWithIndices(Op):
     def forward(ctx, x, kernel, stride, padding, dilation, out_size):
         """The windows copied into rows of kH * kW elements; arg-max along them"""
         image = x if x.ndim == 4 else unsqueeze(x, 0)
-        n, c, height, width = image.shape
-        before, after = pool_padding((height, width), kernel, stride, padding, dilation, out_size)
-        # BEGIN SOLUTION 4.3
+        width = image.shape[3]
+        before, after = pool_padding(image.shape[2:], kernel, stride, padding, dilation, out_size)
         xp = padded(image, before, after, lowest(x))
-        windows = sliding_windows(xp, kernel, stride, dilation).permute(0, 1, 4, 5, 2, 3)
-        rows = windows.contiguous().view(n, c, *out_size, prod(kernel))
-        values, best = arg_reduce(greater_or_nan, rows, 4)
-        # END SOLUTION 4.3
+        values, best = window_maxima(sliding_windows(xp, kernel, stride, dilation))
         ctx.save_for_backward(best)
-        ctx.shapes = (image.shape, xp.shape, x.shape)
-        ctx.settings = (kernel, stride, dilation, before)
+        ctx.shapes, ctx.before, ctx.stride = (image.shape, xp.shape, x.shape), before, stride
+        ctx.kernel, ctx.dilation = kernel, dilation
+        # the index of each maximum in its input plane: row * W + column
         row = arange(out_size[0]).view(-1, 1, 1) * stride[0] - padding[0]
         col = arange(out_size[1]).view(1, -1, 1) * stride[1] - padding[1]
         row = row + (best // kernel[1]) * dilation[0]
@@ -84,17 +111,8 @@ class MaxPool2DWithIndices(Op):
     def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
         """$g$ to the element that won each window (summed where windows overlap)"""
         (best,) = ctx.saved_tensors
-        image_shape, padded_shape, input_shape = ctx.shapes
-        kernel, stride, dilation, before = ctx.settings
-        # BEGIN SOLUTION 4.3
-        n, c, out_h, out_w, size = best.shape[0], best.shape[1], *best.shape[2:4], prod(kernel)
-        rows = grad.reshape(n, c, out_h, out_w, 1).where(arange(size) == best, 0.0)
-        windows_grad = rows.view(n, c, out_h, out_w, *kernel).permute(0, 1, 4, 5, 2, 3)
-        grad_padded = new_tensor(padded_shape, grad.dtype, grad.device)
-        add_windows(grad_padded, windows_grad, stride, dilation)
-        # END SOLUTION 4.3
-        inside = interior(grad_padded, before, tuple(image_shape[2:]))
-        return inside.contiguous().view(input_shape)
+        windows_grad = max_to_windows(grad.reshape(best.shape[:4]), best, ctx.kernel)
+        return back_through_windows(ctx, windows_grad, ctx.dilation)
 
 
 def averaging_sizes(size, k, s, p, out, count_include_pad) -> list[int]:
@@ -107,6 +125,23 @@ def averaging_sizes(size, k, s, p, out, count_include_pad) -> list[int]:
             start, end = max(start, 0), min(end, size)
         counts.append(end - start)
     return counts
+
+
+def window_means(windows: Tensor, divisor: Tensor) -> Tensor:
+    """The sum of each window of `windows` (N, C, kH, kW, oH, oW) divided by `divisor`
+    (oH, oW): shape (N, C, oH, oW)."""
+    # BEGIN SOLUTION 4.3
+    return windows.sum((2, 3)) / divisor
+    # END SOLUTION 4.3
+
+
+def mean_to_windows(grad: Tensor, divisor: Tensor, kernel: tuple) -> Tensor:
+    """The gradient of each window (N, C, kH, kW, oH, oW): $g / \\text{divisor}$ for each of
+    its elements (an expanded view, no copy)."""
+    # BEGIN SOLUTION 4.3
+    share = (grad / divisor).unsqueeze(2).unsqueeze(3)
+    return share.expand(*share.shape[:2], *kernel, *share.shape[4:])
+    # END SOLUTION 4.3
 
 
 class AvgPool2D(Op):
@@ -127,29 +162,20 @@ class AvgPool2D(Op):
                 for n, k, s, p, o in zip(sizes, kernel, stride, padding, out_size, strict=True)
             )
             divisor = rows.view(-1, 1) * cols.view(1, -1)
-        # BEGIN SOLUTION 4.3
         xp = padded(image, before, after)
-        out = sliding_windows(xp, kernel, stride, (1, 1)).sum((2, 3)) / divisor
-        # END SOLUTION 4.3
+        out = window_means(sliding_windows(xp, kernel, stride, (1, 1)), divisor)
         ctx.save_for_backward(divisor)
-        ctx.shapes = (image.shape, xp.shape, x.shape)
-        ctx.settings = (kernel, stride, before)
+        ctx.shapes, ctx.before, ctx.stride = (image.shape, xp.shape, x.shape), before, stride
+        ctx.kernel = kernel
         return out.view(tuple(x.shape[:-2]) + tuple(out_size))
 
     @staticmethod
     def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
         """$g / \\text{divisor}$ to every element of each window"""
         (divisor,) = ctx.saved_tensors
-        image_shape, padded_shape, input_shape = ctx.shapes
-        kernel, stride, before = ctx.settings
-        # BEGIN SOLUTION 4.3
-        share = (grad / divisor).reshape(image_shape[0], image_shape[1], 1, 1, *grad.shape[-2:])
-        windows_grad = share.expand(*image_shape[:2], *kernel, *grad.shape[-2:])
-        grad_padded = new_tensor(padded_shape, grad.dtype, grad.device)
-        add_windows(grad_padded, windows_grad, stride, (1, 1))
-        # END SOLUTION 4.3
-        inside = interior(grad_padded, before, tuple(image_shape[2:]))
-        return inside.contiguous().view(input_shape)
+        batch = ctx.shapes[0][:2]
+        windows_grad = mean_to_windows(grad.reshape(*batch, *grad.shape[-2:]), divisor, ctx.kernel)
+        return back_through_windows(ctx, windows_grad, (1, 1))
 
 
 def averaging_matrix(out: int, size: int, dtype) -> Tensor:

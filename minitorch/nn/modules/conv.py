@@ -52,10 +52,9 @@ class ConvNd(Module):
         self.stride = as_tuple(stride, self.dims)
         self.dilation = as_tuple(dilation, self.dims)
         if isinstance(padding, str):
-            if padding not in ("same", "valid"):
-                raise ValueError(
-                    f"Invalid padding string {padding!r}, should be one of {{'valid', 'same'}}"
-                )
+            valid = {"same", "valid"}  # printed as a set, in the order Python gives (as torch)
+            if padding not in valid:
+                raise ValueError(f"Invalid padding string {padding!r}, should be one of {valid}")
             if padding == "same" and any(s != 1 for s in self.stride):
                 raise ValueError("padding='same' is not supported for strided convolutions")
             self.padding = padding

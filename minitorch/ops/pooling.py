@@ -89,23 +89,24 @@ class MaxPool2DWithIndices(Op):
     """$y[n, c, y, x] = \\max$ of the window at (y, x); indices point into each input plane."""
 
     @staticmethod
-    def forward(ctx, x, kernel, stride, padding, dilation, out_size):
+    def forward(ctx, x, kernel, stride, padding, dilation, out_size, with_indices):
         """The windows copied into rows of kH * kW elements; arg-max along them"""
         image = x if x.ndim == 4 else unsqueeze(x, 0)
-        width = image.shape[3]
         before, after = pool_padding(image.shape[2:], kernel, stride, padding, dilation, out_size)
         xp = padded(image, before, after, lowest(x))
         values, best = window_maxima(sliding_windows(xp, kernel, stride, dilation))
         ctx.save_for_backward(best)
         ctx.shapes, ctx.before, ctx.stride = (image.shape, xp.shape, x.shape), before, stride
         ctx.kernel, ctx.dilation = kernel, dilation
+        shape = tuple(x.shape[:-2]) + tuple(out_size)
+        if not with_indices:
+            return values.view(shape)
         # the index of each maximum in its input plane: row * W + column
         row = arange(out_size[0]).view(-1, 1, 1) * stride[0] - padding[0]
         col = arange(out_size[1]).view(1, -1, 1) * stride[1] - padding[1]
         row = row + (best // kernel[1]) * dilation[0]
         col = col + (best % kernel[1]) * dilation[1]
-        shape = tuple(x.shape[:-2]) + tuple(out_size)
-        return values.view(shape), (row * width + col).view(shape)
+        return values.view(shape), (row * image.shape[3] + col).view(shape)
 
     @staticmethod
     def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
@@ -289,8 +290,8 @@ def max_pool2d(
     padding = pool_param(padding, "padding", "max_pool2d")
     dilation = pool_param(dilation, "dilation", "max_pool2d")
     out = check_pool(input, kernel, stride, padding, dilation, ceil_mode, "max_pool2d")
-    values, indices = MaxPool2DWithIndices.apply(input, kernel, stride, padding, dilation, out)
-    return (values, indices) if return_indices else values
+    settings = (kernel, stride, padding, dilation, out, return_indices)
+    return MaxPool2DWithIndices.apply(input, *settings)
 
 
 def max_pool1d(
@@ -321,11 +322,12 @@ def max_pool1d(
     if s > 0 and p >= 0 and d > 0 and pooled_size(input.shape[-1], k, s, p, d, ceil_mode) <= 0:
         size = pooled_size(input.shape[-1], k, s, p, d, ceil_mode)
         raise RuntimeError(f"max_pool1d() Invalid computed output size: {size}")
-    values, indices = max_pool2d(
-        unsqueeze(input, -2), (1, k), (1, s), (0, p), (1, d), ceil_mode, return_indices=True
+    pooled = max_pool2d(
+        unsqueeze(input, -2), (1, k), (1, s), (0, p), (1, d), ceil_mode, return_indices
     )
-    values = squeeze(values, -2)
-    return (values, squeeze(indices, -2)) if return_indices else values
+    if return_indices:
+        return squeeze(pooled[0], -2), squeeze(pooled[1], -2)
+    return squeeze(pooled, -2)
 
 
 def avg_pool2d(

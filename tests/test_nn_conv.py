@@ -301,3 +301,35 @@ def test_pad_errors_are_torchs(shape, pads):
     with pytest.raises(RuntimeError) as ours:
         F.pad(minitorch.zeros(*shape), pads)
     assert str(ours.value) == str(theirs.value)
+
+
+# ---------------------------------------------------------------------------
+# unfold (im2col)
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "shape, kwargs",
+    [
+        ((2, 3, 6, 5), {"kernel_size": 2}),
+        ((3, 6, 5), {"kernel_size": (3, 2), "dilation": (1, 2), "padding": 1, "stride": 2}),
+    ],
+)
+def test_unfold_matches_torch_values_and_gradient(shape, kwargs):
+    x, tx = pair(RNG.normal(size=shape), transposed=True)
+    out, expected = F.unfold(x, **kwargs), TF.unfold(tx, **kwargs)
+    assert_close(out, expected, "unfold", 0)
+    assert out.grad_fn.name() == expected.grad_fn.name() == "Im2ColBackward0"
+    g = RNG.normal(size=tuple(expected.shape))
+    out.backward(minitorch.tensor(g, dtype=minitorch.float64))
+    expected.backward(torch.tensor(g))
+    assert_close(x.grad, tx.grad, "unfold grad", 1e-12)
+
+
+@pytest.mark.parametrize("kwargs", [{"kernel_size": 3}, {"kernel_size": 2, "stride": 0}])
+def test_unfold_errors_are_torchs(kwargs):
+    with pytest.raises(RuntimeError) as theirs:
+        TF.unfold(torch.zeros(1, 1, 2, 2), **kwargs)
+    with pytest.raises(RuntimeError) as ours:
+        F.unfold(minitorch.zeros(1, 1, 2, 2), **kwargs)
+    assert str(ours.value) == str(theirs.value)

@@ -128,6 +128,10 @@ def test_adaptive_avg_pool2d_matches_torch(shape, size):
     check_against_torch(F.adaptive_avg_pool2d, TF.adaptive_avg_pool2d, shape, (size,), {})
 
 
+def test_adaptive_avg_pool2d_to_nothing_is_empty_as_torchs():
+    assert tuple(F.adaptive_avg_pool2d(minitorch.zeros(1, 3, 5, 5), 0).shape) == (1, 3, 0, 0)
+
+
 def test_adaptive_avg_pool_gradient_passes_central_differences():
     x = minitorch.randn(1, 2, 5, 4, dtype=minitorch.float64, requires_grad=True)
     assert grad_check(lambda x: F.adaptive_avg_pool2d(x, (3, 3)), x)

@@ -29,6 +29,7 @@ from ..ops.api import (
     sigmoid,
     softmax,
     tanh,
+    unfold,
 )
 
 
@@ -129,4 +130,5 @@ __all__ = [
     "sigmoid",
     "softmax",
     "tanh",
+    "unfold",
 ]

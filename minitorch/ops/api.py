@@ -38,7 +38,7 @@ from .comparisons import (
     ne,
     where,
 )
-from .convolution import constant_pad_nd, conv1d, conv2d
+from .convolution import constant_pad_nd, conv1d, conv2d, unfold
 from .convolution import pad_constant as pad
 from .copies import (
     clone,
@@ -167,4 +167,5 @@ __all__ = [
     "max_pool1d",
     "max_pool2d",
     "pad",
+    "unfold",
 ]

@@ -159,6 +159,70 @@ def windows_times_weight(windows: Tensor, kernel: Tensor, bias, groups: int) -> 
     # END SOLUTION 4.1
 
 
+class Im2Col(Op):
+    """`unfold`: the windows of `x` (N, C, H, W) as columns (N, C * kH * kW, oH * oW)"""
+
+    @staticmethod
+    def forward(ctx, x, kernel, dilation, padding, stride) -> Tensor:
+        """The window view of the padded input, copied"""
+        image = x if x.ndim == 4 else unsqueeze(x, 0)
+        xp = padded(image, padding, padding)
+        windows = sliding_windows(xp, kernel, stride, dilation)
+        ctx.shapes, ctx.settings = (
+            (image.shape, xp.shape, windows.shape, x.shape),
+            (stride, dilation),
+        )
+        ctx.before = padding
+        n, c, kh, kw, oh, ow = windows.shape
+        columns = windows.contiguous().view(n, c * kh * kw, oh * ow)
+        return columns if x.ndim == 4 else columns.squeeze(0)
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
+        """col2im: each column entry's gradient added back where it was copied from"""
+        image_shape, padded_shape, windows_shape, input_shape = ctx.shapes
+        grad_padded = new_tensor(padded_shape, grad.dtype, grad.device)
+        add_windows(grad_padded, grad.reshape(windows_shape), *ctx.settings)
+        inside = interior(grad_padded, ctx.before, tuple(image_shape[2:]))
+        return inside.contiguous().view(input_shape)
+
+
+def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:  # noqa: A002
+    """im2col: the sliding kH x kW windows of `input` (N, C, H, W) or (C, H, W) as columns,
+    (N, C * kH * kW, L) with L the number of windows (`torch.nn.functional.unfold`).
+
+    >>> import minitorch
+    >>> minitorch.nn.functional.unfold(minitorch.arange(6.0).view(1, 1, 2, 3), 2)
+    tensor([[[0., 1.],
+             [1., 2.],
+             [3., 4.],
+             [4., 5.]]])
+    """
+    if input.ndim not in (3, 4):
+        raise RuntimeError(
+            f"Input Error: Only 3D or 4D input Tensors are supported (got {input.ndim}D)"
+        )
+    kernel = expand_param(kernel_size, 2, "kernel_size")
+    settings = [expand_param(v, 2, n) for v, n in ((dilation, "dilation"), (padding, "padding"))]
+    stride = expand_param(stride, 2, "stride")
+    if min(stride) <= 0:
+        raise RuntimeError(
+            f"stride should be greater than zero, but got stride_height: {stride[0]} "
+            f"stride_width: {stride[1]}"
+        )
+    blocks = tuple(
+        (n + 2 * p - d * (k - 1) - 1) // s + 1
+        for n, k, d, p, s in zip(input.shape[-2:], kernel, *settings, stride, strict=True)
+    )
+    if min(blocks) < 1:
+        raise RuntimeError(
+            f"Given input with spatial size {tuple(input.shape[-2:])}, kernel_size={kernel}, "
+            f"dilation={settings[0]}, padding={settings[1]}, calculated shape of the array of "
+            f"sliding blocks as {blocks}, but its components must be at least one."
+        )
+    return Im2Col.apply(input, kernel, settings[0], settings[1], stride)
+
+
 def expand_param(value, n: int, name: str) -> tuple:
     """An int or a sequence of `n` ints as a tuple of `n` (PyTorch's error otherwise)."""
     if isinstance(value, int):

@@ -18,7 +18,7 @@ import numpy as np
 from ..autograd.graph import GraphContext
 from ..backends.tensor_data import prod
 from ..operators import greater_or_nan
-from ..tensors.creation import arange, tensor
+from ..tensors.creation import arange, tensor, zeros
 from ..tensors.kernels import arg_reduce, new_tensor
 from .convolution import add_windows, interior, padded, sliding_windows
 from .functions import Op
@@ -182,6 +182,8 @@ class AvgPool2D(Op):
 def averaging_matrix(out: int, size: int, dtype) -> Tensor:
     """(out, size): row i averages input positions $\\lfloor i L / o \\rfloor$ to
     $\\lceil (i + 1) L / o \\rceil$ (exclusive), the windows of adaptive pooling."""
+    if out == 0:
+        return zeros(0, size, dtype=dtype)
     i, j = arange(out).view(-1, 1), arange(size).view(1, -1)
     start, end = (i * size) // out, ((i + 1) * size + out - 1) // out
     inside = (j >= start) & (j < end)

@@ -116,16 +116,15 @@ class MaxPool2DWithIndices(Op):
         return back_through_windows(ctx, windows_grad, ctx.dilation)
 
 
-def averaging_sizes(size, k, s, p, out, count_include_pad) -> list[int]:
+def averaging_sizes(size, k, s, p, out, count_include_pad, dtype) -> Tensor:
     """How many elements each window along one dim averages, as PyTorch counts them: the
-    window clipped to the padded input, or to the input without `count_include_pad`."""
-    counts = []
-    for i in range(out):
-        start, end = i * s - p, min(i * s - p + k, size + p)
-        if not count_include_pad:
-            start, end = max(start, 0), min(end, size)
-        counts.append(end - start)
-    return counts
+    window $[i s - p, i s - p + k)$ clipped to the padded input, or to the input itself
+    without `count_include_pad`."""
+    start = arange(out) * s - p
+    end = (start + k).clamp(max=size + p)
+    if not count_include_pad:
+        start, end = start.clamp(min=0), end.clamp(max=size)
+    return (end - start).to(dtype)
 
 
 def window_means(windows: Tensor, divisor: Tensor) -> Tensor:
@@ -159,7 +158,7 @@ class AvgPool2D(Op):
         else:
             sizes = (height, width)
             rows, cols = (
-                tensor(averaging_sizes(n, k, s, p, o, count_include_pad), dtype=x.dtype)
+                averaging_sizes(n, k, s, p, o, count_include_pad, x.dtype)
                 for n, k, s, p, o in zip(sizes, kernel, stride, padding, out_size, strict=True)
             )
             divisor = rows.view(-1, 1) * cols.view(1, -1)

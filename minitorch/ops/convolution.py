@@ -168,11 +168,8 @@ class Im2Col(Op):
         image = x if x.ndim == 4 else unsqueeze(x, 0)
         xp = padded(image, padding, padding)
         windows = sliding_windows(xp, kernel, stride, dilation)
-        ctx.shapes, ctx.settings = (
-            (image.shape, xp.shape, windows.shape, x.shape),
-            (stride, dilation),
-        )
-        ctx.before = padding
+        ctx.shapes = (image.shape, xp.shape, windows.shape, x.shape)
+        ctx.settings, ctx.before = (stride, dilation), padding
         n, c, kh, kw, oh, ow = windows.shape
         columns = windows.contiguous().view(n, c * kh * kw, oh * ow)
         return columns if x.ndim == 4 else columns.squeeze(0)

@@ -226,7 +226,7 @@ def pool_param(value, name: str, fn: str, default=None) -> tuple:
     return value
 
 
-def check_pool(x, kernel, stride, padding, dilation, ceil_mode, name) -> tuple:
+def check_pool(x, kernel, stride, padding, dilation, ceil_mode) -> tuple:
     """PyTorch's checks of a 2-D pooling; the output size."""
     if x.ndim not in (3, 4) or x.numel() == 0 and x.ndim == 3:
         raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
@@ -291,7 +291,7 @@ def max_pool2d(
     stride = pool_param(stride, "stride", "max_pool2d", kernel) or kernel
     padding = pool_param(padding, "padding", "max_pool2d")
     dilation = pool_param(dilation, "dilation", "max_pool2d")
-    out = check_pool(input, kernel, stride, padding, dilation, ceil_mode, "max_pool2d")
+    out = check_pool(input, kernel, stride, padding, dilation, ceil_mode)
     settings = (kernel, stride, padding, dilation, out, return_indices)
     return MaxPool2DWithIndices.apply(input, *settings)
 
@@ -316,11 +316,12 @@ def max_pool1d(
             "max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size "
             f"for input, but got:{list(input.shape)}"
         )
-    (k,) = pool_param(kernel_size, "kernel_size", "max_pool1d")[:1]
+    k = pool_param(kernel_size, "kernel_size", "max_pool1d")[0]
     if k <= 0:
         raise RuntimeError(f"max_pool1d() kernel_size must be greater than zero, but got {k}")
     s = k if stride is None or stride == () else pool_param(stride, "stride", "max_pool1d")[0]
-    p, d = pool_param(padding, "padding", "")[0], pool_param(dilation, "dilation", "")[0]
+    p = pool_param(padding, "padding", "max_pool1d")[0]
+    d = pool_param(dilation, "dilation", "max_pool1d")[0]
     if s > 0 and p >= 0 and d > 0 and pooled_size(input.shape[-1], k, s, p, d, ceil_mode) <= 0:
         size = pooled_size(input.shape[-1], k, s, p, d, ceil_mode)
         raise RuntimeError(f"max_pool1d() Invalid computed output size: {size}")
@@ -360,7 +361,7 @@ def avg_pool2d(
         raise NotImplementedError(
             f"avg_pool2d: minitorch pools floating-point tensors only, not {input.dtype}"
         )
-    out = check_pool(input, kernel, stride, padding, (1, 1), ceil_mode, "avg_pool2d")
+    out = check_pool(input, kernel, stride, padding, (1, 1), ceil_mode)
     return AvgPool2D.apply(input, kernel, stride, padding, out, count_include_pad, divisor_override)
 
 

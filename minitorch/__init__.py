@@ -31,9 +31,11 @@ from .dtypes import float64 as double
 from .dtypes import int64 as long
 from .nn import Module, Parameter, ScalarParameter
 from .ops.api import (
+    adaptive_avg_pool1d,
     add,
     argmax,
     argmin,
+    avg_pool1d,
     bitwise_and,
     bitwise_not,
     bitwise_or,
@@ -42,6 +44,9 @@ from .ops.api import (
     clamp,
     clip,
     clone,
+    constant_pad_nd,
+    conv1d,
+    conv2d,
     detach,
     div,
     dot,
@@ -60,6 +65,8 @@ from .ops.api import (
     logical_or,
     lt,
     matmul,
+    max_pool1d,
+    max_pool2d,
     maximum,
     mean,
     minimum,
@@ -248,4 +255,12 @@ __all__: list[str] = [
     "sum",
     "get_backend",
     "set_backend",
+    # convolution and pooling, where torch has them at top level
+    "adaptive_avg_pool1d",
+    "avg_pool1d",
+    "constant_pad_nd",
+    "conv1d",
+    "conv2d",
+    "max_pool1d",
+    "max_pool2d",
 ]

@@ -369,6 +369,97 @@ def bench_mlp_step(rounds: int) -> None:
     print(line)
 
 
+def bench_conv(rounds: int) -> None:
+    """Convolution rows: conv2d forward+backward, and one LeNet-5 SGD step, against PyTorch.
+
+    Times are medians of interleaved rounds (minitorch, torch, minitorch, ...), both float32.
+    """
+    rng = np.random.default_rng(5)
+
+    def median_times(contenders: dict[str, Callable]) -> dict[str, float]:
+        numbers = {name: calls_per_sample(fn) for name, fn in contenders.items()}
+        times: dict[str, list[float]] = {name: [] for name in contenders}
+        for _ in range(max(rounds, 3)):
+            for name, fn in contenders.items():
+                start = time.perf_counter()
+                for _ in range(numbers[name]):
+                    fn()
+                times[name].append((time.perf_counter() - start) / numbers[name])
+        return {name: float(np.median(t)) for name, t in times.items()}
+
+    def report(label: str, best: dict[str, float]) -> None:
+        line = f"  {label:34}{format_time(best['minitorch']):>13}"
+        if "torch" in best:
+            ratio = best["torch"] / best["minitorch"]
+            line += f"{'-':>13}{format_time(best['torch']):>13}{'':>10}{ratio:>9.2f}x"
+        print(line)
+
+    print_header("convolution (medians of interleaved rounds, float32)")
+    x = rng.standard_normal((16, 1, 28, 28)).astype(np.float32)
+    w = rng.standard_normal((8, 1, 3, 3)).astype(np.float32)
+
+    def conv_step(lib):
+        inputs = lib.tensor(x, requires_grad=True)
+        weight = lib.tensor(w, requires_grad=True)
+
+        def step():
+            inputs.grad = weight.grad = None
+            lib.conv2d(inputs, weight, padding=1).sum().backward()
+
+        return step
+
+    contenders = {"minitorch": conv_step(minitorch)}
+    if torch:
+        contenders["torch"] = conv_step(torch)
+    report("conv2d fwd+bwd (16,1,28,28)*(8,1,3,3)", median_times(contenders))
+
+    # LeNet-5: conv 6@5x5 pad 2, relu, maxpool 2, conv 16@5x5, relu, maxpool 2, 400-120-84-10
+    shapes = [(6, 1, 5, 5), (6,), (16, 6, 5, 5), (16,), (120, 400), (120,), (84, 120), (84,)]
+    shapes += [(10, 84), (10,)]
+    weights = [
+        (rng.uniform(-1, 1, s) / np.sqrt(np.prod(s[1:]) if len(s) > 1 else 1)).astype(np.float32)
+        for s in shapes
+    ]
+    images = rng.standard_normal((64, 1, 28, 28)).astype(np.float32)
+    one_hot = np.eye(10, dtype=np.float32)[rng.integers(0, 10, 64)]
+
+    def lenet_step(lib):
+        F = lib.nn.functional
+        params = [lib.tensor(p.copy(), requires_grad=True) for p in weights]
+        inputs, targets = lib.tensor(images), lib.tensor(one_hot)
+
+        def step():
+            c1, b1, c2, b2, l1, d1, l2, d2, l3, d3 = params
+            h = F.max_pool2d(F.conv2d(inputs, c1, b1, padding=2).relu(), 2)
+            h = F.max_pool2d(F.conv2d(h, c2, b2).relu(), 2).flatten(1)
+            h = F.linear(F.linear(h, l1, d1).relu(), l2, d2).relu()
+            loss = -(F.linear(h, l3, d3).log_softmax(dim=1) * targets).sum() / 64
+            for p in params:
+                p.grad = None
+            loss.backward()
+            with lib.no_grad():
+                for p in params:
+                    p -= 0.01 * p.grad
+
+        return step, params
+
+    step, params = lenet_step(minitorch)
+    step()
+    contenders = {"minitorch": step}
+    if torch:
+        torch_step, torch_params = lenet_step(torch)
+        torch_step()
+        difference = max(
+            float(np.abs(p.detach().numpy() - q.detach().numpy()).max())
+            for p, q in zip(params, torch_params, strict=True)
+        )
+        if difference > 1e-4:
+            print(f"  LeNet step differs from PyTorch's by {difference:.2g}: not timed")
+            return
+        contenders["torch"] = torch_step
+    report("LeNet-5 SGD step, batch 64", median_times(contenders))
+
+
 SECTIONS = {
     "matmul": bench_matmul,
     "add": bench_elementwise,
@@ -378,6 +469,7 @@ SECTIONS = {
     "threads": bench_threads,
     "start": None,
     "tensor": bench_tensor,
+    "conv": bench_conv,
 }
 
 

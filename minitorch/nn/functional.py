@@ -14,7 +14,24 @@ import warnings
 from .. import dtypes
 from .._tensor import Tensor
 from ..autograd import Function
-from ..ops.api import log_softmax, relu, sigmoid, softmax, tanh, where
+from ..ops.api import (
+    adaptive_avg_pool1d,
+    adaptive_avg_pool2d,
+    avg_pool1d,
+    avg_pool2d,
+    conv1d,
+    conv2d,
+    log_softmax,
+    max_pool1d,
+    max_pool2d,
+    pad,
+    relu,
+    sigmoid,
+    softmax,
+    tanh,
+    unfold,
+    where,
+)
 from ..tensors.creation import arange, rand_like
 
 # ---------------------------------------------------------------------------
@@ -391,6 +408,15 @@ def binary_cross_entropy_with_logits(
 
 __all__ = [
     "bilinear",
+    "adaptive_avg_pool1d",
+    "adaptive_avg_pool2d",
+    "avg_pool1d",
+    "avg_pool2d",
+    "conv1d",
+    "conv2d",
+    "max_pool1d",
+    "max_pool2d",
+    "pad",
     "binary_cross_entropy_with_logits",
     "dropout",
     "elu",
@@ -406,4 +432,5 @@ __all__ = [
     "silu",
     "softmax",
     "tanh",
+    "unfold",
 ]

@@ -38,6 +38,8 @@ from .comparisons import (
     ne,
     where,
 )
+from .convolution import constant_pad_nd, conv1d, conv2d, unfold
+from .convolution import pad_constant as pad
 from .copies import (
     clone,
     detach,
@@ -46,6 +48,14 @@ from .linalg import (
     dot,
     matmul,
     mm,
+)
+from .pooling import (
+    adaptive_avg_pool1d,
+    adaptive_avg_pool2d,
+    avg_pool1d,
+    avg_pool2d,
+    max_pool1d,
+    max_pool2d,
 )
 from .reductions import (
     argmax,
@@ -146,4 +156,16 @@ __all__ = [
     "unsqueeze",
     "clone",
     "detach",
+    # convolution and pooling
+    "adaptive_avg_pool1d",
+    "adaptive_avg_pool2d",
+    "avg_pool1d",
+    "avg_pool2d",
+    "constant_pad_nd",
+    "conv1d",
+    "conv2d",
+    "max_pool1d",
+    "max_pool2d",
+    "pad",
+    "unfold",
 ]

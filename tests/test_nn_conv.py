@@ -1,0 +1,371 @@
+"""Convolution against torch: `conv1d`, `conv2d` (values, the three gradients, grad_fn), the
+`Conv1d`/`Conv2d` layers (parameters, initialisation, repr, errors) and `pad`.
+
+Skipped when torch is not installed.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import minitorch
+import minitorch.nn.functional as F
+from minitorch.autograd import grad_check
+
+torch = pytest.importorskip("torch")
+TF = torch.nn.functional
+pytestmark = pytest.mark.torch
+
+RNG = np.random.default_rng(4)
+DTYPES = {
+    "float64": (minitorch.float64, torch.float64, 1e-10),
+    "float32": (minitorch.float32, torch.float32, 2e-5),
+}
+
+
+def pair(array: np.ndarray, dtype: str = "float64", transposed: bool = False):
+    """The same values as a minitorch and a torch leaf; `transposed`: a non-contiguous view."""
+    ours_dtype, their_dtype, _ = DTYPES[dtype]
+    if transposed:  # stored with the last two dims swapped, then viewed back
+        ours = minitorch.tensor(np.swapaxes(array, -1, -2), dtype=ours_dtype).transpose(-1, -2)
+    else:
+        ours = minitorch.tensor(array, dtype=ours_dtype)
+    return ours.requires_grad_(True), torch.tensor(array, dtype=their_dtype, requires_grad=True)
+
+
+def assert_close(ours, theirs, what: str, tol: float) -> None:
+    assert tuple(ours.shape) == tuple(theirs.shape), f"{what}: shape {ours.shape} vs {theirs.shape}"
+    np.testing.assert_allclose(
+        ours.detach().numpy(), theirs.detach().numpy(), rtol=tol, atol=tol, err_msg=what
+    )
+
+
+# (input shape, weight shape, keyword arguments): 1-D and 2-D, stride, padding, dilation, groups
+CONV1D = [
+    ((2, 3, 9), (4, 3, 3), {}),
+    ((2, 3, 9), (4, 3, 2), {"stride": 2, "padding": 1}),
+    ((1, 4, 11), (6, 2, 3), {"dilation": 2, "padding": 2, "groups": 2}),
+    ((3, 8), (2, 3, 4), {"padding": "same"}),  # unbatched, even kernel: padding after
+    ((2, 2, 5), (3, 2, 5), {"padding": "valid"}),
+]
+CONV2D = [
+    ((2, 3, 7, 6), (4, 3, 3, 2), {}),
+    ((2, 3, 7, 6), (4, 3, 3, 3), {"stride": (2, 1), "padding": (1, 2)}),
+    ((1, 4, 8, 7), (6, 2, 3, 2), {"dilation": (2, 1), "groups": 2, "stride": 2}),
+    ((3, 6, 5), (2, 3, 3, 3), {"padding": "same", "dilation": 2}),  # unbatched
+    ((2, 1, 5, 5), (3, 1, 5, 5), {"padding": 2}),
+]
+
+
+def run_both(fn, torch_fn, x_shape, w_shape, kwargs, dtype="float64", transposed=False):
+    x, tx = pair(RNG.normal(size=x_shape), dtype, transposed)
+    w, tw = pair(RNG.normal(size=w_shape), dtype)
+    b, tb = pair(RNG.normal(size=w_shape[:1]), dtype)
+    return (fn(x, w, b, **kwargs), (x, w, b)), (torch_fn(tx, tw, tb, **kwargs), (tx, tw, tb))
+
+
+@pytest.mark.task4_1
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("x_shape, w_shape, kwargs", CONV1D)
+def test_conv1d_forward_matches_torch(x_shape, w_shape, kwargs, dtype):
+    (out, _), (expected, _) = run_both(
+        minitorch.conv1d, torch.conv1d, x_shape, w_shape, kwargs, dtype
+    )
+    assert_close(out, expected, "conv1d", DTYPES[dtype][2])
+    assert out.dtype is DTYPES[dtype][0]
+
+
+@pytest.mark.task4_1
+@pytest.mark.parametrize("x_shape, w_shape, kwargs", CONV2D)
+def test_conv2d_forward_matches_torch_on_non_contiguous_input(x_shape, w_shape, kwargs):
+    (out, _), (expected, _) = run_both(
+        minitorch.conv2d, torch.conv2d, x_shape, w_shape, kwargs, transposed=True
+    )
+    assert_close(out, expected, "conv2d", 1e-10)
+
+
+@pytest.mark.task4_1
+def test_conv1d_by_hand_is_a_sliding_dot_product():
+    x = minitorch.tensor([[[1.0, 2.0, 4.0, 8.0]]])
+    w = minitorch.tensor([[[1.0, -1.0]]])
+    # y[t] = x[t] - x[t + 1]: computed by hand, not by torch
+    assert minitorch.conv1d(x, w).tolist() == [[[-1.0, -2.0, -4.0]]]
+    assert minitorch.conv1d(x, w, stride=2, padding=1).tolist() == [[[-1.0, -2.0, 8.0]]]
+
+
+@pytest.mark.task4_2
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize(
+    "fn, torch_fn, x_shape, w_shape, kwargs",
+    [(minitorch.conv2d, torch.conv2d, *case) for case in CONV2D]
+    + [(minitorch.conv1d, torch.conv1d, *case) for case in CONV1D[1:3]],
+)
+def test_conv_gradients_match_torch(fn, torch_fn, x_shape, w_shape, kwargs, dtype):
+    (out, inputs), (expected, their_inputs) = run_both(
+        fn, torch_fn, x_shape, w_shape, kwargs, dtype, transposed=True
+    )
+    assert out.grad_fn.name() == expected.grad_fn.name()
+    g = RNG.normal(size=tuple(expected.shape))
+    out.backward(minitorch.tensor(g, dtype=DTYPES[dtype][0]))
+    expected.backward(torch.tensor(g, dtype=DTYPES[dtype][1]))
+    for name, ours, theirs in zip(("input", "weight", "bias"), inputs, their_inputs, strict=True):
+        assert_close(ours.grad, theirs.grad, f"{name} grad", 10 * DTYPES[dtype][2])
+
+
+@st.composite
+def conv_settings(draw):
+    """A random 2-D convolution that fits: shapes, stride, padding, dilation, groups."""
+    groups = draw(st.integers(1, 2))
+    channels, out_channels = groups * draw(st.integers(1, 2)), groups * draw(st.integers(1, 2))
+    kernel = (draw(st.integers(1, 3)), draw(st.integers(1, 3)))
+    dilation = (draw(st.integers(1, 2)), draw(st.integers(1, 2)))
+    padding = (draw(st.integers(0, 2)), draw(st.integers(0, 2)))
+    stride = (draw(st.integers(1, 3)), draw(st.integers(1, 3)))
+    reach = [d * (k - 1) + 1 for k, d in zip(kernel, dilation, strict=True)]
+    size = [
+        draw(st.integers(max(1, r - 2 * p), r + 4)) for r, p in zip(reach, padding, strict=True)
+    ]
+    x_shape = (draw(st.integers(1, 2)), channels, *size)
+    w_shape = (out_channels, channels // groups, *kernel)
+    kwargs = {"stride": stride, "padding": padding, "dilation": dilation, "groups": groups}
+    return x_shape, w_shape, kwargs
+
+
+@pytest.mark.task4_2
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(conv_settings())
+def test_random_conv2d_matches_torch_forward_and_gradients(case):
+    x_shape, w_shape, kwargs = case
+    (out, inputs), (expected, their_inputs) = run_both(
+        minitorch.conv2d, torch.conv2d, x_shape, w_shape, kwargs, transposed=True
+    )
+    assert_close(out, expected, "conv2d", 1e-10)
+    g = RNG.normal(size=tuple(expected.shape))
+    out.backward(minitorch.tensor(g, dtype=minitorch.float64))
+    expected.backward(torch.tensor(g))
+    for name, ours, theirs in zip(("input", "weight", "bias"), inputs, their_inputs, strict=True):
+        assert_close(ours.grad, theirs.grad, f"{name} grad", 1e-10)
+
+
+@pytest.mark.task4_2
+def test_conv2d_gradients_pass_central_differences():
+    x = minitorch.randn(1, 2, 4, 3, dtype=minitorch.float64, requires_grad=True)
+    w = minitorch.randn(2, 2, 2, 2, dtype=minitorch.float64, requires_grad=True)
+    b = minitorch.randn(2, dtype=minitorch.float64, requires_grad=True)
+    assert grad_check(lambda x, w, b: minitorch.conv2d(x, w, b, stride=2, padding=1), x, w, b)
+
+
+@pytest.mark.task4_2
+def test_conv1d_gradients_pass_central_differences_with_dilation_and_groups():
+    x = minitorch.randn(2, 4, 7, dtype=minitorch.float64, requires_grad=True)
+    w = minitorch.randn(2, 2, 3, dtype=minitorch.float64, requires_grad=True)
+    assert grad_check(lambda x, w: minitorch.conv1d(x, w, dilation=2, groups=2), x, w)
+
+
+def test_conv_node_is_convolution_backward_and_unbatched_is_squeezed():
+    x = minitorch.randn(1, 2, 5, 5, requires_grad=True)
+    w = minitorch.randn(3, 2, 3, 3)
+    assert F.conv2d(x, w).grad_fn.name() == "ConvolutionBackward0"
+    assert F.conv2d(x[0], w).grad_fn.name() == "SqueezeBackward1"  # as torch records it
+
+
+CONV_ERRORS = [
+    ((2, 2, 5, 5), (4, 3, 3, 3), {}),
+    ((5, 5), (4, 3, 3, 3), {}),
+    ((1, 3, 2, 2), (4, 3, 3, 3), {}),
+    ((1, 3, 5, 5), (4, 3, 3, 3), {"stride": 2, "padding": "same"}),
+    ((1, 3, 5, 5), (4, 3, 3, 3), {"stride": 0}),
+    ((1, 3, 5, 5), (4, 3, 3, 3), {"padding": -1}),
+    ((1, 3, 5, 5), (4, 3, 3, 3), {"dilation": 0}),
+    ((1, 3, 5, 5), (4, 3, 3, 3), {"padding": "bad"}),
+    ((1, 3, 5, 5), (4, 3, 3, 3), {"stride": (1, 1, 1)}),
+    ((1, 4, 5, 5), (3, 2, 3, 3), {"groups": 2}),
+    ((1, 3, 5, 5), (4, 2, 3, 3), {"groups": 2}),
+    ((1, 4, 5, 5), (4, 2, 3, 3), {"groups": 0}),
+]
+
+
+@pytest.mark.parametrize("x_shape, w_shape, kwargs", CONV_ERRORS)
+def test_conv2d_errors_are_torchs(x_shape, w_shape, kwargs):
+    with pytest.raises(RuntimeError) as theirs:
+        torch.conv2d(torch.zeros(x_shape), torch.zeros(w_shape), **kwargs)
+    with pytest.raises(RuntimeError) as ours:
+        minitorch.conv2d(minitorch.zeros(*x_shape), minitorch.zeros(*w_shape), **kwargs)
+    assert str(ours.value) == str(theirs.value)
+
+
+def test_conv_dtype_and_bias_errors_are_torchs():
+    cases = [
+        ((minitorch.float64, minitorch.float32, None), (torch.float64, torch.float32, None)),
+        ((minitorch.float32, minitorch.float64, None), (torch.float32, torch.float64, None)),
+        (
+            (minitorch.float32, minitorch.float32, minitorch.float64),
+            (torch.float32,) * 2 + (torch.float64,),
+        ),
+    ]
+    for (xd, wd, bd), (txd, twd, tbd) in cases:
+        with pytest.raises(RuntimeError) as theirs:
+            tb = None if tbd is None else torch.zeros(4, dtype=tbd)
+            torch.conv2d(torch.zeros(1, 3, 5, 5, dtype=txd), torch.zeros(4, 3, 3, 3, dtype=twd), tb)
+        with pytest.raises(RuntimeError) as ours:
+            b = None if bd is None else minitorch.zeros(4, dtype=bd)
+            minitorch.conv2d(
+                minitorch.zeros(1, 3, 5, 5, dtype=xd), minitorch.zeros(4, 3, 3, 3, dtype=wd), b
+            )
+        assert str(ours.value) == str(theirs.value)
+    with pytest.raises(RuntimeError) as theirs:
+        torch.conv2d(torch.zeros(1, 3, 5, 5), torch.zeros(4, 3, 3, 3), torch.zeros(3))
+    with pytest.raises(RuntimeError) as ours:
+        minitorch.conv2d(
+            minitorch.zeros(1, 3, 5, 5), minitorch.zeros(4, 3, 3, 3), minitorch.zeros(3)
+        )
+    assert str(ours.value) == str(theirs.value)
+
+
+# ---------------------------------------------------------------------------
+# The layers
+# ---------------------------------------------------------------------------
+
+
+LAYERS = [
+    ("Conv2d", (1, 6, 5), {"padding": 2}),
+    ("Conv2d", (4, 6, (3, 5)), {"padding": "same", "groups": 2}),
+    ("Conv2d", (4, 6, 3), {"padding": "valid", "bias": False, "dilation": 2, "stride": 2}),
+    ("Conv1d", (2, 3, 3), {"stride": 2, "padding": 1, "dilation": 2, "bias": False}),
+    ("Conv1d", (3, 3, 1), {}),
+]
+
+
+@pytest.mark.parametrize("name, args, kwargs", LAYERS)
+def test_conv_layer_repr_and_parameters_are_torchs(name, args, kwargs):
+    ours, theirs = (
+        getattr(minitorch.nn, name)(*args, **kwargs),
+        getattr(torch.nn, name)(*args, **kwargs),
+    )
+    assert repr(ours) == repr(theirs)
+    ours_params = {k: tuple(p.shape) for k, p in ours.named_parameters()}
+    assert ours_params == {k: tuple(p.shape) for k, p in theirs.named_parameters()}
+
+
+@pytest.mark.parametrize("name, args, kwargs", LAYERS[:3])
+def test_conv_layer_output_uses_its_own_parameters(name, args, kwargs):
+    layer = getattr(minitorch.nn, name)(*args, dtype=minitorch.float64, **kwargs)
+    theirs = getattr(torch.nn, name)(*args, dtype=torch.float64, **kwargs)
+    with torch.no_grad():
+        theirs.weight.copy_(torch.tensor(layer.weight.detach().numpy()))
+        if theirs.bias is not None:
+            theirs.bias.copy_(torch.tensor(layer.bias.detach().numpy()))
+    x, tx = pair(RNG.normal(size=(2, args[0], 9, 8)[: 4 if name == "Conv2d" else 3]))
+    assert_close(layer(x), theirs(tx), "output", 1e-10)
+
+
+def test_conv_init_is_uniform_within_one_over_sqrt_fan_in():
+    layer = minitorch.nn.Conv2d(8, 16, 3)  # fan_in = 8 * 9 = 72
+    bound = 1 / math.sqrt(72)
+    for p in (layer.weight, layer.bias):
+        values = p.detach().numpy().ravel()
+        assert np.all(np.abs(values) <= bound)
+    weights = layer.weight.detach().numpy().ravel()  # 1152 draws spread over the range
+    assert weights.max() > 0.9 * bound and weights.min() < -0.9 * bound
+    assert abs(weights.std() - bound / math.sqrt(3)) < 0.1 * bound
+
+
+LAYER_ERRORS = [
+    ((3, 4, 3), {"groups": 2}),
+    ((4, 3, 3), {"groups": 2}),
+    ((3, 4, 3), {"stride": 2, "padding": "same"}),
+    ((3, 4, 3), {"padding": "foo"}),
+]
+
+
+@pytest.mark.parametrize("args, kwargs", LAYER_ERRORS)
+def test_conv_layer_argument_errors_are_torchs(args, kwargs):
+    with pytest.raises(ValueError) as theirs:
+        torch.nn.Conv2d(*args, **kwargs)
+    with pytest.raises(ValueError) as ours:
+        minitorch.nn.Conv2d(*args, **kwargs)
+    assert str(ours.value) == str(theirs.value)
+
+
+@pytest.mark.parametrize(
+    "name, shape",
+    [("Conv2d", (2, 2, 5, 5)), ("Conv2d", (5, 5)), ("Conv1d", (2, 3, 5, 5)), ("Conv1d", (5,))],
+)
+def test_conv_layer_input_errors_are_torchs(name, shape):
+    with pytest.raises(RuntimeError) as theirs:
+        getattr(torch.nn, name)(3, 4, 3)(torch.zeros(shape))
+    with pytest.raises(RuntimeError) as ours:
+        getattr(minitorch.nn, name)(3, 4, 3)(minitorch.zeros(*shape))
+    assert str(ours.value) == str(theirs.value)
+
+
+# ---------------------------------------------------------------------------
+# pad
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "shape, pads, value",
+    [
+        ((3, 4), (1, 2), None),
+        ((2, 3, 4), (1, -1, 0, 2), 5.0),
+        ((2, 3, 2), (0, 0, 1, 1, 2, 0), -1.0),
+    ],
+)
+def test_pad_matches_torch_values_and_gradient(shape, pads, value):
+    x, tx = pair(RNG.normal(size=shape))
+    out, expected = F.pad(x, pads, value=value), TF.pad(tx, pads, value=value)
+    assert_close(out, expected, "pad", 0)
+    assert out.grad_fn.name() == expected.grad_fn.name() == "ConstantPadNdBackward0"
+    g = RNG.normal(size=tuple(expected.shape))
+    out.backward(minitorch.tensor(g, dtype=minitorch.float64))
+    expected.backward(torch.tensor(g))
+    assert_close(x.grad, tx.grad, "pad grad", 0)
+
+
+@pytest.mark.parametrize(
+    "shape, pads", [((3, 3), (1,)), ((3, 3), (1, 1, 1, 1, 1, 1)), ((3, 3), (-2, -2))]
+)
+def test_pad_errors_are_torchs(shape, pads):
+    with pytest.raises(RuntimeError) as theirs:
+        TF.pad(torch.zeros(shape), pads)
+    with pytest.raises(RuntimeError) as ours:
+        F.pad(minitorch.zeros(*shape), pads)
+    assert str(ours.value) == str(theirs.value)
+
+
+# ---------------------------------------------------------------------------
+# unfold (im2col)
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "shape, kwargs",
+    [
+        ((2, 3, 6, 5), {"kernel_size": 2}),
+        ((3, 6, 5), {"kernel_size": (3, 2), "dilation": (1, 2), "padding": 1, "stride": 2}),
+    ],
+)
+def test_unfold_matches_torch_values_and_gradient(shape, kwargs):
+    x, tx = pair(RNG.normal(size=shape), transposed=True)
+    out, expected = F.unfold(x, **kwargs), TF.unfold(tx, **kwargs)
+    assert_close(out, expected, "unfold", 0)
+    assert out.grad_fn.name() == expected.grad_fn.name() == "Im2ColBackward0"
+    g = RNG.normal(size=tuple(expected.shape))
+    out.backward(minitorch.tensor(g, dtype=minitorch.float64))
+    expected.backward(torch.tensor(g))
+    assert_close(x.grad, tx.grad, "unfold grad", 1e-12)
+
+
+@pytest.mark.parametrize("kwargs", [{"kernel_size": 3}, {"kernel_size": 2, "stride": 0}])
+def test_unfold_errors_are_torchs(kwargs):
+    with pytest.raises(RuntimeError) as theirs:
+        TF.unfold(torch.zeros(1, 1, 2, 2), **kwargs)
+    with pytest.raises(RuntimeError) as ours:
+        F.unfold(minitorch.zeros(1, 1, 2, 2), **kwargs)
+    assert str(ours.value) == str(theirs.value)

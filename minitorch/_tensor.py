@@ -12,6 +12,7 @@ their results with `tensors.base.make_tensor`, which builds this class.
 from __future__ import annotations
 
 from . import dtypes
+from .autograd.graph import backward as backward_into
 from .autograd.graph import run_backward
 from .dtypes import DType
 from .ops import (
@@ -45,12 +46,20 @@ class Tensor(TensorBase):
         """The last two dimensions swapped (a batch of transposed matrices)."""
         return self.transpose(-2, -1)
 
-    def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None) -> None:
+    def backward(
+        self,
+        gradient: Tensor | None = None,
+        retain_graph: bool | None = None,
+        create_graph: bool = False,
+        inputs=None,
+    ) -> None:
         """Add $\\partial \\text{self} / \\partial x$ to `x.grad` for every leaf $x$ below.
 
         `gradient` weighs the outputs (a vector-Jacobian product); it may be
         left out for a one-element tensor. The graph's saved tensors are freed
-        unless `retain_graph=True`.
+        unless `retain_graph=True`. With `create_graph=True` the gradients get a
+        graph of their own (for second derivatives); with `inputs`, only those
+        tensors get gradients.
 
         >>> import minitorch
         >>> x = minitorch.tensor([1.0, 2.0], requires_grad=True)
@@ -58,7 +67,10 @@ class Tensor(TensorBase):
         >>> x.grad
         tensor([2., 4.])
         """
-        run_backward(self, gradient, retain_graph)
+        if inputs is None:
+            run_backward(self, gradient, retain_graph, create_graph)
+        else:
+            backward_into(self, gradient, retain_graph, create_graph, inputs)
 
     @property
     def data(self) -> Tensor:

@@ -8,10 +8,8 @@ Module 2 builds it on the graph engine of module 1 (`minitorch/autodiff.py`):
 
 from .function import Function
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
-from .gradcheck import GradcheckError, grad_check
+from .gradcheck import GradcheckError, grad_check, gradcheck, gradgradcheck
 from .graph import backward, grad
-
-gradcheck = grad_check
 
 __all__ = [
     "Function",
@@ -21,6 +19,7 @@ __all__ = [
     "grad",
     "grad_check",
     "gradcheck",
+    "gradgradcheck",
     "is_grad_enabled",
     "no_grad",
     "set_grad_enabled",

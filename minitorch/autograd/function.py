@@ -19,13 +19,20 @@ if TYPE_CHECKING:
 class Function:
     """A differentiable operation: `forward` and `backward` side by side.
 
-    `Fn.apply(*inputs, **params)` runs `Fn.forward(ctx, *inputs, **params)`.
+    `Fn.apply(*inputs, **params)` runs `Fn.forward(ctx, *inputs, **params)`
+    (or, PyTorch 2 style, `Fn.forward(*inputs, **params)` then
+    `Fn.setup_context(ctx, inputs, output)` when the class defines `setup_context`).
     Positional inputs are what gradients flow into (tensors, or numbers that
     get none); keyword params are settings (a dim, a shape). When grad mode is
     on and an input requires grad, `apply` records a node named
     `Fn.node_name(...)` as the output's `grad_fn`. Its `Fn.backward(ctx, grad)`
     returns one gradient per positional input (None where none flows); the
     autograd layer sums each over the dims its input was broadcast along.
+
+    A forward may return a tuple: its floating-point tensors (less those
+    given to `ctx.mark_non_differentiable`) share one node, and backward gets
+    one gradient per element of the tuple (zeros where none flowed, or None
+    after `ctx.set_materialize_grads(False)`, and None for non-tensors).
     """
 
     @staticmethod
@@ -34,6 +41,11 @@ class Function:
 
     @staticmethod
     def backward(ctx: GraphContext, grad: Tensor):
+        raise NotImplementedError
+
+    @staticmethod
+    def setup_context(ctx: GraphContext, inputs: tuple, output) -> None:
+        """PyTorch 2 style: save for backward what `forward(*inputs)` (without ctx) gave."""
         raise NotImplementedError
 
     @classmethod
@@ -55,10 +67,43 @@ class Function:
         recording = True in ctx.needs_input_grad and is_grad_enabled()
         if not recording:
             ctx.no_grad = True  # no backward will run: nothing needs saving
-            return cls.forward(ctx, *inputs, **params)
         with no_grad():  # the steps inside forward are not recorded on their own
-            output = cls.forward(ctx, *inputs, **params)
-        result = output[0] if isinstance(output, tuple) else output
-        if result.dtype.is_floating_point:  # integer and bool outputs have no gradient
-            record(cls, ctx, inputs, result, cls.node_name(*inputs, **params))
+            if cls.setup_context is Function.setup_context:
+                output = cls.forward(ctx, *inputs, **params)
+            else:
+                output = cls.forward(*inputs, **params)
+                cls.setup_context(ctx, inputs, output)
+        if not recording:
+            return output
+        name = cls.node_name(*inputs, **params)
+        own = cls.__module__.partition(".")[0] == __package__.partition(".")[0]
+        if not own:
+            check_saved(ctx.saved_values)
+        if not isinstance(output, tuple):
+            marked = any(output is t for t in ctx.non_differentiable)
+            if output.dtype.is_floating_point and not marked:  # integers have no gradient
+                record(cls, ctx, inputs, output, name)
+            return output
+        if own:
+            if output[0].dtype.is_floating_point:  # minitorch's own: (values, indices)
+                record(cls, ctx, inputs, output[0], name)
+            return output
+        excluded = {id(t) for t in ctx.non_differentiable}
+        differentiable = [
+            t
+            for t in output
+            if isinstance(t, TensorBase) and t.dtype.is_floating_point and id(t) not in excluded
+        ]
+        if differentiable:
+            record(cls, ctx, inputs, list(output), name, differentiable)
         return output
+
+
+def check_saved(values: tuple) -> None:
+    """PyTorch's error when a Function's forward saved something other than tensors."""
+    for k, v in enumerate(values):
+        if v is not None and not isinstance(v, TensorBase):
+            raise TypeError(
+                f"save_for_backward can only save variables, but argument {k} is of type "
+                f"{type(v).__name__}"
+            )

@@ -58,15 +58,21 @@ class SavedTensor:
     other; `output_of` names the node for the error message.
     """
 
-    __slots__ = ("tensor", "version", "output_of")
+    __slots__ = ("tensor", "version", "output_of", "node")
 
-    def __init__(self, tensor: Tensor, output_of: str | None = None) -> None:
+    def __init__(self, tensor: Tensor, output_of: str | None = None, node=None) -> None:
         self.tensor = tensor
         self.version = tensor._version
         self.output_of = output_of
+        self.node = node  # a weak reference to the node whose output this is
 
     def unpack(self) -> Tensor:
-        """The saved tensor; torch's error if it was modified in place since."""
+        """The saved tensor; torch's error if it was modified in place since.
+
+        While a backward with `create_graph=True` runs, a saved output comes
+        back with its node as `grad_fn`, so that what backward computes from
+        it is differentiable again.
+        """
         if self.tensor._version != self.version:
             node_name = self.output_of
             if node_name is None and self.tensor.grad_fn is not None:
@@ -81,6 +87,16 @@ class SavedTensor:
                 f"inplace operation: [{self.tensor.type()} [{shape}]]{origin} is at version "
                 f"{self.tensor._version}; expected version {self.version} instead."
             )
+        node = None if self.node is None or not _state.enabled else self.node()
+        if node is not None:
+            alias = make_tensor(
+                self.tensor._layout,
+                self.tensor.dtype,
+                self.tensor.device,
+                self.tensor._version_counter,
+            )
+            alias.grad_fn = node
+            return alias
         return self.tensor
 
 
@@ -90,12 +106,24 @@ class GraphContext(Context):
     `needs_input_grad[i]` tells whether input `i` of the forward requires grad,
     so forward can save only what the needed derivatives use.
     """
+
     needs_input_grad: tuple[bool, ...] = ()
     freed = False
+    materialize_grads = True
+    non_differentiable: tuple = ()
 
     def save_for_backward(self, *values: Any) -> None:
         if not self.no_grad:
             self.saved_values = values
+
+    def mark_non_differentiable(self, *outputs: Tensor) -> None:
+        """Outputs of forward that get no `grad_fn` (their gradient in backward is zeros)."""
+        self.non_differentiable = self.non_differentiable + outputs
+
+    def set_materialize_grads(self, value: bool) -> None:
+        """Whether backward gets zeros (True, the default) or None for outputs without a
+        gradient."""
+        self.materialize_grads = value
 
     @property
     def saved_tensors(self) -> tuple[Any, ...]:
@@ -121,7 +149,15 @@ class Node:
     functions and `chain_rule` runs the operation's backward.
     """
 
-    __slots__ = ("next_functions", "function", "ctx", "input_meta", "retained", "__weakref__")
+    __slots__ = (
+        "next_functions",
+        "function",
+        "ctx",
+        "input_meta",
+        "retained",
+        "outputs",
+        "__weakref__",
+    )
 
     def __init__(self, function, ctx: GraphContext, next_functions, input_meta) -> None:
         self.function = function
@@ -129,6 +165,7 @@ class Node:
         self.next_functions = next_functions
         self.input_meta = input_meta
         self.retained = None
+        self.outputs = None  # for a Function of several outputs: (weakref, shape, dtype) each
 
     def name(self) -> str:
         return type(self).__name__
@@ -156,20 +193,42 @@ class Node:
         """Pairs (input node, gradient for that input) from the operation's backward."""
         if _state.captured is not None:
             capture(self, d_output)
-        if self.retained is not None:  # retain_grad() fills .grad in autograd.grad too
-            keep_gradient(self.retained(), d_output)
-        gradients = self.function.backward(self.ctx, d_output)
+        if self.retained is not None and self.outputs is None:  # retain_grad() fills .grad
+            keep_gradient(self.retained(), d_output)  # in autograd.grad too
+        if self.outputs is None:
+            gradients = self.function.backward(self.ctx, d_output)
+        else:
+            gradients = self.function.backward(self.ctx, *self.output_gradients(d_output))
         if not isinstance(gradients, tuple):
             gradients = (gradients,)
         if not _state.retain_graph:
             self.ctx.release()
         pairs = []
-        for index, ((node, _), meta, gradient) in enumerate(
+        for index, ((node, nr), meta, gradient) in enumerate(
             zip(self.next_functions, self.input_meta, gradients, strict=False)
         ):
             if node is not None and gradient is not None:
-                pairs.append((node, fit_gradient(gradient, *meta, self.name(), index)))
+                gradient = fit_gradient(gradient, *meta, self.name(), index)
+                pairs.append((node, OutputGradients.of(node, nr, gradient)))
         return pairs
+
+    def output_gradients(self, d_output: OutputGradients) -> list:
+        """One gradient per output of a several-output Function: zeros (or None, if
+        the ctx does not materialize grads) for those that got none."""
+        grads = list(d_output.grads)
+        if self.ctx.materialize_grads:
+            for k, (_, shape, dtype) in enumerate(self.outputs):
+                if grads[k] is None and shape is not None:
+                    grads[k] = creation.zeros(shape, dtype=dtype)
+        return grads
+
+    def output_nr(self, t: Tensor) -> int:
+        """Which output of this node `t` is (0 for a node of one output)."""
+        if self.outputs is not None:
+            for k, (ref, _, _) in enumerate(self.outputs):
+                if ref is not None and ref() is t:
+                    return k
+        return 0
 
     def accumulate_derivative(self, d: Tensor) -> None:
         raise RuntimeError(f"{self.name()} is not a leaf: it passes gradients on")
@@ -198,6 +257,35 @@ class AccumulateGrad(Node):
             capture(self, d)
         else:
             keep_gradient(self.variable, d)
+
+
+class OutputGradients:
+    """The gradients flowing into a node of several outputs, one slot per output.
+
+    Gradients for the same node are summed by `backpropagate` with `+`, slot by slot.
+    """
+
+    __slots__ = ("grads",)
+
+    def __init__(self, grads: list) -> None:
+        self.grads = grads
+
+    @staticmethod
+    def of(node: Node, nr: int, gradient: Tensor):
+        """`gradient` as what flows into output `nr` of `node`."""
+        if node.outputs is None:
+            return gradient
+        grads = [None] * len(node.outputs)
+        grads[nr] = gradient
+        return OutputGradients(grads)
+
+    def __add__(self, other: OutputGradients) -> OutputGradients:
+        return OutputGradients(
+            [
+                a if b is None else b if a is None else a + b
+                for a, b in zip(self.grads, other.grads, strict=True)
+            ]
+        )
 
 
 def capture(node: Node, d: Tensor) -> None:
@@ -246,27 +334,55 @@ def gradient_edge(t: Tensor) -> Node | None:
     return accumulator
 
 
-def record(function, ctx: GraphContext, inputs: tuple, output: Tensor, name: str) -> None:
-    """Make `output.grad_fn` a `name` node over `inputs` (tensors and numbers)."""
+def edge(t: Tensor) -> tuple[Node | None, int]:
+    """`(node, output number)`: where a gradient for `t` flows."""
+    node = gradient_edge(t)
+    return node, 0 if node is None else node.output_nr(t)
+
+
+def record(
+    function,
+    ctx: GraphContext,
+    inputs: tuple,
+    output: Tensor | list,
+    name: str,
+    differentiable: list | None = None,
+) -> None:
+    """Make `output.grad_fn` a `name` node over `inputs` (tensors and numbers).
+
+    `output` may be the list of what a Function of several outputs returned:
+    then its `differentiable` tensors all get the same node (each its own
+    output number) and backward gets one gradient per element of the list.
+    """
     edges, meta = [], []
     for x in inputs:
         if isinstance(x, TensorBase):
-            edges.append((gradient_edge(x), 0))
+            edges.append(edge(x))
             meta.append((x.shape, x.dtype))
         else:
             edges.append((None, 0))
             meta.append(None)
+    node = node_class(name)(function, ctx, tuple(edges), tuple(meta))
+    outputs = [output] if differentiable is None else differentiable
+    if differentiable is not None:
+        node.outputs = tuple(
+            (weakref.ref(t), t.shape, t.dtype) if isinstance(t, TensorBase) else (None, None, None)
+            for t in output
+        )
     ctx.saved_values = tuple(
-        saved_form(v, output, name) if isinstance(v, TensorBase) else v for v in ctx.saved_values
+        saved_form(v, outputs, node) if isinstance(v, TensorBase) else v for v in ctx.saved_values
     )
-    output.grad_fn = node_class(name)(function, ctx, tuple(edges), tuple(meta))
+    for t in outputs:
+        t.grad_fn = node
 
 
-def saved_form(t: Tensor, output: Tensor, name: str) -> SavedTensor:
-    """How forward's saved tensor `t` is kept: its own output as an alias without history."""
-    if t is output:
+def saved_form(t: Tensor, outputs: list, node: Node) -> SavedTensor:
+    """How forward's saved tensor `t` is kept: its own output as an alias without history
+    (and a weak reference to the node, for `create_graph`)."""
+    if any(t is out for out in outputs):
         alias = make_tensor(t._layout, t.dtype, t.device, t._version_counter)
-        return SavedTensor(alias, output_of=name)
+        single = node.outputs is None
+        return SavedTensor(alias, node.name(), weakref.ref(node) if single else None)
     return SavedTensor(t)
 
 
@@ -322,12 +438,17 @@ def sum_to(grad: Tensor, shape: tuple) -> Tensor:
 # Backward
 # ---------------------------------------------------------------------------
 
-def run_backward(tensor: Tensor, gradient=None, retain_graph: bool | None = None) -> None:
+
+def run_backward(
+    tensor: Tensor, gradient=None, retain_graph: bool | None = None, create_graph: bool = False
+) -> None:
     """$\\partial L / \\partial x$ into `x.grad` for every leaf $x$ below `tensor` (= L).
 
     `gradient` is $\\partial L / \\partial \\text{tensor}$, implicitly 1 for a
     one-element tensor. The graph's saved tensors are freed afterwards
-    unless `retain_graph`.
+    unless `retain_graph` (which defaults to `create_graph`). With
+    `create_graph`, the backward formulas run in grad mode, so the
+    gradients have a graph of their own (for second derivatives).
     """
     if not tensor.requires_grad:
         raise RuntimeError("element 0 of tensors does not require grad and does not have a grad_fn")
@@ -342,14 +463,17 @@ def run_backward(tensor: Tensor, gradient=None, retain_graph: bool | None = None
                 f"Mismatch in shape: grad_output[0] has a shape of {gradient.shape} and "
                 f"output[0] has a shape of {tensor.shape}."
             )
-        gradient = (
-            gradient.detach() if gradient.dtype is tensor.dtype else gradient.to(tensor.dtype)
-        )
-    root = gradient_edge(tensor)
+        if not create_graph:
+            gradient = gradient.detach()
+        if gradient.dtype is not tensor.dtype:
+            gradient = gradient.to(tensor.dtype)
+    root, nr = edge(tensor)
+    if retain_graph is None:
+        retain_graph = create_graph
     previous = _state.enabled, _state.retain_graph
-    _state.enabled, _state.retain_graph = False, bool(retain_graph)
+    _state.enabled, _state.retain_graph = bool(create_graph), bool(retain_graph)
     try:
-        backpropagate(root, gradient)
+        backpropagate(root, OutputGradients.of(root, nr, gradient))
     finally:
         _state.enabled, _state.retain_graph = previous
 
@@ -368,17 +492,25 @@ def as_list(tensors) -> list:
     return [tensors] if isinstance(tensors, TensorBase) else list(tensors)
 
 
-def backward_from_each(tensors: list, gradients, retain_graph: bool | None) -> None:
+def backward_from_each(
+    tensors: list, gradients, retain_graph: bool | None, create_graph: bool = False
+) -> None:
     """`run_backward` from each tensor with its gradient (one, or None, for all), keeping the
     graph for the next one."""
     if gradients is None or isinstance(gradients, TensorBase):
         gradients = [gradients] * len(tensors)
+    if retain_graph is None:
+        retain_graph = create_graph
     for k, (t, g) in enumerate(zip(tensors, gradients, strict=True)):
-        run_backward(t, g, retain_graph or k < len(tensors) - 1)
+        run_backward(t, g, retain_graph or k < len(tensors) - 1, create_graph)
 
 
 def backward(
-    tensors, grad_tensors=None, retain_graph: bool | None = None, inputs=None
+    tensors,
+    grad_tensors=None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    inputs=None,
 ) -> None:
     """`torch.autograd.backward`: `t.backward(g)` for each tensor `t` (and gradient `g`).
 
@@ -396,12 +528,12 @@ def backward(
         inputs = as_list(inputs)
         if not inputs:
             raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
-        found = grad(tensors, inputs, grad_tensors, retain_graph, allow_unused=True)
+        found = grad(tensors, inputs, grad_tensors, retain_graph, create_graph, allow_unused=True)
         for x, d in zip(inputs, found, strict=True):
             if d is not None and not x.retains_grad:  # a retained one already got it
                 keep_gradient(x, d)
         return
-    backward_from_each(tensors, grad_tensors, retain_graph)
+    backward_from_each(tensors, grad_tensors, retain_graph, create_graph)
 
 
 def grad(
@@ -422,11 +554,6 @@ def grad(
     >>> x.grad is None
     True
     """
-    if create_graph:
-        raise NotImplementedError(
-            "minitorch.autograd.grad: create_graph=True (higher-order gradients) is not "
-            "supported yet"
-        )
     outputs, inputs = as_list(outputs), as_list(inputs)
     if not inputs:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
@@ -434,12 +561,16 @@ def grad(
     for x in inputs:
         if not x.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-    nodes = [gradient_edge(x) for x in inputs]
+    edges = [edge(x) for x in inputs]
     previous = _state.captured
-    _state.captured = {id(node): None for node in nodes}
+    _state.captured = {id(node): None for node, _ in edges}
     try:
-        backward_from_each(outputs, grad_outputs, retain_graph)
-        found = [_state.captured[id(node)] for node in nodes]
+        backward_from_each(outputs, grad_outputs, retain_graph, create_graph)
+        found = [_state.captured[id(node)] for node, _ in edges]
+        found = [
+            d.grads[nr] if isinstance(d, OutputGradients) else d
+            for d, (_, nr) in zip(found, edges, strict=True)
+        ]
     finally:
         _state.captured = previous
     unused = [k for k, d in enumerate(found) if d is None]

@@ -63,6 +63,8 @@ NODE_NAMES: dict[str, str | Callable[..., str]] = {
     "Restride": lambda a, shape, strides, kind: RESTRIDE_NODES[kind],
     "Index": index_node_name,
     "IndexRows": "IndexBackward0",
+    # Index's backward, recorded by backward(create_graph=True)
+    "Unindex": lambda grad, shape, key: index_node_name(grad, key)[: -len("0")] + "Backward0",
     "CopySlices": "minitorch::autograd::CopySlices",
 }
 

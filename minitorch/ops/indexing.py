@@ -36,6 +36,8 @@ class Index(Op):
     @staticmethod
     def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
         """$g$ in the selected region of a zero tensor of the input's shape"""
+        if is_grad_enabled():  # backward(create_graph=True): the same, differentiable
+            return Unindex.apply(grad, shape=ctx.input_shape, key=ctx.key)
         # BEGIN SOLUTION 2.6
         grad_input = new_tensor(ctx.input_shape, grad.dtype, grad.device)
         write_into(view_of(grad_input, index_layout(grad_input._layout, ctx.key)), grad)
@@ -153,3 +155,21 @@ def is_advanced_key(key) -> bool:
     return isinstance(key, (list, TensorBase)) and not (
         isinstance(key, TensorBase) and key.ndim == 0 and key.dtype is dtypes.int64
     )
+
+
+class Unindex(Op):
+    """Index's backward as an operation, for second derivatives: `g` placed at `key` in
+    zeros of `shape`; its own backward reads `key` back."""
+
+    @staticmethod
+    def forward(ctx: GraphContext, grad: Tensor, shape: tuple, key) -> Tensor:
+        """zeros of `shape` with `grad` written at `key`"""
+        ctx.key = key
+        out = new_tensor(shape, grad.dtype, grad.device)
+        write_into(view_of(out, index_layout(out._layout, key)), grad)
+        return out
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
+        """$g[key]$"""
+        return Index.apply(grad, key=ctx.key)

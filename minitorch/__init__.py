@@ -25,6 +25,7 @@ from .dtypes import (
     int64,
     promote_types,
     result_type,
+    set_default_dtype,
 )
 from .dtypes import float32 as float  # noqa: A004
 from .dtypes import float64 as double
@@ -105,16 +106,22 @@ from .scalar import Scalar, derivative_check
 from .serialization import load, save
 from .tensors.base import Size
 from .tensors.creation import (
+    Generator,
     arange,
+    bernoulli,
+    default_generator,
     empty,
     empty_like,
     eye,
     from_numpy,
     full,
     full_like,
+    initial_seed,
     is_tensor,
     linspace,
     manual_seed,
+    multinomial,
+    normal,
     ones,
     ones_like,
     rand,
@@ -122,6 +129,8 @@ from .tensors.creation import (
     randint,
     randn,
     randn_like,
+    randperm,
+    seed,
     tensor,
     zeros,
     zeros_like,
@@ -130,6 +139,16 @@ from .tensors.device import device
 from .tensors.format import set_printoptions
 
 __all__: list[str] = [
+    # creation and random generators (autograd2)
+    "Generator",
+    "bernoulli",
+    "default_generator",
+    "initial_seed",
+    "multinomial",
+    "normal",
+    "randperm",
+    "seed",
+    "set_default_dtype",
     "autograd",
     "cuda",
     "nn",

@@ -14,6 +14,7 @@ from __future__ import annotations
 from . import dtypes
 from .autograd.graph import backward as backward_into
 from .autograd.graph import run_backward
+from .backends.tensor_data import TensorData
 from .dtypes import DType
 from .ops import (
     arithmetic,
@@ -26,6 +27,7 @@ from .ops import (
     unary,
     views,
 )
+from .tensors import creation
 from .tensors.base import TensorBase, set_tensor_class
 from .tensors.device import CPU, device
 from .tensors.kernels import Number
@@ -520,6 +522,73 @@ class Tensor(TensorBase):
         TensorBase.__init__(made, data._layout, data.dtype, data.device, data._version_counter)
         made.requires_grad = require_grad
         return made
+
+    # ------------------------------------------------------------------ creation (autograd2)
+    # The legacy constructor `minitorch.Tensor(...)`, `new_*` factories, random methods.
+
+    def __init__(self, *args, device=None) -> None:
+        """`Tensor(data)` or `Tensor(*sizes)`: PyTorch's legacy constructor, in the default
+        float dtype (sizes give zeros where PyTorch leaves memory uninitialised)."""
+        if args and isinstance(args[0], TensorData):  # make_tensor(layout, dtype, ...)
+            TensorBase.__init__(self, *args)
+            return
+        made = legacy_tensor(args, device)
+        TensorBase.__init__(self, made._layout, made.dtype, made.device)
+
+    def new_tensor(self, data, dtype=None, device=None, requires_grad=False) -> Tensor:
+        """A copy of `data` with this tensor's dtype and device unless others are given."""
+        return creation.tensor(
+            data, dtype or self.dtype, device or self.device, requires_grad=requires_grad
+        )
+
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
+        """Zeros of `size` with this tensor's dtype and device unless others are given."""
+        return creation.zeros(
+            *size,
+            dtype=dtype or self.dtype,
+            device=device or self.device,
+            requires_grad=requires_grad,
+        )
+
+    def new_ones(self, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
+        """Ones of `size` with this tensor's dtype and device unless others are given."""
+        return creation.ones(
+            *size,
+            dtype=dtype or self.dtype,
+            device=device or self.device,
+            requires_grad=requires_grad,
+        )
+
+    def new_empty(self, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
+        """`new_zeros` (minitorch's empty tensors hold zeros)."""
+        return self.new_zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+
+    def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False) -> Tensor:
+        """`fill_value` everywhere, with this tensor's dtype and device unless others are
+        given."""
+        return creation.full(
+            size,
+            fill_value,
+            dtype=dtype or self.dtype,
+            device=device or self.device,
+            requires_grad=requires_grad,
+        )
+
+    def bernoulli(self, p=None, *, generator=None) -> Tensor:
+        """`minitorch.bernoulli(self)`: 1 with probability `self` (or `p`) elementwise."""
+        return creation.bernoulli(self, p, generator=generator)
+
+    def multinomial(self, num_samples: int, replacement=False, *, generator=None) -> Tensor:
+        """`minitorch.multinomial(self, ...)`: indices drawn with weights `self`."""
+        return creation.multinomial(self, num_samples, replacement, generator=generator)
+
+
+def legacy_tensor(args: tuple, device) -> Tensor:
+    """What `Tensor(*args)` holds: sizes (ints) give zeros, anything else is data."""
+    dtype = dtypes.get_default_dtype()
+    if len(args) == 1 and not isinstance(args[0], int):
+        return creation.tensor(args[0], dtype=dtype, device=device)
+    return creation.zeros(*(args or (0,)), dtype=dtype, device=device)
 
 
 set_tensor_class(Tensor)

@@ -71,6 +71,14 @@ def get_default_dtype() -> DType:
     return _default_float
 
 
+def set_default_dtype(d: DType) -> None:
+    """Make `d` (`float32` or `float64`) the dtype of Python floats and float factories."""
+    global _default_float
+    if not isinstance(d, DType) or not d.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    _default_float = d
+
+
 def from_numpy_dtype(numpy_dtype: np.dtype) -> DType:
     """The minitorch dtype storing NumPy's `numpy_dtype`; TypeError when there is none."""
     dtype = _BY_NUMPY.get(np.dtype(numpy_dtype))

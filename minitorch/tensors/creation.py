@@ -38,18 +38,83 @@ def parse_shape(args) -> tuple:
     return tuple(int(size) for size in args)
 
 
-_generator = np.random.default_rng()
+class Generator:
+    """`minitorch.Generator`: a seedable source of random numbers (NumPy's PCG64 inside).
+
+    Pass one as `generator=` to a random function for a stream of its own.
+    The numbers differ from PyTorch's (another algorithm); a seed gives the
+    same numbers every run. `get_state` gives the state as an int64 tensor
+    (PyTorch's is a uint8 one), for `set_state`.
+    """
+
+    def __init__(self, device="cpu") -> None:
+        self.device = device if isinstance(device, Device) else Device(device)
+        self.seed()
+
+    def manual_seed(self, seed: int) -> Generator:
+        """Restart the stream from `seed`; returns the generator."""
+        self._initial_seed = int(seed)
+        self.rng = np.random.default_rng(int(seed) & (2**64 - 1))
+        return self
+
+    def seed(self) -> int:
+        """Reseed from the operating system's entropy; returns the new seed."""
+        seed = int(np.random.SeedSequence().entropy) & (2**63 - 1)
+        self.manual_seed(seed)
+        return seed
+
+    def initial_seed(self) -> int:
+        """The seed this stream started from."""
+        return self._initial_seed
+
+    def get_state(self) -> Tensor:
+        """The stream's position, as an int64 tensor that `set_state` accepts."""
+        state = self.rng.bit_generator.state
+        words = [state["state"]["state"], state["state"]["inc"]]
+        parts = [(w >> shift) & 0xFFFFFFFF for w in words for shift in (96, 64, 32, 0)]
+        parts += [state["has_uint32"], state["uinteger"], self._initial_seed]
+        return tensor(parts, dtype=dtypes.int64)
+
+    def set_state(self, new_state: Tensor) -> Generator:
+        """Go back to a position `get_state` gave."""
+        parts = [int(v) for v in new_state.tolist()]
+        if len(parts) != 11:
+            raise RuntimeError("Generator.set_state: expected a state from Generator.get_state")
+        words = [
+            sum(p << shift for p, shift in zip(parts[k : k + 4], (96, 64, 32, 0), strict=True))
+            for k in (0, 4)
+        ]
+        self.rng.bit_generator.state = {
+            "bit_generator": "PCG64",
+            "state": {"state": words[0], "inc": words[1]},
+            "has_uint32": parts[8],
+            "uinteger": parts[9],
+        }
+        self._initial_seed = parts[10]
+        return self
 
 
-def manual_seed(seed: int) -> np.random.Generator:
-    """Seed the generator behind `rand`, `randn`, `randint`, `uniform_`, `normal_`."""
-    global _generator
-    _generator = np.random.default_rng(seed)
-    return _generator
+default_generator = Generator()
 
 
-def generator() -> np.random.Generator:
-    return _generator
+def manual_seed(seed: int) -> Generator:
+    """Seed `default_generator`, behind `rand`, `randn`, `uniform_`, ... without `generator=`."""
+    return default_generator.manual_seed(seed)
+
+
+def seed() -> int:
+    """Seed `default_generator` from the operating system's entropy."""
+    return default_generator.seed()
+
+
+def initial_seed() -> int:
+    """The seed `default_generator` started from."""
+    return default_generator.initial_seed()
+
+
+def generator(chosen: Generator | None = None) -> np.random.Generator:
+    """The NumPy stream of `chosen`, or of `default_generator`."""
+    return (default_generator if chosen is None else chosen).rng
 
 
 def flatten_nested(data, dim: int = 0) -> tuple[tuple, list]:
@@ -80,9 +145,19 @@ def flatten_nested(data, dim: int = 0) -> tuple[tuple, list]:
 
 
 def inferred_dtype(values: list) -> DType:
-    """PyTorch's dtype for Python data: any float → default float, any int → int64, else bool."""
-    if not values or builtins.any(isinstance(v, (float, np.floating)) for v in values):
+    """PyTorch's dtype for Python data: any float → default float (a NumPy float keeps its
+    own: `np.float64` gives float64), any int → int64, else bool."""
+    if not values:
         return dtypes.get_default_dtype()
+    floats = {
+        dtypes.from_numpy_dtype(type(v))
+        if isinstance(v, np.floating)
+        else dtypes.get_default_dtype()
+        for v in values
+        if isinstance(v, (float, np.floating))
+    }
+    if floats:
+        return dtypes.float64 if dtypes.float64 in floats else dtypes.float32
     if builtins.all(isinstance(v, (bool, np.bool_)) for v in values):
         return dtypes.bool_
     return dtypes.int64
@@ -207,25 +282,130 @@ def random_tensor(values: np.ndarray, dtype, on_device, requires_grad) -> Tensor
     return finish(tensor(np.asarray(values).astype(dtype.numpy_dtype)), on_device, requires_grad)
 
 
-def rand(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """Uniform samples from $[0, 1)$ (reproducible after `manual_seed`)."""
-    return random_tensor(_generator.random(parse_shape(size)), dtype, device, requires_grad)
-
-
-def randn(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
-    """Standard normal samples (reproducible after `manual_seed`)."""
-    values = _generator.standard_normal(parse_shape(size))
+    values = rng_of(generator).random(parse_shape(size))
     return random_tensor(values, dtype, device, requires_grad)
 
 
-def randint(low: int, high: int | None = None, size=None, dtype=None, device=None) -> Tensor:
+def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """Standard normal samples (reproducible after `manual_seed`)."""
+    values = rng_of(generator).standard_normal(parse_shape(size))
+    return random_tensor(values, dtype, device, requires_grad)
+
+
+def randint(
+    low: int, high: int | None = None, size=None, *, generator=None, dtype=None, device=None
+) -> Tensor:
     """Integers uniform in `[low, high)` (`randint(high, size)` starts at 0), int64."""
     if size is None:
         low, high, size = 0, low, high
     if size is None:
         raise TypeError("randint() missing required argument 'size'")
-    values = _generator.integers(low, high, size=parse_shape((size,)))
+    values = rng_of(generator).integers(low, high, size=parse_shape((size,)))
     return random_tensor(values, dtype or dtypes.int64, device, False)
+
+
+def rng_of(chosen: Generator | None) -> np.random.Generator:
+    """The NumPy stream of a `generator=` argument (`default_generator` for None)."""
+    if chosen is not None and not isinstance(chosen, Generator):
+        raise TypeError(f"generator must be a minitorch.Generator, not {type(chosen).__name__}")
+    return generator(chosen)
+
+
+def normal(
+    mean=0.0,
+    std=1.0,
+    size=None,
+    *,
+    generator=None,
+    dtype=None,
+    device=None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """Samples of $\\mathcal{N}(mean, std^2)$: numbers with a `size`, or elementwise for
+    tensor `mean` and/or `std` (broadcast; their dtype)."""
+    tensors = [v for v in (mean, std) if isinstance(v, TensorBase)]
+    if tensors:
+        if size is not None:
+            raise TypeError("normal(): size is given only with a number mean and std")
+        means, stds = (
+            np.asarray(v.numpy() if isinstance(v, TensorBase) else v, dtype=np.float64)
+            for v in (mean, std)
+        )
+        if np.any(stds < 0):
+            raise RuntimeError("normal expects all elements of std >= 0.0")
+        values = rng_of(generator).normal(means, stds)
+        dtype = dtype or tensors[0].dtype
+        if not dtype.is_floating_point:
+            raise NotImplementedError(f"\"normal_kernel_cpu\" not implemented for '{dtype.scalar}'")
+        return random_tensor(np.asarray(values), dtype, device, requires_grad)
+    if size is None:
+        raise TypeError("normal() missing required argument 'size' (with a number mean and std)")
+    if std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
+    values = rng_of(generator).normal(mean, std, parse_shape((size,)))
+    return random_tensor(values, dtype, device, requires_grad)
+
+
+def randperm(n: int, *, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """A random permutation of $0, ..., n-1$ (int64)."""
+    if n < 0:
+        raise RuntimeError(f"n must be non-negative, got{n}")
+    values = rng_of(generator).permutation(int(n))
+    return random_tensor(values, dtype or dtypes.int64, device, requires_grad)
+
+
+def bernoulli(input: Tensor, p: float | None = None, *, generator=None) -> Tensor:  # noqa: A002
+    """1 with probability `input` (or `p`) elementwise, else 0; `input`'s dtype and shape."""
+    probabilities = np.asarray(input.numpy() if p is None else p, dtype=np.float64)
+    if np.any(~((probabilities >= 0) & (probabilities <= 1))):
+        raise RuntimeError(
+            "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error "
+            "message be improved?  If so, please report an enhancement request to PyTorch.)"
+        )
+    draws = rng_of(generator).random(tuple(input.shape)) < probabilities
+    return random_tensor(draws, input.dtype, None, False)
+
+
+def multinomial(
+    input: Tensor,  # noqa: A002
+    num_samples: int,
+    replacement: bool = False,
+    *,  # noqa: A002
+    generator=None,
+) -> Tensor:
+    """`num_samples` indices per row of `input` (1-D or 2-D, weights), int64.
+
+    With replacement: inverse CDF of uniform draws. Without: the
+    $k$ smallest of $E_i / w_i$ with $E_i$ exponential (an index of weight 0
+    comes only after all the others)."""
+    if input.ndim not in (1, 2):
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    weights = np.asarray(input.numpy(), dtype=np.float64).reshape(-1, input.shape[-1])
+    n = weights.shape[1]
+    if num_samples <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
+    if not replacement and num_samples > n:
+        raise RuntimeError(
+            "cannot sample n_sample > prob_dist.size(-1) samples without replacement"
+        )
+    if np.any(~np.isfinite(weights)) or np.any(weights < 0):
+        raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+    totals = weights.sum(axis=1, keepdims=True)
+    if np.any(totals <= 0):
+        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+    rng = rng_of(generator)
+    if replacement:
+        cdf = np.cumsum(weights / totals, axis=1)
+        draws = rng.random((weights.shape[0], num_samples))
+        picks = np.minimum((draws[:, :, None] >= cdf[:, None, :]).sum(axis=2), n - 1)
+    else:
+        with np.errstate(divide="ignore"):
+            keys = rng.exponential(size=weights.shape) / weights
+        picks = np.argsort(keys, axis=1, kind="stable")[:, :num_samples]
+    shape = (num_samples,) if input.ndim == 1 else (weights.shape[0], num_samples)
+    return random_tensor(picks.reshape(shape), dtypes.int64, None, False)
 
 
 def _like(factory, a: Tensor, dtype, device, requires_grad: bool, *args) -> Tensor:

@@ -65,16 +65,20 @@ class Function:
             [isinstance(x, TensorBase) and x.requires_grad for x in inputs]
         )
         recording = True in ctx.needs_input_grad and is_grad_enabled()
+        pytorch2_style = cls.setup_context is not Function.setup_context
         if not recording:
             ctx.no_grad = True  # no backward will run: nothing needs saving
+            if not pytorch2_style:
+                return cls.forward(ctx, *inputs, **params)
+            output = cls.forward(*inputs, **params)
+            cls.setup_context(ctx, inputs, output)
+            return output
         with no_grad():  # the steps inside forward are not recorded on their own
-            if cls.setup_context is Function.setup_context:
-                output = cls.forward(ctx, *inputs, **params)
-            else:
+            if pytorch2_style:
                 output = cls.forward(*inputs, **params)
                 cls.setup_context(ctx, inputs, output)
-        if not recording:
-            return output
+            else:
+                output = cls.forward(ctx, *inputs, **params)
         name = cls.node_name(*inputs, **params)
         own = cls.__module__.partition(".")[0] == __package__.partition(".")[0]
         if not own:

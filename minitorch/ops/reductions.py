@@ -319,7 +319,7 @@ class Softmax(Op):
     def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
         """$s \\odot (g - \\sum_j g_j s_j)$ along `dim`, $s$ the softmax"""
         (out,) = ctx.saved_tensors
-        return out * (grad - sum_keepdim(grad * out, ctx.dim))
+        return out * (grad - tensor_sum(grad * out, ctx.dim, keepdim=True))
 
 
 def softmax(a: Tensor, dim: int) -> Tensor:
@@ -342,7 +342,7 @@ class LogSoftmax(Op):
     def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
         """$g - e^{out} \\sum_j g_j$ along `dim`"""
         (out,) = ctx.saved_tensors
-        return grad - out.exp() * sum_keepdim(grad, ctx.dim)
+        return grad - out.exp() * tensor_sum(grad, ctx.dim, keepdim=True)
 
 
 def log_softmax(a: Tensor, dim: int) -> Tensor:

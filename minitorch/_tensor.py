@@ -394,11 +394,11 @@ class Tensor(TensorBase):
     def t_(self) -> Tensor:
         return inplace.t_(self)
 
-    def uniform_(self, low: float = 0.0, high: float = 1.0) -> Tensor:
-        return inplace.uniform_(self, low, high)
+    def uniform_(self, low: float = 0.0, high: float = 1.0, *, generator=None) -> Tensor:
+        return inplace.uniform_(self, low, high, generator=generator)
 
-    def normal_(self, mean: float = 0.0, std: float = 1.0) -> Tensor:
-        return inplace.normal_(self, mean, std)
+    def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator=None) -> Tensor:
+        return inplace.normal_(self, mean, std, generator=generator)
 
     # ------------------------------------------------------------------ arithmetic
 

@@ -20,6 +20,8 @@ RANDOM_CALLS = {
     "randperm": lambda g: minitorch.randperm(6, generator=g),
     "bernoulli": lambda g: minitorch.bernoulli(minitorch.full((6,), 0.5), generator=g),
     "multinomial": lambda g: minitorch.multinomial(minitorch.ones(5), 3, generator=g),
+    "uniform_": lambda g: minitorch.empty(4).uniform_(-1.0, 1.0, generator=g),
+    "normal_": lambda g: minitorch.empty(4).normal_(generator=g),
 }
 
 

@@ -18,7 +18,7 @@ from ..autograd.grad_mode import is_grad_enabled
 from ..autograd.graph import GraphContext
 from ..backends.tensor_data import TensorData
 from ..tensors.base import TensorBase
-from ..tensors.creation import from_numpy, generator, tensor
+from ..tensors.creation import from_numpy, rng_of, tensor
 from ..tensors.kernels import (
     Number,
     alias,
@@ -268,14 +268,14 @@ def t_(a: Tensor) -> Tensor:
     return a
 
 
-def uniform_(a: Tensor, low: float = 0.0, high: float = 1.0) -> Tensor:
-    """Fill `a` with samples from $U(low, high)$ drawn by the seeded generator."""
-    return copy_samples(a, generator().uniform(low, high, size=a.shape))
+def uniform_(a: Tensor, low: float = 0.0, high: float = 1.0, *, generator=None) -> Tensor:
+    """Fill `a` with samples from $U(low, high)$ drawn by `generator` (or the default one)."""
+    return copy_samples(a, rng_of(generator).uniform(low, high, size=a.shape))
 
 
-def normal_(a: Tensor, mean: float = 0.0, std: float = 1.0) -> Tensor:
-    """Fill `a` with samples from $N(mean, std^2)$ drawn by the seeded generator."""
-    return copy_samples(a, generator().normal(mean, std, size=a.shape))
+def normal_(a: Tensor, mean: float = 0.0, std: float = 1.0, *, generator=None) -> Tensor:
+    """Fill `a` with samples from $N(mean, std^2)$ drawn by `generator` (or the default one)."""
+    return copy_samples(a, rng_of(generator).normal(mean, std, size=a.shape))
 
 
 def copy_samples(a: Tensor, values: np.ndarray) -> Tensor:

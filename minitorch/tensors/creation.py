@@ -112,11 +112,6 @@ def initial_seed() -> int:
     return default_generator.initial_seed()
 
 
-def generator(chosen: Generator | None = None) -> np.random.Generator:
-    """The NumPy stream of `chosen`, or of `default_generator`."""
-    return (default_generator if chosen is None else chosen).rng
-
-
 def flatten_nested(data, dim: int = 0) -> tuple[tuple, list]:
     """The shape and row-major values of nested sequences of numbers (ragged ones refused)."""
     if isinstance(data, TensorBase):
@@ -310,7 +305,7 @@ def rng_of(chosen: Generator | None) -> np.random.Generator:
     """The NumPy stream of a `generator=` argument (`default_generator` for None)."""
     if chosen is not None and not isinstance(chosen, Generator):
         raise TypeError(f"generator must be a minitorch.Generator, not {type(chosen).__name__}")
-    return generator(chosen)
+    return (default_generator if chosen is None else chosen).rng
 
 
 def normal(

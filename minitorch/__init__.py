@@ -135,7 +135,7 @@ from .tensors.creation import (
     zeros,
     zeros_like,
 )
-from .tensors.device import device
+from .tensors.device import device, get_default_device, set_default_device
 from .tensors.format import set_printoptions
 
 __all__: list[str] = [
@@ -149,6 +149,8 @@ __all__: list[str] = [
     "randperm",
     "seed",
     "set_default_dtype",
+    "get_default_device",
+    "set_default_device",
     "autograd",
     "cuda",
     "nn",

@@ -81,3 +81,20 @@ def test_set_default_dtype_as_torch():
 )
 def test_numpy_scalars_keep_their_dtype(data):
     same(minitorch.tensor(data), torch.tensor(data))
+
+
+def test_set_default_device_as_torch():
+    try:
+        for library in (minitorch, torch):
+            library.set_default_device("cpu")
+            assert str(library.get_default_device()) == "cpu"
+            assert str(library.zeros(2).device) == "cpu"
+            library.set_default_device(None)
+            assert str(library.get_default_device()) == "cpu"
+        if not minitorch.cuda.is_available():
+            minitorch.set_default_device("cuda")
+            with pytest.raises(RuntimeError, match="minitorch.cuda.is_available"):
+                minitorch.ones(1)
+    finally:
+        minitorch.set_default_device(None)
+        torch.set_default_device(None)

@@ -19,7 +19,7 @@ from ..backends import backend_for
 from ..backends.tensor_data import TensorData, prod
 from ..dtypes import DType
 from .base import TensorBase, make_tensor
-from .device import check_device
+from .device import check_device, get_default_device
 from .device import device as Device
 
 if TYPE_CHECKING:
@@ -163,7 +163,9 @@ def finish(t: Tensor, on_device, requires_grad: bool) -> Tensor:
 
     `t` was made in host memory; another device gets a copy in its own memory.
     """
-    if on_device is not None and (target := check_device(Device(on_device))) != t.device:
+    if on_device is None:
+        on_device = get_default_device()
+    if on_device is not t.device and (target := check_device(Device(on_device))) != t.device:
         layout = t._layout
         storage = backend_for(target).from_host(layout.storage)
         t._layout = TensorData(storage, layout.shape, layout.strides, layout.offset)

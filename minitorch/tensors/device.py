@@ -38,6 +38,20 @@ class device:  # noqa: N801 -- PyTorch's name
 
 CPU = device("cpu")
 
+_default_device: device | None = None  # set_default_device's; None means the CPU
+
+
+def set_default_device(spec) -> None:
+    """Where factory functions (`tensor`, `zeros`, `rand`, ...) put tensors without `device=`
+    (None: back to the CPU). Checked when a tensor is made there, as in PyTorch."""
+    global _default_device
+    _default_device = None if spec is None else device(spec)
+
+
+def get_default_device() -> device:
+    """The device of `set_default_device` (the CPU unless changed)."""
+    return CPU if _default_device is None else _default_device
+
 
 def check_device(target: device) -> device:
     """`target` if tensors can live there; a clear RuntimeError otherwise."""

@@ -187,3 +187,19 @@ def test_double_backward_through_custom_function():
         (h,) = library.autograd.grad(g.sum(), x)
         values.append(h.numpy())
     np.testing.assert_allclose(values[0], values[1])  # d2/dx2 of k x^3 is 6 k x
+
+
+def run_grad_wrt_outputs(library):
+    split = make_split(library)
+    x = library.tensor([1.0, -2.0], requires_grad=True)
+    y = library.tensor([3.0, 0.5], requires_grad=True)
+    double, product, _, _ = split.apply(x, y)
+    loss = (double * product * product).sum()
+    found = library.autograd.grad(loss, [product, double, x], retain_graph=True)
+    product.retain_grad()
+    loss.backward()
+    return [g.tolist() for g in found] + [product.grad.tolist(), x.grad.tolist()]
+
+
+def test_grad_with_respect_to_each_output_and_retain_grad_match_torch():
+    assert run_grad_wrt_outputs(minitorch) == run_grad_wrt_outputs(torch)

@@ -193,8 +193,8 @@ class Node:
         """Pairs (input node, gradient for that input) from the operation's backward."""
         if _state.captured is not None:
             capture(self, d_output)
-        if self.retained is not None and self.outputs is None:  # retain_grad() fills .grad
-            keep_gradient(self.retained(), d_output)  # in autograd.grad too
+        if self.retained is not None:  # retain_grad() fills .grad in autograd.grad too
+            self.keep_retained(d_output)
         if self.outputs is None:
             gradients = self.function.backward(self.ctx, d_output)
         else:
@@ -211,6 +211,15 @@ class Node:
                 gradient = fit_gradient(gradient, *meta, self.name(), index)
                 pairs.append((node, OutputGradients.of(node, nr, gradient)))
         return pairs
+
+    def keep_retained(self, d_output) -> None:
+        """Add the gradient of the tensor that called `retain_grad()` into its `.grad`
+        (one output per node: the last of a several-output node's that asked)."""
+        retained = self.retained()
+        if retained is not None and self.outputs is not None:
+            d_output = d_output.grads[self.output_nr(retained)]
+        if d_output is not None:
+            keep_gradient(retained, d_output)
 
     def output_gradients(self, d_output: OutputGradients) -> list:
         """One gradient per output of a several-output Function: zeros (or None, if

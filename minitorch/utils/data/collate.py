@@ -108,9 +108,7 @@ def default_collate(batch: list):
         size = len(first)
         if any(len(example) != size for example in batch):
             raise RuntimeError("each element in list of batch should be of equal size")
-        return rebuild(
-            first, [default_collate(list(column)) for column in zip(*batch, strict=True)]
-        )
+        return rebuild(first, [default_collate(column) for column in zip(*batch, strict=True)])
     raise TypeError(ERROR.format(type(first)))
 
 

@@ -1,0 +1,41 @@
+"""scripts/train_mnist.py end to end on the bundled digits: it learns, writes every file it
+promises, and `--resume` continues the run. Needs nn.Conv2d/MaxPool2d/Flatten,
+F.cross_entropy, optim.Adam and minitorch.save/load."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from scripts import train_mnist
+
+FILES = {
+    "metrics.json",
+    "curves.png",
+    "predictions.png",
+    "confusion.png",
+    "model.safetensors",
+    "optimizer.safetensors",
+    "checkpoint.json",
+}
+
+
+@pytest.mark.slow
+def test_two_epochs_on_digits_learn_and_resume_continues(tmp_path, capsys):
+    assert train_mnist.main(["--dataset", "digits", "--epochs", "2", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(train_mnist.COMPILING)
+    assert "\r" not in out  # no progress bar when stdout is not a terminal
+    assert {p.name for p in tmp_path.iterdir()} == FILES
+    records = json.loads((tmp_path / "metrics.json").read_text())
+    assert [r["epoch"] for r in records] == [1, 2]
+    assert records[1]["train_loss"] < records[0]["train_loss"]
+    assert records[1]["test_accuracy"] >= 0.9, records
+
+    argv = ["--dataset", "digits", "--epochs", "3", "--out", str(tmp_path), "--resume"]
+    assert train_mnist.main(argv) == 0
+    assert "epoch 3/3" in capsys.readouterr().out
+    resumed = json.loads((tmp_path / "metrics.json").read_text())
+    assert resumed[:2] == records and resumed[2]["epoch"] == 3
+    assert resumed[2]["train_loss"] < records[0]["train_loss"] / 2  # it went on, not restarted

@@ -54,8 +54,17 @@ def stack(batch: list):
                 f"{list(first.shape)} at entry 0 and {list(t.shape)} at entry {k}"
             )
     dtype = functools.reduce(promote_types, (t.dtype for t in batch))
-    values = np.stack([t.detach().cpu().numpy() for t in batch])
-    return from_numpy(values).to(dtype=dtype).to(first.device)
+    values = np.stack([host_values(t) for t in batch])
+    stacked = from_numpy(values)
+    if stacked.dtype != dtype:
+        stacked = stacked.to(dtype=dtype)
+    return stacked if first.device.type == "cpu" else stacked.to(first.device)
+
+
+def host_values(t) -> np.ndarray:
+    """The values of tensor `t` as a NumPy array (a view for a CPU tensor: no copy)."""
+    t = t.detach()
+    return t.numpy() if t.device.type == "cpu" else t.cpu().numpy()
 
 
 def is_namedtuple(value) -> bool:

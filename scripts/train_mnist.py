@@ -339,7 +339,10 @@ def progress_bar(epoch: int, epochs: int, first: bool):
 def run(args: argparse.Namespace) -> list[dict]:
     """Train as `args` say, writing everything to `args.out`; the metrics of every epoch."""
     args.out.mkdir(parents=True, exist_ok=True)
-    train_set, test_set = load_data(args.dataset, args.root)
+    try:
+        train_set, test_set = load_data(args.dataset, args.root)
+    except (FileNotFoundError, ValueError) as error:  # missing or corrupt IDX files
+        raise SystemExit(f"error: {error}") from None
     settings = {"dataset": args.dataset, "batch_size": args.batch_size, "seed": args.seed}
     minitorch.manual_seed(args.seed)
     model = build_model(train_set[0][0].shape[-1]).to(args.device)

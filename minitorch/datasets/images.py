@@ -6,8 +6,8 @@ Every dataset here is a `minitorch.utils.data.Dataset` whose example `k` is `(im
 `target_transform(label)`, when given, are applied to them. Nothing is ever downloaded.
 
 - `Digits`: the 1,797 8x8 handwritten digits bundled with scikit-learn
-  (`sklearn.datasets.load_digits`, 16 grey levels), split once and for all into 1,437
-  training and 360 test images.
+  (`sklearn.datasets.load_digits`, 16 grey levels), split once and for all into 1,438
+  training and 359 test images (every fifth digit is a test one).
 - `MNIST`, `FashionMNIST`: the four IDX files of each, laid out as torchvision does:
   `root/MNIST/raw/train-images-idx3-ubyte` (or `.gz`), `train-labels-idx1-ubyte`,
   `t10k-images-idx3-ubyte`, `t10k-labels-idx1-ubyte`.

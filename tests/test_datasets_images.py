@@ -143,6 +143,14 @@ def test_corrupt_files_are_rejected_naming_the_file_and_the_fault(tmp_path, case
     assert str(error.value).startswith(str(paths[culprit]))
 
 
+def test_a_gzipped_file_without_the_gz_name_says_to_rename_it(tmp_path):
+    images, labels = sample(3, 4)
+    write(tmp_path / "MNIST" / "raw" / TRAIN[0], gzip.compress(idx_bytes(images)))
+    write(tmp_path / "MNIST" / "raw" / TRAIN[1], idx_bytes(labels))
+    with pytest.raises(ValueError, match=f"not named .gz: rename it {TRAIN[0]}.gz"):
+        MNIST(tmp_path)
+
+
 def test_a_broken_gzip_file_is_rejected_naming_it(tmp_path):
     images, labels = sample(3, 3)
     path = write(tmp_path / "MNIST" / "raw" / TRAIN[0], idx_bytes(images), gzipped=True)

@@ -33,6 +33,7 @@ from ..utils.data import Dataset
 IDX_UNSIGNED_BYTE = 0x08
 IMAGES_MAGIC = 2051
 LABELS_MAGIC = 2049
+GZIP_MAGIC = b"\x1f\x8b"
 
 
 def read_idx(path: str | Path, magic: int) -> np.ndarray:
@@ -49,6 +50,8 @@ def read_idx(path: str | Path, magic: int) -> np.ndarray:
     if len(raw) < 4:
         raise ValueError(f"{path}: truncated: {len(raw)} bytes, too short for an IDX header")
     found = int.from_bytes(raw[:4], "big")
+    if raw[:2] == GZIP_MAGIC:
+        raise ValueError(f"{path}: gzip data in a file not named .gz: rename it {path.name}.gz")
     if found != magic:
         raise ValueError(
             f"{path}: magic number {found}, expected {magic} "

@@ -40,20 +40,20 @@ FILES = {
 
 
 @pytest.mark.slow
-def test_two_epochs_on_digits_learn_and_resume_continues(tmp_path, capsys):
-    assert train_mnist.main(["--dataset", "digits", "--epochs", "2", "--out", str(tmp_path)]) == 0
+def test_digits_learn_and_resume_continues_the_run(tmp_path, capsys):
+    assert train_mnist.main(["--dataset", "digits", "--epochs", "1", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert out.startswith(train_mnist.COMPILING)
     assert "\r" not in out  # no progress bar when stdout is not a terminal
     assert {p.name for p in tmp_path.iterdir()} == FILES
-    records = json.loads((tmp_path / "metrics.json").read_text())
-    assert [r["epoch"] for r in records] == [1, 2]
-    assert records[1]["train_loss"] < records[0]["train_loss"]
-    assert records[1]["test_accuracy"] >= 0.9, records
+    first = json.loads((tmp_path / "metrics.json").read_text())
+    assert [r["epoch"] for r in first] == [1] and first[0]["test_accuracy"] > 0.5, first
 
-    argv = ["--dataset", "digits", "--epochs", "3", "--out", str(tmp_path), "--resume"]
+    argv = ["--dataset", "digits", "--epochs", "2", "--out", str(tmp_path), "--resume"]
     assert train_mnist.main(argv) == 0
-    assert "epoch 3/3" in capsys.readouterr().out
-    resumed = json.loads((tmp_path / "metrics.json").read_text())
-    assert resumed[:2] == records and resumed[2]["epoch"] == 3
-    assert resumed[2]["train_loss"] < records[0]["train_loss"] / 2  # it went on, not restarted
+    assert "epoch 2/2" in capsys.readouterr().out
+    records = json.loads((tmp_path / "metrics.json").read_text())
+    assert records[:1] == first and records[1]["epoch"] == 2
+    # it went on from the saved weights and Adam state: a restart would be back at epoch 1
+    assert records[1]["train_loss"] < first[0]["train_loss"] / 2, records
+    assert records[1]["test_accuracy"] >= 0.9, records

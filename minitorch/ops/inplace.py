@@ -281,3 +281,35 @@ def normal_(a: Tensor, mean: float = 0.0, std: float = 1.0) -> Tensor:
 def copy_samples(a: Tensor, values: np.ndarray) -> Tensor:
     """Copy NumPy's `values` into `a`, in `a`'s dtype."""
     return copy_(a, from_numpy(np.asarray(values, dtype=a.dtype.numpy_dtype)))
+
+
+# ---------------------------------------------------------------------------
+# optim: the fused-looking updates optimizers write (`addcmul_`, `addcdiv_`, `lerp_`)
+# ---------------------------------------------------------------------------
+
+
+def addcmul_(a: Tensor, t1: Tensor, t2: Tensor, value: Number = 1) -> Tensor:
+    """$a \\leftarrow a + \\mathrm{value} \\cdot t_1 t_2$ in place."""
+    return inplace(a, plus_product, t1, t2, value)
+
+
+def addcdiv_(a: Tensor, t1: Tensor, t2: Tensor, value: Number = 1) -> Tensor:
+    """$a \\leftarrow a + \\mathrm{value} \\cdot t_1 / t_2$ in place."""
+    return inplace(a, plus_quotient, t1, t2, value)
+
+
+def lerp_(a: Tensor, end: Tensor, weight) -> Tensor:
+    """$a \\leftarrow a + w (\\mathrm{end} - a)$ in place (a step of `weight` towards `end`)."""
+    return inplace(a, lerped, end, weight)
+
+
+def plus_product(a: Tensor, t1: Tensor, t2: Tensor, value: Number) -> Tensor:
+    return add(a, mul(t1, t2), value)
+
+
+def plus_quotient(a: Tensor, t1: Tensor, t2: Tensor, value: Number) -> Tensor:
+    return add(a, div(t1, t2), value)
+
+
+def lerped(a: Tensor, end: Tensor, weight) -> Tensor:
+    return add(a, mul(sub(end, a), weight))

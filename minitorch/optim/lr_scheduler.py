@@ -22,7 +22,9 @@ Like PyTorch's, the schedules are written as updates of the current rate
 
 from __future__ import annotations
 
+import functools
 import math
+import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable
 from types import FunctionType
@@ -49,6 +51,31 @@ def _per_group(name: str, optimizer: Optimizer, value: Any) -> list[Any]:
     return [value] * len(optimizer.param_groups)
 
 
+STEP_ORDER_WARNING = (
+    "Detected call of `lr_scheduler.step()` before `optimizer.step()`. "
+    "In PyTorch 1.1.0 and later, you should call them in the opposite order: "
+    "`optimizer.step()` before `lr_scheduler.step()`.  Failure to do this "
+    "will result in PyTorch skipping the first value of the learning rate schedule. "
+    "See more details at "
+    "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate"
+)
+
+
+def _note_optimizer_steps(optimizer: Optimizer) -> None:
+    """Make `optimizer.step` record that it ran, so a scheduler can warn when stepped first."""
+    step = optimizer.step
+    if getattr(step, "_noted_by_scheduler", False):
+        return
+
+    @functools.wraps(step)
+    def noted_step(*args: Any, **kwargs: Any) -> Any:
+        optimizer._opt_called = True
+        return step(*args, **kwargs)
+
+    noted_step._noted_by_scheduler = True
+    optimizer.step = noted_step
+
+
 class LRScheduler:
     """The base of the schedulers: `step()` moves to the next epoch and sets its rates.
 
@@ -68,10 +95,15 @@ class LRScheduler:
                 if "initial_lr" not in group:
                     raise KeyError(
                         f"param 'initial_lr' is not specified in param_groups[{i}] when "
-                        "resuming scheduler with last_epoch >= 0."
+                        "resuming scheduler with last_epoch >= 0.\n"
+                        "This typically happens when:\n"
+                        "1. You're trying to resume training from a checkpoint but haven't "
+                        "properly loaded the optimizer state\n"
+                        "2. You're using last_epoch >= 0 for a fresh training run (not recommended)"
                     )
         self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch
+        _note_optimizer_steps(optimizer)
         self._step_count = 0
         self._is_initial = True
         self.step()
@@ -87,6 +119,8 @@ class LRScheduler:
 
     def step(self) -> None:
         """Move to the next epoch and write its rates into the optimizer."""
+        if self._step_count == 1 and not getattr(self.optimizer, "_opt_called", False):
+            warnings.warn(STEP_ORDER_WARNING, UserWarning, stacklevel=2)
         self._step_count += 1
         self.last_epoch += 1
         for group, lr in zip(self.optimizer.param_groups, self.get_lr(), strict=True):

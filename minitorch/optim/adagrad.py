@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from .._tensor import Tensor
 from ..tensors.creation import full_like, tensor
 from .optimizer import Optimizer, check_options, check_supported
 
@@ -59,7 +60,7 @@ class Adagrad(Optimizer):
                 self.state[p]["step"] = tensor(0.0)
                 self.state[p]["sum"] = full_like(p, group["initial_accumulator_value"])
 
-    def _update(self, p, group: dict[str, Any]) -> None:
+    def _update(self, p: Tensor, group: dict[str, Any]) -> None:
         state = self.state[p]
         state["step"] += 1
         grad = -p.grad if group["maximize"] else p.grad

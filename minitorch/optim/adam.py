@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ..ops.api import maximum
+from .._tensor import Tensor
 from ..tensors.creation import tensor, zeros_like
 from .optimizer import Optimizer, check_options, check_supported
 
@@ -60,8 +60,8 @@ class Adam(Optimizer):
         check_supported(defaults)
         super().__init__(params, defaults)
 
-    def _update(self, p, group: dict[str, Any]) -> None:
-        """Update the moments $m$, $v$ of `p` and take the bias-corrected step."""
+    def _update(self, p: Tensor, group: dict[str, Any]) -> None:
+        """Weight decay, then the Adam step of `p` (its moments live in `state[p]`)."""
         state = self.state[p]
         if not state:
             state["step"] = tensor(0.0)  # a float32 tensor, as PyTorch keeps it
@@ -70,27 +70,41 @@ class Adam(Optimizer):
             if group["amsgrad"]:
                 state["max_exp_avg_sq"] = zeros_like(p)
         grad = -p.grad if group["maximize"] else p.grad
-        lr, weight_decay = group["lr"], group["weight_decay"]
-        beta1, beta2 = group["betas"]
         state["step"] += 1
+        lr, weight_decay = group["lr"], group["weight_decay"]
         if weight_decay != 0:
             if group["decoupled_weight_decay"]:
                 p.mul_(1 - lr * weight_decay)
             else:
                 grad = grad.add(p, alpha=weight_decay)
-        exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
-        t = state["step"].item()
-        # BEGIN SOLUTION 4.7
-        exp_avg.lerp_(grad, 1 - beta1)
-        exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
-        if group["amsgrad"]:
-            state["max_exp_avg_sq"].copy_(maximum(state["max_exp_avg_sq"], exp_avg_sq))
-            exp_avg_sq = state["max_exp_avg_sq"]
-        bias_correction1 = 1 - beta1**t
-        bias_correction2 = 1 - beta2**t
-        denom = (exp_avg_sq.sqrt() / bias_correction2**0.5).add_(group["eps"])
-        p.addcdiv_(exp_avg, denom, value=-lr / bias_correction1)
-        # END SOLUTION 4.7
+        adam_step(p, grad, state, group)
+
+
+def adam_step(p: Tensor, grad: Tensor, state: dict[str, Any], group: dict[str, Any]) -> None:
+    """Update the moments `state["exp_avg"]` ($m$) and `state["exp_avg_sq"]` ($v$) in place,
+    then take the bias-corrected step at step $t$ = `state["step"].item()`:
+
+    $$m \\leftarrow \\beta_1 m + (1 - \\beta_1) g, \\quad
+    v \\leftarrow \\beta_2 v + (1 - \\beta_2) g^2, \\quad
+    w \\leftarrow w - \\frac{\\mathrm{lr}}{1 - \\beta_1^t}
+    \\frac{m}{\\sqrt{v} / \\sqrt{1 - \\beta_2^t} + \\epsilon}$$
+
+    With `group["amsgrad"]`, `state["max_exp_avg_sq"]` keeps the largest $v$ so far
+    and the step divides by it instead.
+    """
+    # BEGIN SOLUTION 4.7
+    beta1, beta2 = group["betas"]
+    exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+    exp_avg.lerp_(grad, 1 - beta1)
+    exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+    if group["amsgrad"]:
+        exp_avg_sq = state["max_exp_avg_sq"].copy_(state["max_exp_avg_sq"].maximum(exp_avg_sq))
+    t = state["step"].item()
+    bias_correction1 = 1 - beta1**t
+    bias_correction2 = 1 - beta2**t
+    denom = (exp_avg_sq.sqrt() / bias_correction2**0.5).add_(group["eps"])
+    p.addcdiv_(exp_avg, denom, value=-group["lr"] / bias_correction1)
+    # END SOLUTION 4.7
 
 
 class AdamW(Adam):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from .._tensor import Tensor
 from ..tensors.creation import tensor, zeros_like
 from .optimizer import Optimizer, check_options, check_supported
 
@@ -50,7 +51,7 @@ class RMSprop(Optimizer):
         check_supported(defaults)
         super().__init__(params, defaults)
 
-    def _update(self, p, group: dict[str, Any]) -> None:
+    def _update(self, p: Tensor, group: dict[str, Any]) -> None:
         state = self.state[p]
         if not state:
             state["step"] = tensor(0.0)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from .._tensor import Tensor
 from .optimizer import Optimizer, check_options, check_supported
 
 
@@ -52,21 +53,30 @@ class SGD(Optimizer):
         check_supported(defaults)
         super().__init__(params, defaults)
 
-    def _update(self, p, group: dict[str, Any]) -> None:
-        """$w \\leftarrow w - \\mathrm{lr} \\cdot d$, $d$ the (momentum) direction."""
+    def _update(self, p: Tensor, group: dict[str, Any]) -> None:
+        """$w \\leftarrow w - \\mathrm{lr} \\cdot d$, $d$ the gradient or its momentum."""
         grad = -p.grad if group["maximize"] else p.grad
         if group["weight_decay"] != 0:
             grad = grad.add(p, alpha=group["weight_decay"])
-        momentum = group["momentum"]
-        if momentum != 0:
-            state = self.state[p]
-            # BEGIN SOLUTION 4.6
-            buf = state.get("momentum_buffer")
-            if buf is None:
-                buf = grad.detach().clone()
-                state["momentum_buffer"] = buf
-            else:
-                buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
-            grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
-            # END SOLUTION 4.6
+        if group["momentum"] != 0:
+            grad = momentum_direction(grad, self.state[p], group)
         p.add_(grad, alpha=-group["lr"])
+
+
+def momentum_direction(grad: Tensor, state: dict[str, Any], group: dict[str, Any]) -> Tensor:
+    """The direction of a momentum step, updating the buffer `state["momentum_buffer"]`.
+
+    $b \\leftarrow \\mu b + (1 - \\tau) g$, with $b = g$ (a copy) at the first step;
+    the direction is $b$, or $g + \\mu b$ with Nesterov momentum ($\\mu$ = `group["momentum"]`,
+    $\\tau$ = `group["dampening"]`). The buffer is updated in place.
+    """
+    # BEGIN SOLUTION 4.6
+    momentum = group["momentum"]
+    buf = state.get("momentum_buffer")
+    if buf is None:
+        buf = grad.detach().clone()
+        state["momentum_buffer"] = buf
+    else:
+        buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
+    return grad.add(buf, alpha=momentum) if group["nesterov"] else buf
+    # END SOLUTION 4.6

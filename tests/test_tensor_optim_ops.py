@@ -36,6 +36,42 @@ def test_inplace_update_matches_torch_and_returns_self(name):
     np.testing.assert_allclose(ours[1].numpy(), B)  # the other operands are left alone
 
 
+def operand_cases(lib):
+    """Updates whose operands are not same-shape tensors of the updated tensor's dtype
+    apart from it (the general path of an in-place update)."""
+    a = lib.tensor(A)
+    return {
+        "broadcast operand": lambda: lib.tensor(A).addcmul_(
+            lib.tensor(B[0]), lib.tensor(C), value=2.0
+        ),
+        "its own operand": lambda: a.addcdiv_(a, a * a + 1, value=0.5),
+        "a view of its base": lambda: a[0].lerp_(a[1], 0.5),
+        "non-contiguous": lambda: lib.tensor(A).t().addcmul_(lib.tensor(B).t(), lib.tensor(B).t()),
+        "float32 into float64": lambda: lib.tensor(A).addcdiv_(
+            lib.tensor(B, dtype=lib.float32), lib.tensor(C, dtype=lib.float32)
+        ),
+        "float64 into float32": lambda: lib.tensor(A, dtype=lib.float32).addcmul_(
+            lib.tensor(B), lib.tensor(C), value=0.5
+        ),
+    }
+
+
+@pytest.mark.parametrize("case", sorted(operand_cases(torch)))
+def test_updates_with_other_operands_match_torch(case):
+    expected = operand_cases(torch)[case]()
+    got = operand_cases(minitorch)[case]()
+    assert str(got.dtype) == str(expected.dtype).replace("torch.", "minitorch.")
+    np.testing.assert_allclose(got.numpy(), expected.numpy(), rtol=1e-6)
+
+
+@pytest.mark.parametrize("name", sorted(UPDATES))
+def test_update_bumps_the_version_as_torch(name):
+    ours, theirs = minitorch.tensor(A), torch.tensor(A)
+    UPDATES[name](ours, minitorch.tensor(B), minitorch.tensor(C))
+    UPDATES[name](theirs, torch.tensor(B), torch.tensor(C))
+    assert ours._version == theirs._version == 1
+
+
 @pytest.mark.parametrize("name", sorted(UPDATES))
 def test_gradients_through_the_update_match_torch_and_central_differences(name):
     update = UPDATES[name]

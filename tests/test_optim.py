@@ -436,6 +436,7 @@ BAD_OPTIONS = [
     ("Adam", {"eps": -1.0}),
     ("Adam", {"betas": (1.0, 0.9)}),
     ("Adam", {"betas": (0.9, -0.1)}),
+    ("Adam", {"betas": (0, 0.9)}),
     ("AdamW", {"weight_decay": -0.1}),
     ("RMSprop", {"alpha": -0.5}),
     ("RMSprop", {"momentum": -1}),
@@ -519,3 +520,13 @@ def test_load_state_dict_of_another_shape_raises_torchs_error():
             lib.optim.SGD([a], lr=0.1).load_state_dict(saved)
         with pytest.raises(ValueError, match="different number of parameter groups"):
             lib.optim.SGD([{"params": [a]}, {"params": [b]}], lr=0.1).load_state_dict(saved)
+
+
+def test_a_parameter_twice_in_one_group_warns_as_torch():
+    messages = []
+    for lib in (torch, minitorch):
+        w = lib.ones(2, requires_grad=True)
+        with pytest.warns(UserWarning) as record:
+            lib.optim.SGD([w, w], lr=0.1)
+        messages.append([str(warning.message) for warning in record])
+    assert messages[1] == messages[0] and len(messages[0]) == 1

@@ -44,6 +44,8 @@ class Adam(Optimizer):
             if not 0.0 <= beta < 1.0:
                 raise ValueError(f"Invalid beta parameter at index {i}: {beta}")
         check_options(weight_decay=weight_decay)
+        if not all(isinstance(beta, float) for beta in betas):
+            raise ValueError("betas must be either both floats or both Tensors")
         defaults = {
             "lr": lr,
             "betas": betas,

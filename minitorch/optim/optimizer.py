@@ -10,6 +10,7 @@ buffer, Adam's moments, the step count).
 from __future__ import annotations
 
 import copy
+import warnings
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -89,6 +90,13 @@ class Optimizer:
             if not p.is_leaf:
                 raise ValueError("can't optimize a non-leaf Tensor")
         param_group["params"] = params
+        if len({id(p) for p in params}) != len(params):
+            warnings.warn(
+                "optimizer contains a parameter group with duplicate parameters; "
+                "in future, this will cause an error; "
+                "see github.com/pytorch/pytorch/issues/40967 for more information",
+                stacklevel=3,
+            )
         for name, default in self.defaults.items():
             param_group.setdefault(name, default)
         taken = {id(p) for group in self.param_groups for p in group["params"]}

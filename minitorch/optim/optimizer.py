@@ -5,6 +5,12 @@ An optimizer keeps its parameters in `param_groups`, a list of dicts: each has
 taken from `defaults` where the group does not set them. `state` maps each
 parameter to a dict of what the algorithm remembers between steps (a momentum
 buffer, Adam's moments, the step count).
+
+The step count is a float32 0-dim tensor, `tensor(3.)`, as PyTorch 2 keeps it:
+`state_dict()` then has PyTorch's layout and types, and `load_state_dict` takes
+the count back unchanged (other state tensors take their parameter's dtype).
+A subclass writes `_update(p, group)`, the update of one parameter; `step`
+calls it, under `no_grad()`, for every parameter that has a gradient.
 """
 
 from __future__ import annotations
@@ -47,7 +53,7 @@ def check_supported(defaults: dict) -> None:
 
 
 class Optimizer:
-    """Holds `param_groups` and `state`; subclasses write `step`.
+    """Holds `param_groups` and `state`; subclasses write `_update` (or all of `step`).
 
     `params` is an iterable of tensors, or of dicts (parameter groups) with a
     `"params"` entry and per-group options that override `defaults`.

@@ -407,7 +407,17 @@ def add_group_cases():
         w = lib.ones(2, requires_grad=True)
         lib.optim.SGD([{"params": [w]}, {"params": [w]}], lr=0.1)
 
+    def some_names(lib):
+        lib.optim.SGD([("w", lib.ones(2, requires_grad=True)), lib.ones(1, requires_grad=True)])
+
+    def named_and_unnamed_groups(lib):
+        lib.optim.SGD([{"params": [("w", lib.ones(2, requires_grad=True))]}]).add_param_group(
+            {"params": [lib.ones(1, requires_grad=True)]}
+        )
+
     return {
+        "some names missing": some_names,
+        "named and unnamed groups": named_and_unnamed_groups,
         "in two groups": again,
         "a set": a_set,
         "not a dict": not_a_dict,
@@ -530,3 +540,16 @@ def test_a_parameter_twice_in_one_group_warns_as_torch():
             lib.optim.SGD([w, w], lr=0.1)
         messages.append([str(warning.message) for warning in record])
     assert messages[1] == messages[0] and len(messages[0]) == 1
+
+
+def test_named_parameters_keep_their_names_as_torch():
+    values = start_values()
+    ours, theirs = twin_tensors(values)
+    optimizer = minitorch.optim.Adam(list(zip(("w", "b"), ours, strict=True)), lr=0.1)
+    reference = torch.optim.Adam(list(zip(("w", "b"), theirs, strict=True)), lr=0.1)
+    assert optimizer.param_groups[0]["params"] == ours
+    assert optimizer.state_dict()["param_groups"] == reference.state_dict()["param_groups"]
+    assert repr(optimizer) == repr(reference)
+    for step in range(3):
+        twin_step(optimizer, reference, ours, theirs)
+        assert_same_values(ours, theirs, f"after step {step}")

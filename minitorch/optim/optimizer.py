@@ -87,7 +87,17 @@ class Optimizer:
                 "the ordering of tensors in sets will change between runs. "
                 "Please use a list instead."
             )
-        params = [params] if isinstance(params, Tensor) else [_unwrapped(p) for p in params]
+        params = [params] if isinstance(params, Tensor) else list(params)
+        # `named_parameters()` gives (name, tensor) pairs: the names are kept as "param_names"
+        names = [p[0] for p in params if isinstance(p, tuple)]
+        params = [_unwrapped(p[1] if isinstance(p, tuple) else p) for p in params]
+        if names:
+            if len(names) != len(params):
+                raise ValueError(
+                    "all optimizer params should be with/without names. Some param names are "
+                    "missing"
+                )
+            param_group["param_names"] = names
         for p in params:
             if not isinstance(p, Tensor):
                 raise TypeError(
@@ -105,6 +115,13 @@ class Optimizer:
             )
         for name, default in self.defaults.items():
             param_group.setdefault(name, default)
+        for group in self.param_groups:
+            if ("param_names" in param_group) != ("param_names" in group):
+                kind = "with names" if "param_names" in param_group else "without names"
+                raise ValueError(
+                    "all optimizer param groups should be with/without names. "
+                    f"cannot add param group {kind} to the optimizer"
+                )
         taken = {id(p) for group in self.param_groups for p in group["params"]}
         if any(id(p) in taken for p in params):
             raise ValueError("some parameters appear in more than one parameter group")
@@ -191,10 +208,7 @@ class Optimizer:
             state[param] = {k: _copied(v, param, k) for k, v in saved_state.items()}
         self.state = state
         self.param_groups = [
-            {
-                **copy.deepcopy({k: v for k, v in saved.items() if k != "params"}),
-                "params": group["params"],
-            }
+            _loaded_group(saved, group)
             for saved, group in zip(saved_groups, self.param_groups, strict=True)
         ]
 
@@ -204,6 +218,15 @@ class Optimizer:
             text += f"\nParameter Group {i}\n"
             text += "".join(f"    {k}: {group[k]}\n" for k in sorted(group) if k != "params")
         return text + ")"
+
+
+def _loaded_group(saved: dict[str, Any], group: dict[str, Any]) -> dict[str, Any]:
+    """The saved group's options (copied) over our group's tensors (and names, if unsaved)."""
+    loaded = copy.deepcopy({k: v for k, v in saved.items() if k != "params"})
+    loaded["params"] = group["params"]
+    if "param_names" in group:
+        loaded.setdefault("param_names", group["param_names"])
+    return loaded
 
 
 def _copied(value: Any, param: Tensor, key: str) -> Any:

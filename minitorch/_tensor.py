@@ -386,6 +386,20 @@ class Tensor(TensorBase):
     def normal_(self, mean: float = 0.0, std: float = 1.0) -> Tensor:
         return inplace.normal_(self, mean, std)
 
+    # optim: a tensor hashes by identity, as PyTorch's (an optimizer's `state` is keyed by its
+    # parameters); defining `__eq__` below would otherwise leave the class unhashable
+    __hash__ = TensorBase.__hash__
+
+    # optim: the in-place updates optimizers write
+    def addcmul_(self, tensor1: Tensor, tensor2: Tensor, *, value: Number = 1) -> Tensor:
+        return inplace.addcmul_(self, tensor1, tensor2, value)
+
+    def addcdiv_(self, tensor1: Tensor, tensor2: Tensor, *, value: Number = 1) -> Tensor:
+        return inplace.addcdiv_(self, tensor1, tensor2, value)
+
+    def lerp_(self, end: Tensor, weight) -> Tensor:
+        return inplace.lerp_(self, end, weight)
+
     # ------------------------------------------------------------------ arithmetic
 
     def __add__(self, other):

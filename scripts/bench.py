@@ -460,6 +460,43 @@ def bench_conv(rounds: int) -> None:
     report("LeNet-5 SGD step, batch 64", median_times(contenders))
 
 
+def bench_optim(rounds: int) -> None:
+    """optim: one Adam step over a 1M-parameter model (four Linear-shaped float32 tensors)."""
+    print_header("optim (one optimizer.step(), gradients already set)")
+    rng = np.random.default_rng(6)
+    shapes = [(1024, 784), (1024,), (192, 1024), (192,)]  # 1,000,640 parameters
+    starts = [rng.standard_normal(shape).astype(np.float32) for shape in shapes]
+    grads = [rng.standard_normal(shape).astype(np.float32) for shape in shapes]
+
+    def make_step(lib):
+        params = [lib.tensor(w.copy(), requires_grad=True) for w in starts]
+        for p, g in zip(params, grads, strict=True):
+            p.grad = lib.tensor(g)
+        return lib.optim.Adam(params, lr=1e-3).step, params
+
+    step, params = make_step(minitorch)
+    step()
+    contenders = {"minitorch": step}
+    if torch:
+        torch_step, torch_params = make_step(torch)
+        torch_step()
+        # one step from the same weights: the updated weights must agree
+        difference = max(
+            float(np.abs(p.detach().numpy() - q.detach().numpy()).max())
+            for p, q in zip(params, torch_params, strict=True)
+        )
+        if difference > 1e-5:
+            print(f"  Adam step differs from PyTorch's by {difference:.2g}: not timed")
+            return
+        contenders["torch"] = torch_step
+    best = compare(contenders, rounds)
+    line = f"  {'Adam step, 1M float32 params':34}{format_time(best['minitorch']):>13}"
+    if torch:
+        ratio = best["torch"] / best["minitorch"]
+        line += f"{'-':>13}{format_time(best['torch']):>13}{'':>10}{ratio:>9.2f}x"
+    print(line)
+
+
 SECTIONS = {
     "matmul": bench_matmul,
     "add": bench_elementwise,
@@ -470,6 +507,7 @@ SECTIONS = {
     "start": None,
     "tensor": bench_tensor,
     "conv": bench_conv,
+    "optim": bench_optim,
 }
 
 

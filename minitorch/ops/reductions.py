@@ -322,9 +322,9 @@ class Softmax(Op):
         return out * (grad - sum_keepdim(grad * out, ctx.dim))
 
 
-def softmax(a: Tensor, dim: int) -> Tensor:
-    """$e^{a_i} / \\sum_j e^{a_j}$ along `dim`, computed stably."""
-    return Softmax.apply(a, dim=dim)
+def softmax(a: Tensor, dim: int, dtype=None) -> Tensor:
+    """$e^{a_i} / \\sum_j e^{a_j}$ along `dim`, computed stably (in `dtype` when given)."""
+    return Softmax.apply(a if dtype is None else a.to(dtype), dim=dim)
 
 
 class LogSoftmax(Op):
@@ -345,9 +345,9 @@ class LogSoftmax(Op):
         return grad - out.exp() * sum_keepdim(grad, ctx.dim)
 
 
-def log_softmax(a: Tensor, dim: int) -> Tensor:
-    """$\\ln$ softmax along `dim`, computed stably."""
-    return LogSoftmax.apply(a, dim=dim)
+def log_softmax(a: Tensor, dim: int, dtype=None) -> Tensor:
+    """$\\ln$ softmax along `dim`, computed stably (in `dtype` when given)."""
+    return LogSoftmax.apply(a if dtype is None else a.to(dtype), dim=dim)
 
 
 def shifted_exponentials(a: Tensor, dim: int, kernel: str) -> tuple[Tensor, Tensor, Tensor]:

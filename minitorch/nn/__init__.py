@@ -9,5 +9,34 @@ Everything here is written with the public tensor API only.
 from . import functional
 from .linear import Linear
 from .module import Module, Parameter
+from .modules.batchnorm import BatchNorm1d, BatchNorm2d
+from .modules.loss import (
+    BCELoss,
+    BCEWithLogitsLoss,
+    CrossEntropyLoss,
+    HuberLoss,
+    L1Loss,
+    MSELoss,
+    NLLLoss,
+    SmoothL1Loss,
+)
+from .modules.normalization import LayerNorm
 
-__all__ = ["Linear", "Module", "Parameter", "functional"]
+__all__ = [
+    "Linear",
+    "Module",
+    "Parameter",
+    "functional",
+    # losses and normalization
+    "BCELoss",
+    "BCEWithLogitsLoss",
+    "BatchNorm1d",
+    "BatchNorm2d",
+    "CrossEntropyLoss",
+    "HuberLoss",
+    "L1Loss",
+    "LayerNorm",
+    "MSELoss",
+    "NLLLoss",
+    "SmoothL1Loss",
+]

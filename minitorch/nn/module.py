@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from .._tensor import Tensor
+
 
 class Parameter:
     """A value a model learns: a `Scalar` now, a `Tensor` later.
@@ -67,6 +69,7 @@ class Module:
         # Written through __dict__ because __setattr__ files values into them.
         self.__dict__["_modules"] = {}
         self.__dict__["_parameters"] = {}
+        self.__dict__["_buffers"] = {}
         self.__dict__["training"] = True
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -90,13 +93,17 @@ class Module:
         elif name in self._modules:
             self._check_none(value, name, "child module", "minitorch.Module")
             self._modules[name] = None
+        elif name in self._buffers:
+            if value is not None and not isinstance(value, Tensor):
+                self._check_none(value, name, "buffer", "minitorch.Tensor")
+            self._buffers[name] = value
         else:
             object.__setattr__(self, name, value)
 
     def _forget(self, name: str, keep: str) -> None:
         """Remove `name` from every place but the registry `keep`."""
         self.__dict__.pop(name, None)
-        for registry in ("_parameters", "_modules"):
+        for registry in ("_parameters", "_modules", "_buffers"):
             if registry != keep:
                 self.__dict__[registry].pop(name, None)
 
@@ -111,7 +118,7 @@ class Module:
     def __getattr__(self, name: str) -> Any:
         # Called only when normal lookup fails: look in the registries.
         registries = self.__dict__
-        for registry in ("_parameters", "_modules"):
+        for registry in ("_parameters", "_modules", "_buffers"):
             if name in registries.get(registry, {}):
                 return registries[registry][name]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
@@ -121,6 +128,8 @@ class Module:
             del self._parameters[name]
         elif name in self._modules:
             del self._modules[name]
+        elif name in self._buffers:
+            del self._buffers[name]
         else:
             object.__delattr__(self, name)
 
@@ -129,6 +138,35 @@ class Module:
         parameter = value if isinstance(value, Parameter) else Parameter(value, name)
         setattr(self, name, parameter)
         return parameter
+
+    def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
+        """Keep `tensor` as state that is not learned (running statistics, ...): reachable as
+        `self.<name>`, listed by `named_buffers()`, and never given to an optimizer."""
+        if "." in name:
+            raise KeyError('buffer name can\'t contain "."')
+        if name == "":
+            raise KeyError('buffer name can\'t be empty string ""')
+        if name in self.__dict__ and name not in self._buffers:
+            raise KeyError(f"attribute '{name}' already exists")
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(
+                f"cannot assign '{type(tensor).__name__}' object to buffer '{name}' "
+                "(minitorch Tensor or None required)"
+            )
+        self._forget(name, keep="_buffers")
+        self._buffers[name] = tensor
+
+    def named_buffers(self) -> Iterator[tuple[str, Tensor]]:
+        """Every buffer in the tree (None ones skipped) with its dotted path."""
+        for module_name, module in self.named_modules():
+            for name, buffer in module._buffers.items():
+                if buffer is not None:
+                    yield (f"{module_name}.{name}" if module_name else name), buffer
+
+    def buffers(self) -> Iterator[Tensor]:
+        """Every buffer in the tree."""
+        for _, buffer in self.named_buffers():
+            yield buffer
 
     def children(self) -> Iterator[Module]:
         """The direct child modules, in the order they were assigned."""

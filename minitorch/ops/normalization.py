@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .. import dtypes
 from ..autograd.graph import GraphContext
 from ..backends.tensor_data import prod
 from ..tensors.shapes import not_implemented
@@ -130,6 +131,8 @@ def check_parameter_dtypes(input: Tensor, *parameters: Tensor | None) -> None:  
     """PyTorch's error for a weight or bias whose dtype is not the input's."""
     for parameter in parameters:
         if parameter is not None and parameter.dtype is not input.dtype:
+            if input.dtype is not dtypes.float32:
+                raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
             raise RuntimeError(
                 "mixed dtype (CPU): expect parameter to have scalar type of "
                 f"{input.dtype.torch_scalar_name}"
@@ -221,8 +224,8 @@ def batch_norm(
         name = "running_mean" if running_mean is None else "running_var"
         raise RuntimeError(f"{name} must be defined in evaluation mode")
     channels = input.shape[1] if input.ndim > 1 else 1
-    named = [("weight", weight), ("bias", bias)]
-    named += [("running_mean", running_mean), ("running_var", running_var)]
+    named = [("running_mean", running_mean), ("running_var", running_var)]
+    named += [("weight", weight), ("bias", bias)]
     for name, t in named:
         if t is not None and t.numel() != channels:
             raise RuntimeError(f"{name} should contain {channels} elements not {t.numel()}")

@@ -60,8 +60,10 @@ def target_mask(input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
     class_dim = 1 if input.ndim > 1 else 0
     sizes = [1] * input.ndim
     sizes[class_dim] = input.shape[class_dim]
+    # BEGIN SOLUTION 4.5
     classes = arange(input.shape[class_dim], device=input.device).view(sizes)
     return target.unsqueeze(class_dim) == classes
+    # END SOLUTION 4.5
 
 
 def target_weights(mask: Tensor, weight: Tensor | None, kept: Tensor, dtype) -> Tensor:
@@ -90,10 +92,11 @@ class NllLoss(Op):
     ) -> Tensor:
         """$-w_{t_i} x_{i, t_i}$ per sample; the mean divides by $\\sum_i w_{t_i}$"""
         # BEGIN SOLUTION 4.5
-        mask = target_mask(input, target)
+        class_dim = 1 if input.ndim > 1 else 0
         kept = target != ignore_index
+        mask = target_mask(input, target) & kept.unsqueeze(class_dim)
         weights = target_weights(mask, weight, kept, input.dtype)
-        picked = input.where(mask, 0.0).sum(1 if input.ndim > 1 else 0)
+        picked = input.where(mask, 0.0).sum(class_dim)
         losses = (-picked * weights).where(kept, 0.0)
         total_weight = weights.sum()
         # END SOLUTION 4.5

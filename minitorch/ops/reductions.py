@@ -309,8 +309,10 @@ class Softmax(Op):
     @staticmethod
     def forward(ctx: GraphContext, a: Tensor, dim: int) -> Tensor:
         """$e^{a_i - m} / \\sum_j e^{a_j - m}$ along `dim`, $m$ the maximum (stable)"""
+        # BEGIN SOLUTION 4.4
         _, exps, total = shifted_exponentials(a, dim, "softmax_lastdim_kernel_impl")
         out = apply_zip(operators.div, exps, total, a.dtype)
+        # END SOLUTION 4.4
         ctx.dim = dim
         ctx.save_for_backward(out)
         return out
@@ -319,7 +321,9 @@ class Softmax(Op):
     def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
         """$s \\odot (g - \\sum_j g_j s_j)$ along `dim`, $s$ the softmax"""
         (out,) = ctx.saved_tensors
+        # BEGIN SOLUTION 4.4
         return out * (grad - sum_keepdim(grad * out, ctx.dim))
+        # END SOLUTION 4.4
 
 
 def softmax(a: Tensor, dim: int, dtype=None) -> Tensor:
@@ -331,9 +335,11 @@ class LogSoftmax(Op):
     @staticmethod
     def forward(ctx: GraphContext, a: Tensor, dim: int) -> Tensor:
         """$a_i - m - \\ln \\sum_j e^{a_j - m}$ along `dim` (stable)"""
+        # BEGIN SOLUTION 4.4
         shifted, _, total = shifted_exponentials(a, dim, "log_softmax_lastdim_kernel_impl")
         log_total = apply_map(operators.log, total, a.dtype)
         out = apply_zip(operators.sub, shifted, log_total, a.dtype)
+        # END SOLUTION 4.4
         ctx.dim = dim
         ctx.save_for_backward(out)
         return out
@@ -342,7 +348,9 @@ class LogSoftmax(Op):
     def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
         """$g - e^{out} \\sum_j g_j$ along `dim`"""
         (out,) = ctx.saved_tensors
+        # BEGIN SOLUTION 4.4
         return grad - out.exp() * sum_keepdim(grad, ctx.dim)
+        # END SOLUTION 4.4
 
 
 def log_softmax(a: Tensor, dim: int, dtype=None) -> Tensor:
@@ -367,8 +375,10 @@ def shifted_by_max(a: Tensor, dim: int) -> Tensor:
     dim = normalize_dim(dim, a.ndim)
     if a.shape[dim] == 0:
         return a
+    # BEGIN SOLUTION 4.4
     largest, _ = arg_reduce(greater_or_nan, a, dim)
     return apply_zip(operators.sub, a, largest, a.dtype)
+    # END SOLUTION 4.4
 
 
 def sum_keepdim(a: Tensor, dim: int) -> Tensor:

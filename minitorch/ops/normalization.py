@@ -30,12 +30,18 @@ if TYPE_CHECKING:
 
 def normalized(x: Tensor, dims: tuple[int, ...], eps: float) -> tuple[Tensor, ...]:
     """$\\hat x$, the mean $\\mu$, the biased variance $\\sigma^2$ and
-    $1 / \\sqrt{\\sigma^2 + \\epsilon}$ of `x` over `dims`."""
-    mean = x.mean(dims, keepdim=True)
-    centred = x - mean
+    $1 / \\sqrt{\\sigma^2 + \\epsilon}$ of `x` over `dims`, each in `x`'s dtype.
+
+    float32 statistics are accumulated in float64, as PyTorch's CPU kernels do: a float32
+    row near 1000 would otherwise lose about three digits of its mean.
+    """
+    wide = x.double() if x.dtype is dtypes.float32 else x
+    mean = wide.mean(dims, keepdim=True)
+    centred = wide - mean
     variance = (centred * centred).mean(dims, keepdim=True)
     inverse_std = 1 / (variance + eps).sqrt()
-    return centred * inverse_std, mean, variance, inverse_std
+    results = centred * inverse_std, mean, variance, inverse_std
+    return tuple(t.to(x.dtype) for t in results)
 
 
 def affine(x_hat: Tensor, weight: Tensor | None, bias: Tensor | None, shape) -> Tensor:

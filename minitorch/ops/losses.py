@@ -60,10 +60,8 @@ def target_mask(input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
     class_dim = 1 if input.ndim > 1 else 0
     sizes = [1] * input.ndim
     sizes[class_dim] = input.shape[class_dim]
-    # BEGIN SOLUTION 4.5
     classes = arange(input.shape[class_dim], device=input.device).view(sizes)
     return target.unsqueeze(class_dim) == classes
-    # END SOLUTION 4.5
 
 
 def target_weights(mask: Tensor, weight: Tensor | None, kept: Tensor, dtype) -> Tensor:
@@ -99,25 +97,24 @@ class NllLoss(Op):
         picked = input.where(mask, 0.0).sum(class_dim)
         losses = (-picked * weights).where(kept, 0.0)
         total_weight = weights.sum()
-        # END SOLUTION 4.5
         ctx.save_for_backward(mask, weights, total_weight)
         ctx.reduction = reduction
         if reduction == "mean":
             return losses.sum() / total_weight
         return losses.sum() if reduction == "sum" else losses
+        # END SOLUTION 4.5
 
     @staticmethod
     def backward(ctx: GraphContext, grad: Tensor) -> tuple[Tensor, None, None]:
         """$-w_{t_i} g$ at the target class of each sample, 0 at the others"""
+        # BEGIN SOLUTION 4.5
         mask, weights, total_weight = ctx.saved_tensors
         class_dim = 1 if mask.ndim > 1 else 0
-        # BEGIN SOLUTION 4.5
         if ctx.reduction == "mean":
             grad = grad / total_weight
-        per_sample = -weights * grad
-        d_input = per_sample.unsqueeze(class_dim).where(mask, 0.0)
-        # END SOLUTION 4.5
+        d_input = (-weights * grad).unsqueeze(class_dim).where(mask, 0.0)
         return d_input, None, None
+        # END SOLUTION 4.5
 
 
 def check_nll_arguments(input: Tensor, target: Tensor, weight: Tensor | None) -> None:  # noqa: A002

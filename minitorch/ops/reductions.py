@@ -312,16 +312,16 @@ class Softmax(Op):
         # BEGIN SOLUTION 4.4
         _, exps, total = shifted_exponentials(a, dim, "softmax_lastdim_kernel_impl")
         out = apply_zip(operators.div, exps, total, a.dtype)
-        # END SOLUTION 4.4
         ctx.dim = dim
         ctx.save_for_backward(out)
         return out
+        # END SOLUTION 4.4
 
     @staticmethod
     def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
         """$s \\odot (g - \\sum_j g_j s_j)$ along `dim`, $s$ the softmax"""
-        (out,) = ctx.saved_tensors
         # BEGIN SOLUTION 4.4
+        (out,) = ctx.saved_tensors
         return out * (grad - sum_keepdim(grad * out, ctx.dim))
         # END SOLUTION 4.4
 
@@ -339,16 +339,16 @@ class LogSoftmax(Op):
         shifted, _, total = shifted_exponentials(a, dim, "log_softmax_lastdim_kernel_impl")
         log_total = apply_map(operators.log, total, a.dtype)
         out = apply_zip(operators.sub, shifted, log_total, a.dtype)
-        # END SOLUTION 4.4
         ctx.dim = dim
         ctx.save_for_backward(out)
         return out
+        # END SOLUTION 4.4
 
     @staticmethod
     def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
         """$g - e^{out} \\sum_j g_j$ along `dim`"""
-        (out,) = ctx.saved_tensors
         # BEGIN SOLUTION 4.4
+        (out,) = ctx.saved_tensors
         return grad - out.exp() * sum_keepdim(grad, ctx.dim)
         # END SOLUTION 4.4
 

@@ -369,6 +369,35 @@ def bench_mlp_step(rounds: int) -> None:
     print(line)
 
 
+def bench_losses(rounds: int) -> None:
+    """Forward and backward of cross-entropy (128 x 10 logits) and layer norm (128 x 256)."""
+    print_header("losses and normalization, forward + backward (float32)")
+    rng = np.random.default_rng(5)
+    logits = rng.standard_normal((128, 10)).astype(np.float32)
+    labels = rng.integers(0, 10, 128)
+    features = rng.standard_normal((128, 256)).astype(np.float32)
+
+    def runner(lib, loss):
+        x = lib.tensor(logits.copy(), requires_grad=True)
+        h = lib.tensor(features.copy(), requires_grad=True)
+        target = lib.tensor(labels)
+
+        def run():
+            if loss == "cross_entropy":
+                out = lib.nn.functional.cross_entropy(x, target)
+            else:
+                out = lib.nn.functional.layer_norm(h, (256,)).sum()
+            out.backward()
+
+        return run
+
+    for loss in ("cross_entropy", "layer_norm"):
+        contenders = {"minitorch": runner(minitorch, loss)}
+        if torch:
+            contenders["torch"] = runner(torch, loss)
+        print_row(loss, compare(contenders, rounds))
+
+
 SECTIONS = {
     "matmul": bench_matmul,
     "add": bench_elementwise,
@@ -378,6 +407,7 @@ SECTIONS = {
     "threads": bench_threads,
     "start": None,
     "tensor": bench_tensor,
+    "losses": bench_losses,
 }
 
 

@@ -242,6 +242,19 @@ def test_class_losses_grad_check(name):
 
 
 @pytest.mark.task4_5
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+def test_nll_loss_of_one_sample_with_a_one_element_target(reduction):
+    """A 1-D input is one sample: its (1,) target counts as the 0-D class index. (Values only:
+    torch's own backward fails here for "sum" and "none", a size mismatch.)"""
+    compare(
+        lambda x, t: F.nll_loss(x, t, reduction=reduction),
+        lambda x, t: TF.nll_loss(x, t, reduction=reduction),
+        [logits(4), np.array([2])],
+        [False, False],
+    )
+
+
+@pytest.mark.task4_5
 @pytest.mark.parametrize("reduction", ["mean", "sum"])
 def test_nll_loss_with_every_target_ignored(reduction):
     """Nothing left to average: the mean is 0 / 0 = nan, the sum 0, as in torch."""

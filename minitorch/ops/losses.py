@@ -76,7 +76,11 @@ def target_weights(mask: Tensor, weight: Tensor | None, kept: Tensor, dtype) -> 
 
 
 class NllLoss(Op):
-    """$\\ell_i = -w_{t_i} x_{i, t_i}$: the log-probability `input` gives each target class."""
+    """$\\ell_i = -w_{t_i} x_{i, t_i}$: the log-probability `input` gives each target class.
+
+    `kind` is PyTorch's name of the operation, "NllLoss" or "NllLoss2D" (for 4-D inputs),
+    which names the node.
+    """
 
     @staticmethod
     def forward(
@@ -199,6 +203,8 @@ def nll_loss(
     check_nll_arguments(input, target, weight)
     check_class_range(target, input.shape[1 if input.ndim > 1 else 0], ignore_index)
     settings = {"reduction": reduction, "ignore_index": ignore_index}
+    if input.ndim == 1:
+        target = target.reshape(())  # one sample: a (1,) target is its class, as a 0-D one
     if input.ndim <= 2:
         return NllLoss.apply(input, target, weight, kind="NllLoss", **settings)
     if input.ndim == 4:

@@ -425,6 +425,11 @@ ERRORS = {
     "label smoothing": (
         lambda f, m: f.cross_entropy(m(X), m(np.array([0, 1, 1])), label_smoothing=1.5)
     ),
+    "probabilities, weight size": (lambda f, m: f.cross_entropy(m(X), m(X), m(np.ones(4, "f4")))),
+    "probabilities, ignore_index": (lambda f, m: f.cross_entropy(m(X), m(X), ignore_index=1)),
+    "probabilities, label smoothing": (
+        lambda f, m: f.cross_entropy(m(X), m(X), label_smoothing=1.5)
+    ),
     "probabilities of ints": (lambda f, m: f.cross_entropy(m(X), m(np.ones((3, 5), "int64")))),
     "integer logits": (
         lambda f, m: f.cross_entropy(m(np.ones((3, 5), "int64")), m(np.zeros(3, "int64")))

@@ -231,6 +231,12 @@ class DivNumber(Op):
         return grad / ctx.number
 
 
+def check_label_smoothing(label_smoothing: float) -> None:
+    """PyTorch's check: above 1 is an error; 0 or below means no smoothing."""
+    if label_smoothing > 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+
+
 def cross_entropy(
     input: Tensor,  # noqa: A002
     target: Tensor,
@@ -257,8 +263,7 @@ def cross_entropy(
         return cross_entropy_probabilities(
             input, target, weight, ignore_index, reduction, label_smoothing
         )
-    if not 0.0 <= label_smoothing <= 1.0:
-        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    check_label_smoothing(label_smoothing)
     log_probs = log_softmax(input, class_dim)
     nll = nll_loss(log_probs, target, weight, ignore_index, reduction)
     if label_smoothing <= 0.0:
@@ -296,8 +301,7 @@ def cross_entropy_probabilities(
         )
     if ignore_index >= 0:
         raise RuntimeError("ignore_index is not supported for floating point target")
-    if not 0.0 <= label_smoothing <= 1.0:
-        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    check_label_smoothing(label_smoothing)
     class_dim = 1 if input.ndim > 1 else 0
     classes = input.shape[class_dim] if input.ndim else 1
     if weight is not None and (weight.ndim != 1 or weight.numel() != classes):

@@ -29,7 +29,7 @@ from .dtypes import (
 from .dtypes import float32 as float  # noqa: A004
 from .dtypes import float64 as double
 from .dtypes import int64 as long
-from .nn import Module, Parameter
+from .nn import Module, Parameter, ScalarParameter
 from .ops.api import (
     add,
     argmax,
@@ -95,6 +95,7 @@ from .ops.api import tensor_prod as prod
 from .ops.api import tensor_sum as sum  # noqa: A004
 from .ops.inplace import abs_, relu_
 from .scalar import Scalar, derivative_check
+from .serialization import load, save
 from .tensors.base import Size
 from .tensors.creation import (
     arange,
@@ -140,6 +141,9 @@ __all__: list[str] = [
     "set_grad_enabled",
     "Module",
     "Parameter",
+    "ScalarParameter",
+    "load",
+    "save",
     "Scalar",
     "derivative_check",
     "set_printoptions",

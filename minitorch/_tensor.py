@@ -65,6 +65,14 @@ class Tensor(TensorBase):
         """This tensor's values outside the graph (`detach()`)."""
         return self.detach()
 
+    @data.setter
+    def data(self, value: Tensor) -> None:
+        # nn core: `p.data = t` points this tensor at `t`'s values (Module.to keeps a
+        # Parameter the same object while changing its dtype or device).
+        if not isinstance(value, TensorBase):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
+        self._layout, self.dtype, self.device = value._layout, value.dtype, value.device
+
     def to(self, *args, **kwargs) -> Tensor:
         """This tensor with another dtype and/or device (itself when nothing changes).
 
@@ -484,6 +492,22 @@ class Tensor(TensorBase):
 
     def __itruediv__(self, other):
         return self.div_(other)
+
+    # ------------------------------------------------------------------ nn core
+    # (torch.Tensor._make_subclass: how nn.Parameter becomes a tensor)
+
+    @staticmethod
+    def _make_subclass(cls: type, data: TensorBase, require_grad: bool = False) -> Tensor:
+        """A leaf of class `cls` (a subclass, e.g. `nn.Parameter`) over `data`'s storage."""
+        if not isinstance(data, TensorBase):
+            raise TypeError(
+                "_make_subclass(): argument 'data' (position 2) must be Tensor, not "
+                f"{type(data).__name__}"
+            )
+        made = TensorBase.__new__(cls)
+        TensorBase.__init__(made, data._layout, data.dtype, data.device, data._version_counter)
+        made.requires_grad = require_grad
+        return made
 
 
 set_tensor_class(Tensor)

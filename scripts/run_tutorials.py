@@ -33,9 +33,11 @@ import difflib
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -244,15 +246,38 @@ def _output_matches(where: str, example: Example, printed: str, out: io.TextIOBa
 # ---------------------------------------------------------------------------
 
 
-def to_notebook(segments: list[str | Fence]) -> dict:
+MARKDOWN_LINK = re.compile(r"(\]\()([^)\s]+)(\))")
+
+
+def notebook_link_rewriter(source: Path, outdir: Path, converted: set[str]) -> Callable[[str], str]:
+    """A function that fixes the relative links of `source`'s prose for a notebook in `outdir`:
+    a link to a tutorial converted in the same run points to its notebook, any other
+    relative link (an image, the README) to the same file as before, seen from `outdir`."""
+
+    def rewrite(match: re.Match) -> str:
+        target = match.group(2)
+        if "://" in target or target.startswith(("#", "/", "mailto:")):
+            return match.group(0)
+        path, _, anchor = target.partition("#")
+        if Path(path).suffix == ".md" and Path(path).stem in converted:
+            new = Path(path).stem + ".ipynb"
+        else:
+            new = os.path.relpath(source.parent.resolve() / path, outdir.resolve())
+            new = Path(new).as_posix()
+        return match.group(1) + new + ("#" + anchor if anchor else "") + match.group(3)
+
+    return lambda text: MARKDOWN_LINK.sub(rewrite, text)
+
+
+def to_notebook(segments: list[str | Fence], link: Callable[[str], str] = str) -> dict:
     """An nbformat-4 notebook: prose and other blocks as markdown, python blocks as code cells
-    with their text block attached as the stdout stream."""
+    with their text block attached as the stdout stream; `link` rewrites the prose's links."""
     cells: list[dict] = []
     markdown: list[str] = []
     skip_until = -1  # segments up to this index are a code cell's output
 
     def flush_markdown() -> None:
-        text = "".join(markdown).strip("\n")
+        text = link("".join(markdown).strip("\n"))
         markdown.clear()
         if text:
             cells.append({"cell_type": "markdown", "metadata": {}, "source": _lines(text)})
@@ -304,10 +329,11 @@ def _lines(text: str) -> list[str]:
 
 def write_notebooks(paths: list[Path], outdir: Path) -> int:
     outdir.mkdir(parents=True, exist_ok=True)
+    converted = {path.stem for path in paths}
     for path in paths:
         shown, segments = read_tutorial(path)
         target = outdir / f"{path.stem}.ipynb"
-        notebook = to_notebook(segments)
+        notebook = to_notebook(segments, notebook_link_rewriter(path, outdir, converted))
         target.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n", "utf-8")
         print(f"{shown} -> {display_path(target)} ({len(notebook['cells'])} cells)")
     return 0

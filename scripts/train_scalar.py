@@ -6,7 +6,7 @@ Usage:
 
 The network is 2 -> hidden -> hidden -> 1: two `Linear` layers with ReLU, then a `Linear`
 layer with a sigmoid that gives $p = P(y = 1 \\mid x)$. Every weight is a `Scalar` inside a
-`Parameter`, so `loss.backward()` fills each weight's `grad`. Training is full-batch gradient
+`ScalarParameter`, so `loss.backward()` fills each weight's `grad`. Training is full-batch gradient
 descent on the binary cross-entropy
 
 $$L = -\\frac{1}{n} \\sum_i \\left[ y_i \\ln p_i + (1 - y_i) \\ln (1 - p_i) \\right]$$
@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from minitorch import Module, Scalar
+from minitorch import Module, Scalar, ScalarParameter
 from minitorch.datasets import DATASETS, Dataset
 
 DEFAULTS = {"points": 50, "hidden": 8, "epochs": 200, "lr": 0.5, "seed": 0}
@@ -43,14 +43,17 @@ class Linear(Module):
         super().__init__()
         bound = math.sqrt(6.0 / in_size)
         self.weights = [
-            [
-                self.add_parameter(f"weight_{i}_{j}", Scalar(rng.uniform(-bound, bound)))
-                for j in range(out_size)
-            ]
+            [self._learned(f"weight_{i}_{j}", rng.uniform(-bound, bound)) for j in range(out_size)]
             for i in range(in_size)
         ]
-        self.biases = [self.add_parameter(f"bias_{j}", Scalar(0.0)) for j in range(out_size)]
+        self.biases = [self._learned(f"bias_{j}", 0.0) for j in range(out_size)]
         self.in_size, self.out_size = in_size, out_size
+
+    def _learned(self, name: str, value: float) -> ScalarParameter:
+        """A trainable `Scalar` registered as the parameter `name`."""
+        parameter = ScalarParameter(Scalar(value))
+        self.register_parameter(name, parameter)
+        return parameter
 
     def forward(self, inputs: Sequence[Scalar | float]) -> list[Scalar]:
         outputs = []

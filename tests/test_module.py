@@ -1,4 +1,4 @@
-"""Module 0: the `Module` / `Parameter` tree.
+"""Module 0: the `Module` tree, with `ScalarParameter`s (numbers; tensors come in module 2).
 
 The expected names, orders and printed text follow `torch.nn.Module`:
 depth-first pre-order over modules, each module's own parameters before
@@ -7,14 +7,14 @@ those of its children, children in the order they were assigned.
 
 import pytest
 
-from minitorch import Module, Parameter
+from minitorch import Module, ScalarParameter
 
 
 class Leaf(Module):
     def __init__(self, weight: float = 1.0, bias: float = 2.0) -> None:
         super().__init__()
-        self.weight = Parameter(weight)
-        self.bias = Parameter(bias)
+        self.weight = ScalarParameter(weight)
+        self.bias = ScalarParameter(bias)
 
     def forward(self, x: float) -> float:
         return self.weight.value * x + self.bias.value
@@ -23,7 +23,7 @@ class Leaf(Module):
 class Middle(Module):
     def __init__(self) -> None:
         super().__init__()
-        self.scale = Parameter(3.0)
+        self.scale = ScalarParameter(3.0)
         self.left = Leaf(10.0, 11.0)
         self.right = Leaf(20.0, 21.0)
 
@@ -34,7 +34,7 @@ class Top(Module):
     def __init__(self) -> None:
         super().__init__()
         self.body = Middle()
-        self.offset = Parameter(4.0)
+        self.offset = ScalarParameter(4.0)
         self.head = Leaf(30.0, 31.0)
         self.note = "not a parameter"
 
@@ -188,7 +188,7 @@ def test_repr_shows_extra_repr() -> None:
 
 def test_reassigning_a_parameter_replaces_it_in_place() -> None:
     model = Leaf(1.0, 2.0)
-    new_weight = Parameter(5.0)
+    new_weight = ScalarParameter(5.0)
     model.weight = new_weight
     assert model.weight is new_weight
     # as torch.nn.Module: the replacement keeps the old parameter's position
@@ -198,7 +198,7 @@ def test_reassigning_a_parameter_replaces_it_in_place() -> None:
 
 def test_reassigning_a_child_module_to_a_parameter_replaces_it() -> None:
     model = Top()
-    model.head = Parameter(9.0)
+    model.head = ScalarParameter(9.0)
     assert list(model.children()) == [model.body], "head is no longer a child"
     assert ("head", 9.0) in [(n, p.value) for n, p in model.named_parameters()]
 
@@ -206,7 +206,7 @@ def test_reassigning_a_child_module_to_a_parameter_replaces_it() -> None:
 def test_plain_attribute_reassigned_to_a_parameter_is_the_parameter() -> None:
     model = Leaf()
     model.extra = 3.0
-    parameter = Parameter(5.0)
+    parameter = ScalarParameter(5.0)
     model.extra = parameter
     assert model.extra is parameter, f"model.extra is {model.extra!r}, not the new Parameter"
     assert "extra" in [n for n, _ in model.named_parameters()]
@@ -230,23 +230,23 @@ def test_unknown_attribute_raises_attribute_error() -> None:
 def test_assigning_before_super_init_is_a_clear_error() -> None:
     class Forgetful(Module):
         def __init__(self) -> None:
-            self.weight = Parameter(1.0)
+            self.weight = ScalarParameter(1.0)
             super().__init__()
 
     with pytest.raises(AttributeError, match=r"before Module\.__init__\(\)"):
         Forgetful()
 
 
-def test_add_parameter_registers_and_returns_it() -> None:
+def test_register_parameter_registers_it() -> None:
     model = Leaf()
-    parameter = model.add_parameter("gain", 0.5)
-    assert isinstance(parameter, Parameter) and parameter.value == 0.5
+    parameter = ScalarParameter(0.5)
+    assert model.register_parameter("gain", parameter) is None
     assert model.gain is parameter
     assert [n for n, _ in model.named_parameters()] == ["weight", "bias", "gain"]
 
 
 def test_parameter_update_replaces_the_value() -> None:
-    parameter = Parameter(1.0, name="w")
+    parameter = ScalarParameter(1.0, name="w")
     parameter.update(2.5)
     assert parameter.value == 2.5
     assert repr(parameter) == "2.5" and str(parameter) == "2.5"
@@ -281,3 +281,15 @@ def test_a_shared_parameter_is_listed_once() -> None:
 
     names = [name for name, _ in Tied().named_parameters()]
     assert names == ["first.weight", "first.bias", "second.bias"], names
+
+
+def test_state_dict_of_scalar_parameters_round_trips() -> None:
+    source, target = Top(), Top()
+    target.head.weight.update(0.0)
+    state = source.state_dict()
+    assert list(state) == [name for name, _ in EXPECTED_PARAMETERS]
+    assert list(state.values()) == [value for _, value in EXPECTED_PARAMETERS]
+    assert repr(target.load_state_dict(state)) == "<All keys matched successfully>"
+    assert target.head.weight.value == 30.0
+    with pytest.raises(RuntimeError, match='Missing key\\(s\\) in state_dict: "offset"'):
+        target.load_state_dict({k: v for k, v in state.items() if k != "offset"})

@@ -52,8 +52,8 @@ def test_linear_is_x_times_w_transposed_plus_b_with_its_own_weights(bias, batch)
     layer = minitorch.nn.Linear(5, 3, bias=bias, dtype=minitorch.float64)
     x, tx = both(RNG.normal(size=(*batch, 5)), requires_grad=True)
     out = layer(x)
-    weight = as_torch(layer.weight.value).requires_grad_(True)
-    b = as_torch(layer.bias.value).requires_grad_(True) if bias else None
+    weight = as_torch(layer.weight).requires_grad_(True)
+    b = as_torch(layer.bias).requires_grad_(True) if bias else None
     expected = TF.linear(tx, weight, b)
     assert_same(out, expected, "output")
     # gradients of a weighted sum reach the input, the weight and the bias as in torch
@@ -61,9 +61,9 @@ def test_linear_is_x_times_w_transposed_plus_b_with_its_own_weights(bias, batch)
     out.backward(minitorch.tensor(g, dtype=minitorch.float64))
     expected.backward(torch.tensor(g))
     assert_same(x.grad, tx.grad, "input grad")
-    assert_same(layer.weight.value.grad, weight.grad, "weight grad")
+    assert_same(layer.weight.grad, weight.grad, "weight grad")
     if bias:
-        assert_same(layer.bias.value.grad, b.grad, "bias grad")
+        assert_same(layer.bias.grad, b.grad, "bias grad")
 
 
 def test_functional_linear_matches_torch_on_given_weights():
@@ -78,10 +78,10 @@ def test_functional_linear_matches_torch_on_given_weights():
 def test_linear_parameter_names_and_shapes_are_torchs(bias):
     ours = minitorch.nn.Linear(4, 7, bias=bias)
     theirs = torch.nn.Linear(4, 7, bias=bias)
-    got = [(name, tuple(p.value.shape)) for name, p in ours.named_parameters()]
+    got = [(name, tuple(p.shape)) for name, p in ours.named_parameters()]
     expected = [(name, tuple(p.shape)) for name, p in theirs.named_parameters()]
     assert got == expected
-    assert all(p.value.requires_grad and p.value.is_leaf for p in ours.parameters())
+    assert all(p.requires_grad and p.is_leaf for p in ours.parameters())
     assert (ours.bias is None) == (not bias)
 
 
@@ -89,8 +89,8 @@ def test_linear_initialisation_is_uniform_within_one_over_sqrt_fan_in():
     minitorch.manual_seed(3)
     layer = minitorch.nn.Linear(64, 200)
     bound = 1 / math.sqrt(64)
-    weight = layer.weight.value.detach().numpy().ravel()
-    bias = layer.bias.value.detach().numpy()
+    weight = layer.weight.detach().numpy().ravel()
+    bias = layer.bias.detach().numpy()
     for name, values in (("weight", weight), ("bias", bias)):
         assert np.abs(values).max() <= bound, f"{name} beyond ±{bound}"
     # uniform on [-a, a]: mean 0, standard deviation a / sqrt(3); 12800 draws for the weight
@@ -103,10 +103,10 @@ def test_linear_initialisation_is_uniform_within_one_over_sqrt_fan_in():
 
 def test_linear_initialisation_follows_manual_seed():
     minitorch.manual_seed(5)
-    first = minitorch.nn.Linear(3, 4).weight.value.detach().numpy()
+    first = minitorch.nn.Linear(3, 4).weight.detach().numpy()
     minitorch.manual_seed(5)
-    again = minitorch.nn.Linear(3, 4).weight.value.detach().numpy()
-    other = minitorch.nn.Linear(3, 4).weight.value.detach().numpy()
+    again = minitorch.nn.Linear(3, 4).weight.detach().numpy()
+    other = minitorch.nn.Linear(3, 4).weight.detach().numpy()
     np.testing.assert_array_equal(first, again)
     assert not np.array_equal(first, other)
 
@@ -114,8 +114,8 @@ def test_linear_initialisation_follows_manual_seed():
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_linear_dtype(dtype):
     layer = minitorch.nn.Linear(2, 3, dtype=getattr(minitorch, dtype))
-    assert layer.weight.value.dtype is getattr(minitorch, dtype)
-    assert layer.bias.value.dtype is getattr(minitorch, dtype)
+    assert layer.weight.dtype is getattr(minitorch, dtype)
+    assert layer.bias.dtype is getattr(minitorch, dtype)
 
 
 @pytest.mark.parametrize("args", [(3, 2), (3, 2, False), (1, 10)])

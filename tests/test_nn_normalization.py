@@ -41,11 +41,6 @@ def assert_close(ours, theirs, dtype: str, what: str) -> None:
     )
 
 
-def value(parameter):
-    """The tensor a minitorch parameter holds (None for an absent one)."""
-    return None if parameter is None else parameter.value
-
-
 def run_both(ours_layer, theirs_layer, x: np.ndarray, dtype: str) -> None:
     """One forward and backward through both layers; compare output, node and all grads."""
     ours_x, theirs_x = pair(x, requires_grad=True)
@@ -57,7 +52,7 @@ def run_both(ours_layer, theirs_layer, x: np.ndarray, dtype: str) -> None:
     (theirs * torch.tensor(weights)).sum().backward()
     assert_close(ours_x.grad, theirs_x.grad, dtype, "input gradient")
     for name in ("weight", "bias"):
-        mine, its = value(getattr(ours_layer, name)), getattr(theirs_layer, name)
+        mine, its = getattr(ours_layer, name), getattr(theirs_layer, name)
         assert_close(None if mine is None else mine.grad, None if its is None else its.grad,
                      dtype, f"{name} gradient")  # fmt: skip
         if its is not None:
@@ -84,7 +79,8 @@ def test_layer_norm_matches_torch(shape, normalized, settings, dtype):
     assert repr(ours) == repr(theirs)
     if theirs.weight is not None:  # learned values, not the initial ones and zeros
         w = RNG.standard_normal(theirs.weight.shape).astype(dtype)
-        ours.weight.update(pair(w)[0])
+        with minitorch.no_grad():
+            ours.weight.copy_(pair(w)[0])
         theirs.weight.data = torch.tensor(w)
     run_both(ours, theirs, RNG.standard_normal(shape).astype(dtype), dtype)
 
@@ -159,6 +155,19 @@ def test_batch_norm_buffers_and_parameters():
     assert layer.num_batches_tracked.dtype is minitorch.int64
     untracked = minitorch.nn.BatchNorm2d(3, track_running_stats=False)
     assert untracked.running_mean is None and list(untracked.buffers()) == []
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda nn: nn.BatchNorm2d(3),
+        lambda nn: nn.LayerNorm(3),
+        lambda nn: nn.BatchNorm1d(2, affine=False),
+    ],
+)
+def test_state_dict_keys_match_torch(make):
+    ours, theirs = make(minitorch.nn), make(torch.nn)
+    assert list(ours.state_dict()) == list(theirs.state_dict())
 
 
 def test_batch_norm_eval_of_one_sample_uses_running_statistics():

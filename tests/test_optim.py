@@ -29,8 +29,8 @@ def twin_models():
     ]
     with torch.no_grad():
         for layer, twin in zip(ours, theirs, strict=True):
-            twin.weight.copy_(torch.tensor(layer.weight.value.detach().numpy()))
-            twin.bias.copy_(torch.tensor(layer.bias.value.detach().numpy()))
+            twin.weight.copy_(torch.tensor(layer.weight.detach().numpy()))
+            twin.bias.copy_(torch.tensor(layer.bias.detach().numpy()))
     return ours, theirs
 
 
@@ -42,7 +42,7 @@ def assert_same_parameters(ours, theirs, step: int):
     for k, (layer, twin) in enumerate(zip(ours, theirs, strict=True)):
         for name in ("weight", "bias"):
             np.testing.assert_allclose(
-                getattr(layer, name).value.detach().numpy(),
+                getattr(layer, name).detach().numpy(),
                 getattr(twin, name).detach().numpy(),
                 rtol=1e-12,
                 atol=1e-14,
@@ -108,14 +108,12 @@ def test_step_records_no_graph():
 
 def test_sgd_accepts_module_parameters():
     layer = minitorch.nn.Linear(2, 2)
-    before = layer.weight.value.detach().clone()
+    before = layer.weight.detach().clone()
     optimizer = minitorch.optim.SGD(layer.parameters(), lr=1.0)
     layer(minitorch.ones(1, 2)).sum().backward()
     optimizer.step()
     # d(sum of x W^T + b)/dW = 1 everywhere for x = (1, 1): every weight drops by lr
-    np.testing.assert_allclose(
-        layer.weight.value.detach().numpy(), before.numpy() - 1.0, rtol=1e-6
-    )
+    np.testing.assert_allclose(layer.weight.detach().numpy(), before.numpy() - 1.0, rtol=1e-6)
 
 
 def test_zero_grad_sets_gradients_to_none_by_default_as_torch():
@@ -160,4 +158,3 @@ def test_bad_params_raise_torchs_error(case):
     with pytest.raises(expected.type) as got:
         make(minitorch)
     assert str(got.value) == str(expected.value).replace("torch.", "minitorch.")
-

@@ -414,8 +414,34 @@ def test_notebook_conversion(tmp_path, capsys):
     assert "lesson.md" in out and "5 cells" in out, out
 
 
+def test_notebook_links_point_to_notebooks_and_other_files_stay_reachable(tmp_path, capsys):
+    lessons = tmp_path / "lessons"
+    (lessons / "images").mkdir(parents=True)
+    (lessons / "images" / "graph.png").write_bytes(b"png")
+    first = write(
+        lessons,
+        """\
+        See [the next lesson](second.md#part-2), ![a graph](images/graph.png),
+        [the README](../README.md), [PyTorch](https://pytorch.org/docs) and [below](#end).
+        """,
+    )
+    second = lessons / "second.md"
+    second.write_text("# Second\n", encoding="utf-8")
+    outdir = tmp_path / "out" / "notebooks"
+    status, out = run(capsys, first, second, "--notebook", outdir)
+    assert status == 0, out
+    cells = json.loads((outdir / "lesson.ipynb").read_text(encoding="utf-8"))["cells"]
+    text = "".join(cells[0]["source"])
+    assert "[the next lesson](second.ipynb#part-2)" in text, text
+    assert "![a graph](../../lessons/images/graph.png)" in text, text
+    assert (outdir / "../../lessons/images/graph.png").read_bytes() == b"png"
+    assert "[the README](../../README.md)" in text, text
+    assert "(https://pytorch.org/docs)" in text and "[below](#end)" in text, text
+
+
 def test_notebook_of_a_real_tutorial_is_valid(tmp_path, capsys):
     import nbformat
+
     tutorial = REPO / "tutorials" / "module0_operators.md"
     assert run(capsys, tutorial, "--notebook", tmp_path)[0] == 0
     nbformat.validate(nbformat.read(tmp_path / "module0_operators.ipynb", as_version=4))

@@ -1,26 +1,106 @@
-"""Module 0: the `Module` tree that holds a model's parameters.
+"""The `Module` tree that holds a model's parameters (module 0), and `Parameter`.
 
-A `Module` owns child modules and `Parameter`s, found by attribute
+A `Module` owns child modules, parameters and buffers, found by attribute
 assignment (`self.layer = Linear(2, 3)`), just like `torch.nn.Module`.
 `named_parameters()` walks the tree and names each parameter by its dotted
-path (`"layer.weight"`), `train()` and `eval()` set the `training` flag of the
-whole tree, and calling a module calls its `forward`.
+path (`"layer.weight"`), the keys of `state_dict()`; `train()` and `eval()`
+set the `training` flag of the whole tree, and calling a module calls its
+`forward`.
+
+Two kinds of learned values live in `_parameters`:
+
+- `Parameter`, as `torch.nn.Parameter`: a `Tensor` (it *is* one) that a
+  module registers; what every layer of `minitorch.nn` holds.
+- `ScalarParameter`: a holder for a plain number or a module-1 `Scalar`, for
+  the models of modules 0 and 1, written before tensors exist.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections import OrderedDict, namedtuple
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from .. import dtypes
 from .._tensor import Tensor
+from ..autograd import no_grad
+from ..tensors.creation import empty
+from ..tensors.device import device as Device  # noqa: N812 -- the class, as torch.device
 
 
-class Parameter:
-    """A value a model learns: a `Scalar` now, a `Tensor` later.
+class Parameter(Tensor):
+    """A tensor that a `Module` registers as a learned weight (`torch.nn.Parameter`).
 
-    The wrapper marks the value as trainable (`requires_grad`) so that
-    backpropagation accumulates its gradient, and lets `update` swap in a new
-    value while keeping it trainable.
+    It shares `data`'s storage, is a leaf, and requires grad unless told not to;
+    operations on it give plain tensors.
+
+    >>> import minitorch
+    >>> p = minitorch.nn.Parameter(minitorch.tensor([1.0, 2.0]))
+    >>> p
+    Parameter containing:
+    tensor([1., 2.], requires_grad=True)
+    >>> (p * 2).sum().backward()
+    >>> p.grad
+    tensor([2., 2.])
+    """
+
+    def __new__(cls, data: Tensor | None = None, requires_grad: bool = True) -> Parameter:
+        if data is None:
+            data = empty(0)
+        if not isinstance(data, Tensor):
+            raise TypeError(f"Parameter(): data must be a Tensor, got {type(data).__name__}")
+        return Tensor._make_subclass(cls, data, requires_grad)
+
+    def __init__(self, data: Tensor | None = None, requires_grad: bool = True) -> None:
+        # Everything is set by __new__ (the constructor of TensorBase takes a layout).
+        pass
+
+    def __repr__(self) -> str:
+        return "Parameter containing:\n" + super().__repr__()
+
+    __str__ = __repr__
+
+    def __deepcopy__(self, memo: dict) -> Parameter:
+        copied = Parameter(self.detach().clone(), self.requires_grad)
+        memo[id(self)] = copied
+        return copied
+
+
+class Buffer(Tensor):
+    """A tensor that a `Module` registers as a buffer when assigned as an attribute
+    (`torch.nn.Buffer`): kept and moved with the model, not learned; in `state_dict()`
+    unless `persistent=False`.
+
+    >>> import minitorch
+    >>> class Counter(Module):
+    ...     def __init__(self):
+    ...         super().__init__()
+    ...         self.count = Buffer(minitorch.zeros(1))
+    >>> list(Counter().state_dict())
+    ['count']
+    """
+
+    def __new__(cls, data: Tensor | None = None, *, persistent: bool = True) -> Buffer:
+        if data is None:
+            data = empty(0)
+        if not isinstance(data, Tensor):
+            raise TypeError(f"Buffer(): data must be a Tensor, got {type(data).__name__}")
+        buffer = Tensor._make_subclass(cls, data, data.requires_grad)
+        buffer.persistent = persistent
+        return buffer
+
+    def __init__(self, data: Tensor | None = None, *, persistent: bool = True) -> None:
+        # Everything is set by __new__, as for Parameter.
+        pass
+
+
+class ScalarParameter:
+    """A learned number of modules 0 and 1: a float or a `Scalar`, held in `.value`.
+
+    Tensors are not built yet in those modules; from module 2 on a model's
+    weights are `Parameter`s, which are tensors. Holding a `Scalar` marks it
+    as trainable (`requires_grad`), so backpropagation fills its `grad`;
+    `update` swaps in a new value and keeps it trainable.
     """
 
     def __init__(self, value: Any, name: str | None = None) -> None:
@@ -29,7 +109,7 @@ class Parameter:
         self._mark_trainable()
 
     def update(self, value: Any) -> None:
-        """Replace the wrapped value (e.g. after an optimizer step)."""
+        """Replace the held value (e.g. after an optimizer step)."""
         self.value = value
         self._mark_trainable()
 
@@ -44,21 +124,43 @@ class Parameter:
         return str(self.value)
 
 
+_LearnedValue = (Parameter, ScalarParameter)
+
+
+class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
+    """What `load_state_dict` returns: the keys it did not find and those it did not use."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        if not self.missing_keys and not self.unexpected_keys:
+            return "<All keys matched successfully>"
+        return super().__repr__()
+
+    __str__ = __repr__
+
+
+def _typename(value: Any) -> str:
+    """torch.typename: `'minitorch.FloatTensor'` for a tensor, the class name otherwise."""
+    return value.type() if isinstance(value, Tensor) else type(value).__name__
+
+
 class Module:
-    """Base class of every model: a tree of child modules and parameters.
+    """Base class of every model: a tree of child modules, parameters and buffers.
 
     Subclasses set parameters and children as attributes in `__init__` and
     define `forward`:
 
+    >>> import minitorch
     >>> class Affine(Module):
     ...     def __init__(self):
     ...         super().__init__()
-    ...         self.scale = Parameter(2.0)
+    ...         self.scale = Parameter(minitorch.tensor([2.0]))
     ...     def forward(self, x):
-    ...         return self.scale.value * x
+    ...         return self.scale * x
     >>> model = Affine()
-    >>> model(3.0)
-    6.0
+    >>> model(minitorch.tensor([3.0]))
+    tensor([6.], grad_fn=<MulBackward0>)
     >>> [name for name, _ in model.named_parameters()]
     ['scale']
     """
@@ -67,10 +169,13 @@ class Module:
 
     def __init__(self) -> None:
         # Written through __dict__ because __setattr__ files values into them.
-        self.__dict__["_modules"] = {}
         self.__dict__["_parameters"] = {}
         self.__dict__["_buffers"] = {}
+        self.__dict__["_non_persistent_buffers_set"] = set()
+        self.__dict__["_modules"] = {}
         self.__dict__["training"] = True
+
+    # ------------------------------------------------------------------ attributes
 
     def __setattr__(self, name: str, value: Any) -> None:
         if "_modules" not in self.__dict__:
@@ -79,46 +184,52 @@ class Module:
                 f"(call super().__init__() first in {type(self).__name__}.__init__)"
             )
         # As in torch.nn.Module: a name lives in exactly one place, a replaced
-        # parameter or child keeps its position, and a registered name only
+        # parameter, buffer or child keeps its position, and a registered name only
         # accepts its own kind (or None, which unregisters the value but keeps the slot).
-        if isinstance(value, Parameter):
+        if isinstance(value, _LearnedValue):
             self._forget(name, keep="_parameters")
             self._parameters[name] = value
         elif isinstance(value, Module):
             self._forget(name, keep="_modules")
             self._modules[name] = value
+        elif isinstance(value, Buffer):
+            self._forget(name, keep="_buffers")
+            self._buffers[name] = value
+            if not value.persistent:
+                self._non_persistent_buffers_set.add(name)
         elif name in self._parameters:
-            self._check_none(value, name, "parameter", "minitorch.Parameter")
+            self._check_none(value, name, "parameter", "minitorch.nn.Parameter")
             self._parameters[name] = None
         elif name in self._modules:
-            self._check_none(value, name, "child module", "minitorch.Module")
+            self._check_none(value, name, "child module", "minitorch.nn.Module")
             self._modules[name] = None
         elif name in self._buffers:
-            if value is not None and not isinstance(value, Tensor):
-                self._check_none(value, name, "buffer", "minitorch.Tensor")
+            if not isinstance(value, Tensor):
+                self._check_none(value, name, "buffer", "minitorch.nn.Buffer, minitorch.Tensor")
             self._buffers[name] = value
         else:
             object.__setattr__(self, name, value)
 
     def _forget(self, name: str, keep: str) -> None:
-        """Remove `name` from every place but the registry `keep`."""
+        """Remove `name` from every place but the registry `keep` (and its persistence)."""
         self.__dict__.pop(name, None)
-        for registry in ("_parameters", "_modules", "_buffers"):
+        for registry in ("_parameters", "_buffers", "_modules"):
             if registry != keep:
                 self.__dict__[registry].pop(name, None)
+        self._non_persistent_buffers_set.discard(name)
 
     @staticmethod
     def _check_none(value: Any, name: str, kind: str, expected: str) -> None:
         if value is not None:
             raise TypeError(
-                f"cannot assign '{type(value).__name__}' as {kind} '{name}' "
+                f"cannot assign '{_typename(value)}' as {kind} '{name}' "
                 f"({expected} or None expected)"
             )
 
     def __getattr__(self, name: str) -> Any:
         # Called only when normal lookup fails: look in the registries.
         registries = self.__dict__
-        for registry in ("_parameters", "_modules", "_buffers"):
+        for registry in ("_parameters", "_buffers", "_modules"):
             if name in registries.get(registry, {}):
                 return registries[registry][name]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
@@ -126,65 +237,109 @@ class Module:
     def __delattr__(self, name: str) -> None:
         if name in self._parameters:
             del self._parameters[name]
-        elif name in self._modules:
-            del self._modules[name]
         elif name in self._buffers:
             del self._buffers[name]
+            self._non_persistent_buffers_set.discard(name)
+        elif name in self._modules:
+            del self._modules[name]
         else:
             object.__delattr__(self, name)
 
-    def add_parameter(self, name: str, value: Any) -> Parameter:
-        """Register `value` as a parameter called `name` and return the `Parameter`."""
-        parameter = value if isinstance(value, Parameter) else Parameter(value, name)
-        setattr(self, name, parameter)
-        return parameter
+    def _check_new_name(self, name: Any, kind: str, registry: str) -> None:
+        """torch's checks on a name given to `register_*`/`add_module`."""
+        if "_modules" not in self.__dict__:
+            raise AttributeError(f"cannot assign {kind} before Module.__init__() call")
+        if not isinstance(name, str):
+            raise TypeError(f"{kind} name should be a string. Got {type(name).__name__}")
+        if "." in name:
+            got = f", got: {name}" if kind == "module" else ""
+            raise KeyError(f'{kind} name can\'t contain "."{got}')
+        if name == "":
+            raise KeyError(f'{kind} name can\'t be empty string ""')
+        if hasattr(self, name) and name not in self.__dict__[registry]:
+            raise KeyError(f"attribute '{name}' already exists")
+
+    def register_parameter(self, name: str, param: Parameter | ScalarParameter | None) -> None:
+        """Add `param` (a `Parameter`, or None for an empty slot) under `name`."""
+        self._check_new_name(name, "parameter", "_parameters")
+        if param is not None and not isinstance(param, _LearnedValue):
+            raise TypeError(
+                f"cannot assign '{_typename(param)}' object to parameter '{name}' "
+                "(minitorch.nn.Parameter or None required)"
+            )
+        self._forget(name, keep="_parameters")
+        self._parameters[name] = param
 
     def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
-        """Keep `tensor` as state that is not learned (running statistics, ...): reachable as
-        `self.<name>`, listed by `named_buffers()`, and never given to an optimizer."""
-        if "." in name:
-            raise KeyError('buffer name can\'t contain "."')
-        if name == "":
-            raise KeyError('buffer name can\'t be empty string ""')
-        if name in self.__dict__ and name not in self._buffers:
-            raise KeyError(f"attribute '{name}' already exists")
+        """Add a tensor the module keeps but does not learn (e.g. running statistics).
+
+        A persistent buffer is part of `state_dict()`; a non-persistent one is not.
+        """
+        self._check_new_name(name, "buffer", "_buffers")
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError(
-                f"cannot assign '{type(tensor).__name__}' object to buffer '{name}' "
+                f"cannot assign '{_typename(tensor)}' object to buffer '{name}' "
                 "(minitorch Tensor or None required)"
             )
         self._forget(name, keep="_buffers")
         self._buffers[name] = tensor
+        if not persistent:
+            self._non_persistent_buffers_set.add(name)
 
-    def named_buffers(self) -> Iterator[tuple[str, Tensor]]:
-        """Every buffer in the tree (None ones skipped) with its dotted path."""
-        for module_name, module in self.named_modules():
-            for name, buffer in module._buffers.items():
-                if buffer is not None:
-                    yield (f"{module_name}.{name}" if module_name else name), buffer
+    def add_module(self, name: str, module: Module | None) -> None:
+        """Add a child module under `name` (as `self.name = module`)."""
+        if module is not None and not isinstance(module, Module):
+            raise TypeError(f"{_typename(module)} is not a Module subclass")
+        self._check_new_name(name, "module", "_modules")
+        self._forget(name, keep="_modules")
+        self._modules[name] = module
 
-    def buffers(self) -> Iterator[Tensor]:
-        """Every buffer in the tree."""
-        for _, buffer in self.named_buffers():
-            yield buffer
+    register_module = add_module
+
+    def get_submodule(self, target: str) -> Module:
+        """The module at the dotted path `target` ("" is this module)."""
+        module = self
+        for item in target.split(".") if target else []:
+            if not hasattr(module, item):
+                raise AttributeError(f"{module._get_name()} has no attribute `{item}`")
+            module = getattr(module, item)
+            if not isinstance(module, Module):
+                raise AttributeError(f"`{item}` is not an nn.Module")
+        return module
+
+    # ------------------------------------------------------------------ walking the tree
 
     def children(self) -> Iterator[Module]:
         """The direct child modules, in the order they were assigned."""
-        yield from self._modules.values()
+        for _, module in self.named_children():
+            yield module
 
-    def named_modules(self, prefix: str = "") -> Iterator[tuple[str, Module]]:
+    def named_children(self) -> Iterator[tuple[str, Module]]:
+        """The direct child modules with their names (each module once)."""
+        seen: set[int] = set()
+        for name, module in self._modules.items():
+            if module is not None and id(module) not in seen:
+                seen.add(id(module))
+                yield name, module
+
+    def named_modules(
+        self, memo: set | None = None, prefix: str = "", remove_duplicate: bool = True
+    ) -> Iterator[tuple[str, Module]]:
         """This module and every descendant, depth first, with dotted names ("" for self).
 
-        A module reachable along several paths is listed once, under its first name.
+        A module reachable along several paths is listed once, under its first
+        name (every time with `remove_duplicate=False`); `memo` holds the modules
+        already listed.
         """
         # BEGIN SOLUTION 0.4
-        seen: set[int] = set()
+        seen = set() if memo is None else memo
         stack = [(prefix, self)]
         while stack:
             name, module = stack.pop()
-            if id(module) in seen:
-                continue
-            seen.add(id(module))
+            if remove_duplicate:
+                if module in seen:
+                    continue
+                seen.add(module)
             yield name, module
             children = [
                 (f"{name}.{child_name}" if name else child_name, child)
@@ -199,29 +354,67 @@ class Module:
         for _, module in self.named_modules():
             yield module
 
-    def named_parameters(self) -> Iterator[tuple[str, Parameter]]:
+    def _named_members(
+        self,
+        members_of: Callable[[Module], Iterator[tuple[str, Any]]],
+        prefix: str,
+        recurse: bool,
+        remove_duplicate: bool,
+    ) -> Iterator[tuple[str, Any]]:
+        """`(dotted name, member)` for the members (`members_of(module)`) of each module of
+        the tree (only this one without `recurse`), a shared member listed once unless not
+        `remove_duplicate`."""
+        # BEGIN SOLUTION 0.4
+        modules = (
+            self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate)
+            if recurse
+            else [(prefix, self)]
+        )
+        seen: set[int] = set()
+        for module_name, module in modules:
+            for name, member in members_of(module):
+                if member is None or (remove_duplicate and id(member) in seen):
+                    continue
+                seen.add(id(member))
+                yield (f"{module_name}.{name}" if module_name else name), member
+        # END SOLUTION 0.4
+
+    def named_parameters(
+        self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True
+    ) -> Iterator[tuple[str, Parameter]]:
         """Every parameter in the tree with its dotted path, e.g. `("layer1.weight", p)`.
 
         A parameter shared by several modules is listed once, so an optimizer
         steps it once.
         """
-        # BEGIN SOLUTION 0.4
-        seen: set[int] = set()
-        for module_name, module in self.named_modules():
-            for name, parameter in module._parameters.items():
-                if parameter is None or id(parameter) in seen:
-                    continue
-                seen.add(id(parameter))
-                yield (f"{module_name}.{name}" if module_name else name), parameter
-        # END SOLUTION 0.4
+        yield from self._named_members(
+            lambda module: module._parameters.items(), prefix, recurse, remove_duplicate
+        )
 
-    def parameters(self) -> Iterator[Parameter]:
-        """Every parameter in the tree."""
-        for _, parameter in self.named_parameters():
+    def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
+        """Every parameter in the tree (of this module only without `recurse`)."""
+        for _, parameter in self.named_parameters(recurse=recurse):
             yield parameter
+
+    def named_buffers(
+        self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True
+    ) -> Iterator[tuple[str, Tensor]]:
+        """Every buffer in the tree with its dotted path."""
+        yield from self._named_members(
+            lambda module: module._buffers.items(), prefix, recurse, remove_duplicate
+        )
+
+    def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
+        """Every buffer in the tree (of this module only without `recurse`)."""
+        for _, buffer in self.named_buffers(recurse=recurse):
+            yield buffer
+
+    # ------------------------------------------------------------------ modes and gradients
 
     def train(self, mode: bool = True) -> Module:
         """Set `training = mode` on this module and all descendants; returns self."""
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
         # BEGIN SOLUTION 0.4
         for module in self.modules():
             module.__dict__["training"] = mode
@@ -232,11 +425,209 @@ class Module:
         """Set `training = False` on the whole tree; returns self."""
         return self.train(False)
 
+    def requires_grad_(self, requires_grad: bool = True) -> Module:
+        """Set `requires_grad` of every tensor parameter (False freezes the module); returns
+        self."""
+        for parameter in self.parameters():
+            if isinstance(parameter, Tensor):
+                parameter.requires_grad_(requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """Forget the parameters' gradients: set them to None, or to zeros."""
+        for parameter in self.parameters():
+            if not isinstance(parameter, Tensor) or parameter.grad is None:
+                continue
+            if set_to_none:
+                parameter.grad = None
+            else:
+                parameter.grad = parameter.grad.detach()
+                parameter.grad.zero_()
+
+    def apply(self, fn: Callable[[Module], Any]) -> Module:
+        """Call `fn` on every child (recursively) and then on this module; returns self.
+
+        Typical use: `model.apply(init_weights)`.
+        """
+        for module in self.children():
+            module.apply(fn)
+        fn(self)
+        return self
+
+    # ------------------------------------------------------------------ dtype and device
+
+    def _apply(self, convert: Callable[[Tensor], Tensor]) -> Module:
+        """Replace every parameter's and buffer's data (and gradient) by `convert` of it.
+
+        A parameter stays the same object, so optimizers that hold it still see it.
+        """
+        for module in self.modules():
+            for parameter in module._parameters.values():
+                if not isinstance(parameter, Tensor):
+                    continue
+                with no_grad():
+                    parameter.data = convert(parameter.detach())
+                    if parameter.grad is not None:
+                        parameter.grad = convert(parameter.grad.detach())
+            for name, buffer in module._buffers.items():
+                if buffer is not None:
+                    module._buffers[name] = convert(buffer)
+        return self
+
+    def to(self, *args: Any, **kwargs: Any) -> Module:
+        """Move and/or cast the parameters and buffers: `to(device)`, `to(dtype)`,
+        `to(device, dtype)` or `to(tensor)`; only floating-point values change dtype."""
+        target_dtype, target_device = kwargs.pop("dtype", None), kwargs.pop("device", None)
+        kwargs.pop("non_blocking", None)
+        if kwargs:
+            raise TypeError(f"to() received an invalid combination of arguments: {sorted(kwargs)}")
+        for arg in args:
+            if isinstance(arg, Tensor):
+                target_dtype, target_device = arg.dtype, arg.device
+            elif isinstance(arg, (str, Device)):
+                target_device = arg
+            else:
+                target_dtype = arg
+        if target_dtype is not None:
+            target_dtype = dtypes.to_dtype(target_dtype)
+            if not target_dtype.is_floating_point:
+                raise TypeError(
+                    "nn.Module.to only accepts floating point or complex dtypes, but got "
+                    f"desired dtype={target_dtype}"
+                )
+
+        def convert(t: Tensor) -> Tensor:
+            cast = target_dtype if t.is_floating_point() else None
+            return t.to(device=target_device, dtype=cast)
+
+        return self._apply(convert)
+
+    def float(self) -> Module:
+        """Cast floating-point parameters and buffers to float32."""
+        return self._apply(lambda t: t.float() if t.is_floating_point() else t)
+
+    def double(self) -> Module:
+        """Cast floating-point parameters and buffers to float64."""
+        return self._apply(lambda t: t.double() if t.is_floating_point() else t)
+
+    def cpu(self) -> Module:
+        """Move the parameters and buffers to the CPU."""
+        return self._apply(lambda t: t.cpu())
+
+    def cuda(self) -> Module:
+        """Move the parameters and buffers to the GPU."""
+        return self._apply(lambda t: t.cuda())
+
+    # ------------------------------------------------------------------ state_dict
+
+    def state_dict(
+        self, destination: dict | None = None, prefix: str = "", keep_vars: bool = False
+    ) -> OrderedDict:
+        """The parameters and persistent buffers by dotted name, PyTorch's keys and order.
+
+        The tensors share storage with the model (detached unless `keep_vars`).
+        """
+        state = OrderedDict() if destination is None else destination
+        for module_name, module in self.named_modules(prefix=prefix, remove_duplicate=False):
+            dotted = f"{module_name}." if module_name else ""
+            for name, value in module._state_items():
+                if isinstance(value, ScalarParameter):
+                    value = value.value
+                elif isinstance(value, Tensor) and not keep_vars:
+                    value = value.detach()
+                state[dotted + name] = value
+        return state
+
+    def _state_items(self) -> Iterator[tuple[str, Any]]:
+        """This module's own entries of `state_dict`: parameters, then persistent buffers."""
+        for name, parameter in self._parameters.items():
+            if parameter is not None:
+                yield name, parameter
+        for name, buffer in self._buffers.items():
+            if buffer is not None and name not in self._non_persistent_buffers_set:
+                yield name, buffer
+
+    def load_state_dict(
+        self, state_dict: Mapping[str, Any], strict: bool = True, assign: bool = False
+    ) -> _IncompatibleKeys:
+        """Copy `state_dict`'s tensors into the parameters and buffers of the same names.
+
+        With `strict`, a missing or unexpected key is an error (torch's text);
+        a shape mismatch always is. Returns the missing and unexpected keys.
+        With `assign`, the given tensors replace the model's instead of being copied.
+        """
+        if not isinstance(state_dict, Mapping):
+            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+        expected, errors, missing = set(), [], []
+        for module_name, module in self.named_modules(remove_duplicate=False):
+            dotted = f"{module_name}." if module_name else ""
+            for name, value in list(module._state_items()):
+                key = dotted + name
+                expected.add(key)
+                if key not in state_dict:
+                    missing.append(key)
+                    continue
+                error = module._load_entry(name, value, key, state_dict[key], assign)
+                if error:
+                    errors.append(error)
+        unexpected = [key for key in state_dict if key not in expected]
+        if strict:
+            if unexpected:
+                names = ", ".join(f'"{k}"' for k in unexpected)
+                errors.insert(0, f"Unexpected key(s) in state_dict: {names}. ")
+            if missing:
+                names = ", ".join(f'"{k}"' for k in missing)
+                errors.insert(0, f"Missing key(s) in state_dict: {names}. ")
+        if errors:
+            raise RuntimeError(
+                f"Error(s) in loading state_dict for {self._get_name()}:\n\t" + "\n\t".join(errors)
+            )
+        return _IncompatibleKeys(missing, unexpected)
+
+    def _load_entry(self, name: str, current: Any, key: str, given: Any, assign: bool) -> str:
+        """Load one `state_dict` entry into this module's `name`; the error text, or ""."""
+        if isinstance(current, ScalarParameter):
+            current.update(given.value if isinstance(given, ScalarParameter) else given)
+            return ""
+        if not isinstance(given, Tensor):
+            return (
+                f'While copying the parameter named "{key}", expected minitorch.Tensor or '
+                f"Tensor-like object from checkpoint but received {type(given)}"
+            )
+        if given.shape != current.shape:
+            return (
+                f"size mismatch for {key}: copying a param with shape {given.shape} from "
+                f"checkpoint, the shape in current model is {current.shape}."
+            )
+        if assign:
+            if isinstance(current, Parameter):
+                setattr(self, name, Parameter(given.detach(), current.requires_grad))
+            else:
+                self._buffers[name] = given
+            return ""
+        try:
+            with no_grad():
+                current.copy_(given)
+        except Exception as error:  # noqa: BLE001 -- reported in torch's words, with the key
+            return (
+                f'While copying the parameter named "{key}", whose dimensions in the model are '
+                f"{current.shape} and whose dimensions in the checkpoint are {given.shape}, an "
+                f"exception occurred : {error.args}."
+            )
+        return ""
+
+    # ------------------------------------------------------------------ calling and printing
+
     def forward(self, *args: Any, **kwargs: Any) -> Any:
-        raise NotImplementedError(f"{type(self).__name__} must define forward()")
+        raise NotImplementedError(
+            f'Module [{type(self).__name__}] is missing the required "forward" function'
+        )
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self.forward(*args, **kwargs)
+
+    def _get_name(self) -> str:
+        return type(self).__name__
 
     def extra_repr(self) -> str:
         """Text shown inside this module's parentheses in `repr` (override to add detail)."""
@@ -250,7 +641,12 @@ class Module:
         for name, child in self._modules.items():
             child_text = repr(child).replace("\n", "\n  ")
             lines.append(f"({name}): {child_text}")
-        head = f"{type(self).__name__}("
+        head = f"{self._get_name()}("
         if not self._modules and len(lines) <= 1:
             return head + "".join(lines) + ")"
         return head + "\n  " + "\n  ".join(lines) + "\n)"
+
+    def __dir__(self) -> list[str]:
+        names = set(super().__dir__())
+        names.update(self._parameters, self._buffers, self._modules)
+        return sorted(name for name in names if not name[0].isdigit())

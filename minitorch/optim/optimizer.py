@@ -8,7 +8,7 @@ from .._tensor import Tensor
 
 
 def _tensors(params: Iterable) -> list[Tensor]:
-    """The tensors of `params`: tensors, or `nn.Parameter`s (whose tensor is `.value`).
+    """`params` as a list of tensors (an `nn.Parameter` is one).
 
     Each must be a leaf: an optimizer changes it in place, and stepping a tensor computed
     from others would change a copy the model never reads.
@@ -18,7 +18,7 @@ def _tensors(params: Iterable) -> list[Tensor]:
             "params argument given to the optimizer should be an iterable of Tensors or dicts, "
             f"but got {params.type()}"
         )
-    tensors = [getattr(p, "value", p) for p in params]
+    tensors = list(params)
     if not tensors:
         raise ValueError("optimizer got an empty parameter list")
     for t in tensors:

@@ -81,14 +81,12 @@ class _BatchNorm(Module):
                 factor = 1.0 / self.num_batches_tracked.item()
         use_batch_stats = self.training or (self.running_mean is None and self.running_var is None)
         keep_stats = not self.training or self.track_running_stats
-        weight = None if self.weight is None else self.weight.value
-        bias = None if self.bias is None else self.bias.value
         return F.batch_norm(
             input,
             self.running_mean if keep_stats else None,
             self.running_var if keep_stats else None,
-            weight,
-            bias,
+            self.weight,
+            self.bias,
             use_batch_stats,
             factor,
             self.eps,

@@ -46,9 +46,7 @@ class LayerNorm(Module):
             self.bias = None
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        weight = None if self.weight is None else self.weight.value
-        bias = None if self.bias is None else self.bias.value
-        return F.layer_norm(input, self.normalized_shape, weight, bias, self.eps)
+        return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
 
     def extra_repr(self) -> str:
         return (

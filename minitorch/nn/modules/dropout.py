@@ -1,0 +1,28 @@
+"""`Dropout`: zero random elements while training, the identity in eval mode."""
+
+from __future__ import annotations
+
+from ..._tensor import Tensor
+from .. import functional
+from ..module import Module
+
+
+class Dropout(Module):
+    """Each element zeroed with probability `p` in training, the rest scaled by $1/(1-p)$.
+
+    >>> import minitorch
+    >>> minitorch.nn.Dropout(0.3)
+    Dropout(p=0.3, inplace=False)
+    """
+
+    def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
+        super().__init__()
+        if p < 0 or p > 1:
+            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+        self.p, self.inplace = p, inplace
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return functional.dropout(input, self.p, self.training, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"p={self.p}, inplace={self.inplace}"

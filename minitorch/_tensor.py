@@ -309,11 +309,11 @@ class Tensor(TensorBase):
     def any(self, dim=None, keepdim: bool = False) -> Tensor:
         return reductions.tensor_any(self, dim, keepdim)
 
-    def softmax(self, dim: int) -> Tensor:
-        return reductions.softmax(self, dim)
+    def softmax(self, dim: int, dtype=None) -> Tensor:
+        return reductions.softmax(self, dim, dtype)
 
-    def log_softmax(self, dim: int) -> Tensor:
-        return reductions.log_softmax(self, dim)
+    def log_softmax(self, dim: int, dtype=None) -> Tensor:
+        return reductions.log_softmax(self, dim, dtype)
 
     def matmul(self, other: Tensor) -> Tensor:
         return linalg.matmul(self, other)

@@ -495,6 +495,33 @@ def bench_optim(rounds: int) -> None:
         ratio = best["torch"] / best["minitorch"]
         line += f"{'-':>13}{format_time(best['torch']):>13}{'':>10}{ratio:>9.2f}x"
     print(line)
+def bench_losses(rounds: int) -> None:
+    """Forward and backward of cross-entropy (128 x 10 logits) and layer norm (128 x 256)."""
+    print_header("losses and normalization, forward + backward (float32)")
+    rng = np.random.default_rng(5)
+    logits = rng.standard_normal((128, 10)).astype(np.float32)
+    labels = rng.integers(0, 10, 128)
+    features = rng.standard_normal((128, 256)).astype(np.float32)
+
+    def runner(lib, loss):
+        x = lib.tensor(logits.copy(), requires_grad=True)
+        h = lib.tensor(features.copy(), requires_grad=True)
+        target = lib.tensor(labels)
+
+        def run():
+            if loss == "cross_entropy":
+                out = lib.nn.functional.cross_entropy(x, target)
+            else:
+                out = lib.nn.functional.layer_norm(h, (256,)).sum()
+            out.backward()
+
+        return run
+
+    for loss in ("cross_entropy", "layer_norm"):
+        contenders = {"minitorch": runner(minitorch, loss)}
+        if torch:
+            contenders["torch"] = runner(torch, loss)
+        print_row(loss, compare(contenders, rounds))
 
 
 SECTIONS = {
@@ -508,6 +535,7 @@ SECTIONS = {
     "tensor": bench_tensor,
     "conv": bench_conv,
     "optim": bench_optim,
+    "losses": bench_losses,
 }
 
 

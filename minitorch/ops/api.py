@@ -49,6 +49,17 @@ from .linalg import (
     matmul,
     mm,
 )
+from .losses import (  # losses and normalization (nn.functional's)
+    binary_cross_entropy,
+    binary_cross_entropy_with_logits,
+    cross_entropy,
+    huber_loss,
+    l1_loss,
+    mse_loss,
+    nll_loss,
+    smooth_l1_loss,
+)
+from .normalization import batch_norm, layer_norm, normalize
 from .pooling import (
     adaptive_avg_pool1d,
     adaptive_avg_pool2d,
@@ -168,4 +179,16 @@ __all__ = [
     "max_pool2d",
     "pad",
     "unfold",
+    # losses and normalization
+    "batch_norm",
+    "binary_cross_entropy",
+    "binary_cross_entropy_with_logits",
+    "cross_entropy",
+    "huber_loss",
+    "l1_loss",
+    "layer_norm",
+    "mse_loss",
+    "nll_loss",
+    "normalize",
+    "smooth_l1_loss",
 ]

@@ -309,45 +309,53 @@ class Softmax(Op):
     @staticmethod
     def forward(ctx: GraphContext, a: Tensor, dim: int) -> Tensor:
         """$e^{a_i - m} / \\sum_j e^{a_j - m}$ along `dim`, $m$ the maximum (stable)"""
+        # BEGIN SOLUTION 4.4
         _, exps, total = shifted_exponentials(a, dim, "softmax_lastdim_kernel_impl")
         out = apply_zip(operators.div, exps, total, a.dtype)
         ctx.dim = dim
         ctx.save_for_backward(out)
         return out
+        # END SOLUTION 4.4
 
     @staticmethod
     def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
         """$s \\odot (g - \\sum_j g_j s_j)$ along `dim`, $s$ the softmax"""
+        # BEGIN SOLUTION 4.4
         (out,) = ctx.saved_tensors
         return out * (grad - sum_keepdim(grad * out, ctx.dim))
+        # END SOLUTION 4.4
 
 
-def softmax(a: Tensor, dim: int) -> Tensor:
-    """$e^{a_i} / \\sum_j e^{a_j}$ along `dim`, computed stably."""
-    return Softmax.apply(a, dim=dim)
+def softmax(a: Tensor, dim: int, dtype=None) -> Tensor:
+    """$e^{a_i} / \\sum_j e^{a_j}$ along `dim`, computed stably (in `dtype` when given)."""
+    return Softmax.apply(a if dtype is None else a.to(dtype), dim=dim)
 
 
 class LogSoftmax(Op):
     @staticmethod
     def forward(ctx: GraphContext, a: Tensor, dim: int) -> Tensor:
         """$a_i - m - \\ln \\sum_j e^{a_j - m}$ along `dim` (stable)"""
+        # BEGIN SOLUTION 4.4
         shifted, _, total = shifted_exponentials(a, dim, "log_softmax_lastdim_kernel_impl")
         log_total = apply_map(operators.log, total, a.dtype)
         out = apply_zip(operators.sub, shifted, log_total, a.dtype)
         ctx.dim = dim
         ctx.save_for_backward(out)
         return out
+        # END SOLUTION 4.4
 
     @staticmethod
     def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
         """$g - e^{out} \\sum_j g_j$ along `dim`"""
+        # BEGIN SOLUTION 4.4
         (out,) = ctx.saved_tensors
         return grad - out.exp() * sum_keepdim(grad, ctx.dim)
+        # END SOLUTION 4.4
 
 
-def log_softmax(a: Tensor, dim: int) -> Tensor:
-    """$\\ln$ softmax along `dim`, computed stably."""
-    return LogSoftmax.apply(a, dim=dim)
+def log_softmax(a: Tensor, dim: int, dtype=None) -> Tensor:
+    """$\\ln$ softmax along `dim`, computed stably (in `dtype` when given)."""
+    return LogSoftmax.apply(a if dtype is None else a.to(dtype), dim=dim)
 
 
 def shifted_exponentials(a: Tensor, dim: int, kernel: str) -> tuple[Tensor, Tensor, Tensor]:
@@ -367,8 +375,10 @@ def shifted_by_max(a: Tensor, dim: int) -> Tensor:
     dim = normalize_dim(dim, a.ndim)
     if a.shape[dim] == 0:
         return a
+    # BEGIN SOLUTION 4.4
     largest, _ = arg_reduce(greater_or_nan, a, dim)
     return apply_zip(operators.sub, a, largest, a.dtype)
+    # END SOLUTION 4.4
 
 
 def sum_keepdim(a: Tensor, dim: int) -> Tensor:

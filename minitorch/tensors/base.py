@@ -295,14 +295,19 @@ class TensorBase:
                 "Can't call numpy() on Tensor that requires grad. "
                 "Use tensor.detach().numpy() instead."
             )
+        self._check_on_host()
+        return self._layout.numpy_view()
+
+    def _check_on_host(self) -> None:
+        """PyTorch's error for a NumPy view of device memory: copy with `.cpu()` first."""
         if self.device.type != "cpu":
             raise TypeError(
                 f"can't convert {self.device} device type tensor to numpy. Use Tensor.cpu() to "
                 "copy the tensor to host memory first."
             )
-        return self._layout.numpy_view()
 
     def __array__(self, dtype=None, copy=None):
+        self._check_on_host()
         values = self._host_values()
         if dtype is not None and np.dtype(dtype) != values.dtype:
             return values.astype(dtype)

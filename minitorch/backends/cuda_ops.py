@@ -56,6 +56,9 @@ else:
 
 # Index buffers are per-thread local arrays of a fixed size: the most dimensions a kernel takes.
 MAX_DIMS = 16
+# (threads per block of the elementwise kernels, threads per reduction block, matmul tile):
+# a GPU runs 256-thread blocks well; the simulator starts one Python thread per CUDA thread.
+DEFAULT_SIZES = (32, 8, 4) if SIMULATOR else (256, 256, 16)
 
 
 def available() -> bool:
@@ -346,13 +349,15 @@ class CudaBackend:
     """`cuda` tensors: device memory and `numba.cuda` kernels.
 
     `threads` (threads per block of the elementwise kernels), `block` (of the
-    reduction, a power of two) and `tile` (of matmul) are settings: the tests
-    lower them so that the simulator covers multi-block cases on tiny tensors.
+    reduction, a power of two) and `tile` (of matmul) are settings (see
+    `DEFAULT_SIZES`): the tests lower them so that the simulator covers
+    multi-block cases on tiny tensors.
     """
 
     name = "cuda"
 
-    def __init__(self, threads: int = 256, block: int = 256, tile: int = 16):
+    def __init__(self, sizes: tuple[int, int, int] = DEFAULT_SIZES):
+        threads, block, tile = sizes
         if block & (block - 1):
             raise ValueError(f"the reduction's block must be a power of two, got {block}")
         self.threads, self.block, self.tile = threads, block, tile

@@ -194,6 +194,28 @@ class Module:
         """Set `training = False` on the whole tree; returns self."""
         return self.train(False)
 
+    # -- devices and dtypes (the cuda backend) --------------------------------
+
+    def to(self, *args: Any, **kwargs: Any) -> Module:
+        """Move every parameter of the tree, as `tensor.to(...)`: `model.to("cuda")`.
+
+        Each `Parameter` keeps its identity and wraps the moved tensor, so an
+        optimizer made before or after the move updates the tensors on the device.
+        """
+        for module in self.modules():
+            for parameter in module._parameters.values():
+                if parameter is not None and hasattr(parameter.value, "to"):
+                    parameter.update(parameter.value.detach().to(*args, **kwargs))
+        return self
+
+    def cuda(self) -> Module:
+        """Every parameter on the GPU: `to("cuda")`."""
+        return self.to("cuda")
+
+    def cpu(self) -> Module:
+        """Every parameter on the CPU: `to("cpu")`."""
+        return self.to("cpu")
+
     def forward(self, *args: Any, **kwargs: Any) -> Any:
         raise NotImplementedError(f"{type(self).__name__} must define forward()")
 

@@ -240,6 +240,99 @@ def test_matmul_of_integers_is_exact():
 # gradients and training on cuda
 # ---------------------------------------------------------------------------
 
+def written(z, y):
+    """`z` after in-place writes: a number into a slice, a tensor into a row."""
+    z[:, 1] = 5.0
+    z[2] = y * 2
+    return z
+
+
+# Every public operation, forward and backward, on cuda against cpu. Inputs: `x` (3, 4) and `y`
+# (4,) of floats away from 0; `a` (3, 4) and `b` (3, 4) of small integers.
+DIFFERENTIABLE = {
+    "exp": lambda x, y: x.exp(),
+    "log": lambda x, y: x.abs().log(),
+    "sqrt": lambda x, y: x.abs().sqrt(),
+    "reciprocal": lambda x, y: x.reciprocal(),
+    "abs": lambda x, y: x.abs(),
+    "neg": lambda x, y: minitorch.negative(x),
+    "add": lambda x, y: x + y,
+    "sub_number": lambda x, y: 2.5 - x,
+    "mul": lambda x, y: x * y,
+    "div": lambda x, y: x / y,
+    "pow": lambda x, y: x.abs() ** y,
+    "pow_number": lambda x, y: x**2,
+    "rpow": lambda x, y: 2.0**x,
+    "remainder": lambda x, y: x % 1.5,
+    "clamp": lambda x, y: x.clamp(-0.5, 0.7),
+    "maximum": lambda x, y: minitorch.maximum(x, y),
+    "minimum": lambda x, y: minitorch.minimum(x, y),
+    "where": lambda x, y: minitorch.where(x > y, x, y * 2),
+    "sum_dim": lambda x, y: x.sum(1),
+    "sum": lambda x, y: x.sum(),
+    "mean_dims": lambda x, y: x.mean((0, 1), keepdim=True),
+    "prod": lambda x, y: x.prod(0),
+    "max_dim": lambda x, y: x.max(1).values,
+    "min": lambda x, y: x.min(),
+    "softmax": lambda x, y: x.softmax(1),
+    "log_softmax": lambda x, y: x.log_softmax(0),
+    "matmul_vector": lambda x, y: x @ y,
+    "dot": lambda x, y: minitorch.dot(y, y),
+    "mm": lambda x, y: minitorch.mm(x.T, x),
+    "permute": lambda x, y: x.unsqueeze(0).permute(2, 0, 1) * y.view(4, 1, 1),
+    "reshape_flatten": lambda x, y: x.T.reshape(2, 6).flatten() * 3,
+    "expand_squeeze": lambda x, y: x[:, :1].expand(3, 4).squeeze() * y,
+    "index": lambda x, y: x[1:, ::2] * x[0, 1],
+    "index_tensor": lambda x, y: x[minitorch.tensor([2, 0, 2])],
+    "index_mask": lambda x, y: x[x > 0],
+    "setitem": lambda x, y: written(x * 1, y),
+    "to_float64": lambda x, y: x.double() * y.double(),
+}
+NOT_DIFFERENTIABLE = {
+    "comparisons": lambda a, b: (a < b, a <= b, a > b, a >= b, a == b, a != b),
+    "logical": lambda a, b: (
+        minitorch.logical_and(a > 0, b > 0),
+        minitorch.logical_or(a > 0, b > 0),
+        minitorch.logical_not(a > 0),
+    ),
+    "bitwise": lambda a, b: (a & b, a | b, a ^ b, ~a),
+    "floor_divide": lambda a, b: a // (b.abs() + 1),
+    "argmax": lambda a, b: (a.argmax(1), a.argmin(0), a.argmax()),
+    "any_all": lambda a, b: ((a > 1).any(), (a > -3).all(1)),
+    "sum_int": lambda a, b: (a.sum(0), a.prod(1), a.max()),
+    "matmul_int": lambda a, b: a @ b.T,
+}
+
+
+@pytest.mark.parametrize("name", DIFFERENTIABLE)
+def test_every_differentiable_op_and_its_gradient(name):
+    signs = np.array([1, -1, 1, -1], np.float32)
+    x_cpu, x_gpu = both(values(3, 4, low=0.3, high=1.7, seed=20) * signs, True)
+    y_cpu, y_gpu = both(values(4, low=0.5, high=1.5, seed=21), True)
+    outputs = []
+    for x, y in ((x_cpu, y_cpu), (x_gpu, y_gpu)):
+        out = DIFFERENTIABLE[name](x, y)
+        weights = minitorch.tensor(values(*out.shape, seed=22), device=x.device)
+        (out * weights.to(out.dtype)).sum().backward()
+        outputs.append(out)
+    assert_matches(outputs[1].detach(), outputs[0].detach(), rtol=1e-5, atol=1e-5)
+    assert type(outputs[1].grad_fn).__name__ == type(outputs[0].grad_fn).__name__
+    for gpu, cpu in ((x_gpu, x_cpu), (y_gpu, y_cpu)):
+        assert (gpu.grad is None) == (cpu.grad is None)
+        if cpu.grad is not None:
+            assert_matches(gpu.grad, cpu.grad, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("name", NOT_DIFFERENTIABLE)
+def test_every_integer_and_bool_op(name):
+    a_cpu, a_gpu = both(np.arange(12).reshape(3, 4) % 5 - 2)
+    b_cpu, b_gpu = both((np.arange(12).reshape(3, 4) * 7) % 4 - 1)
+    gpu, cpu = NOT_DIFFERENTIABLE[name](a_gpu, b_gpu), NOT_DIFFERENTIABLE[name](a_cpu, b_cpu)
+    gpu, cpu = (gpu, cpu) if isinstance(gpu, tuple) else ((gpu,), (cpu,))
+    for ours, expected in zip(gpu, cpu, strict=True):
+        assert_matches(ours, expected, rtol=0, atol=0)
+
+
 
 def test_gradients_stay_on_the_device_and_match_cpu():
     x_cpu, x_gpu = both(values(4, 3, seed=10), requires_grad=True)

@@ -240,6 +240,7 @@ def test_matmul_of_integers_is_exact():
 # gradients and training on cuda
 # ---------------------------------------------------------------------------
 
+
 def written(z, y):
     """`z` after in-place writes: a number into a slice, a tensor into a row."""
     z[:, 1] = 5.0
@@ -333,7 +334,6 @@ def test_every_integer_and_bool_op(name):
         assert_matches(ours, expected, rtol=0, atol=0)
 
 
-
 def test_gradients_stay_on_the_device_and_match_cpu():
     x_cpu, x_gpu = both(values(4, 3, seed=10), requires_grad=True)
     w_cpu, w_gpu = both(values(3, 5, seed=11), requires_grad=True)
@@ -410,6 +410,7 @@ def test_moves_between_devices():
     gpu = cpu.cuda()
     assert gpu.is_cuda and not cpu.is_cuda
     assert gpu.cuda() is gpu and cpu.cpu() is cpu
+    assert cpu.cuda(0).is_cuda and cpu.cuda("cuda:0").is_cuda
     assert gpu.to("cuda:0") is gpu
     assert cpu.to(gpu).is_cuda and gpu.to(cpu).device == minitorch.device("cpu")
     assert gpu.to(minitorch.float64).dtype is minitorch.float64

@@ -24,14 +24,16 @@ a launch method of `CudaBackend`.
 from __future__ import annotations
 
 import ctypes
+import dis
 import os
 import sys
+import types
 from collections.abc import Callable
 
 import numba
 import numpy as np
 
-from .kernel_cache import INDEX_FUNCTIONS, make_jitable
+from .kernel_cache import INDEX_FUNCTIONS
 from .tensor_data import TensorData
 
 # numba.cuda costs about a second to import (numba-cuda loads the CUDA bindings): it is
@@ -77,8 +79,25 @@ _index_functions: list = []
 
 
 def device_function(fn: Callable):
-    """The scalar function `fn` (from `operators.py`) compiled for the GPU."""
-    return cuda.jit(device=True)(make_jitable(fn))
+    """The scalar function `fn` (from `operators.py`) compiled for the GPU, once.
+
+    The plain Python functions `fn` calls (`sigmoid_back` calls `sigmoid`) are
+    compiled too, and `fn` is compiled as a copy that sees them under their names.
+    """
+    compiled = _device_functions.get(fn)
+    if compiled is None:
+        scope = dict(fn.__globals__)
+        for instruction in dis.get_instructions(fn):
+            called = scope.get(instruction.argval)
+            if instruction.opname == "LOAD_GLOBAL" and isinstance(called, types.FunctionType):
+                scope[instruction.argval] = device_function(called)
+        code = fn.__code__
+        copy = types.FunctionType(code, scope, fn.__name__, fn.__defaults__, fn.__closure__)
+        compiled = _device_functions[fn] = cuda.jit(device=True)(copy)
+    return compiled
+
+
+_device_functions: dict[Callable, Callable] = {}
 
 
 # ---------------------------------------------------------------------------

@@ -63,8 +63,9 @@ class StorageRef:
         self.dtype = dtype
 
     def data_ptr(self) -> int:
-        """Address of the first element of the storage."""
-        return self.array.__array_interface__["data"][0]
+        """Address of the first element of the storage (in device memory for a GPU's)."""
+        interface = getattr(self.array, "__cuda_array_interface__", None)
+        return (interface or self.array.__array_interface__)["data"][0]
 
     def size(self) -> int:
         """Number of elements in the storage."""

@@ -114,7 +114,7 @@ def as_operands(a: Tensor | Number, b: Tensor | Number) -> tuple[Tensor, Tensor,
     if isinstance(a, TensorBase) and isinstance(b, TensorBase) and a.dtype is b.dtype:
         return a, b, a.dtype  # nothing to promote (the common case, checked first)
     dtype = dtypes.result_type(a, b)
-    on = a.device if isinstance(a, TensorBase) else b.device
+    on = a.device if isinstance(a, TensorBase) else b.device if isinstance(b, TensorBase) else CPU
     a = a if isinstance(a, TensorBase) else scalar_tensor(a, dtype, on)
     b = b if isinstance(b, TensorBase) else scalar_tensor(b, dtype, on)
     return converted(a, dtype), converted(b, dtype), dtype

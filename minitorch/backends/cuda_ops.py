@@ -23,6 +23,7 @@ a launch method of `CudaBackend`.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import dis
 import os
@@ -51,10 +52,10 @@ def driver_present() -> bool:
     return True
 
 
+cuda = None  # stays None where kernels cannot run
 if SIMULATOR or driver_present():
-    from numba import cuda
-else:
-    cuda = None
+    with contextlib.suppress(ImportError):  # a Numba without its CUDA target: the `cuda` extra
+        from numba import cuda
 
 # Index buffers are per-thread local arrays of a fixed size: the most dimensions a kernel takes.
 MAX_DIMS = 16

@@ -21,7 +21,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 import minitorch  # noqa: E402
-from minitorch.backends import get_backend  # noqa: E402
+from minitorch.backends import cuda_ops, get_backend  # noqa: E402
 
 pytestmark = pytest.mark.skipif(
     not minitorch.cuda.is_available(),
@@ -486,3 +486,11 @@ def test_only_cuda_0_exists():
 def test_the_reduction_block_must_be_a_power_of_two():
     with pytest.raises(ValueError, match="power of two"):
         type(get_backend("cuda"))((8, 6, 4))
+
+
+def test_matmul_refuses_a_grid_larger_than_cuda_allows(monkeypatch):
+    monkeypatch.setattr(cuda_ops, "MAX_GRID_YZ", 2)  # 65535 on a GPU: too big for the simulator
+    ones = minitorch.ones(3, 2, 2, device="cuda")
+    with pytest.raises(RuntimeError, match="at most 2 matrices"):
+        ones @ ones
+    assert_matches(ones[:2] @ ones[:2], minitorch.full((2, 2, 2), 2.0))

@@ -57,6 +57,8 @@ if SIMULATOR or driver_present():
     with contextlib.suppress(ImportError):  # a Numba without its CUDA target: the `cuda` extra
         from numba import cuda
 
+# A grid has at most 65535 blocks along y and z (matmul's row blocks and batch).
+MAX_GRID_YZ = 65535
 # Index buffers are per-thread local arrays of a fixed size: the most dimensions a kernel takes.
 MAX_DIMS = 16
 # (threads per block of the elementwise kernels, threads per reduction block, matmul tile):
@@ -466,7 +468,7 @@ class CudaBackend:
         size = values.numel()
         if size == 0:
             return
-        _, index_shape, index_strides, index_offset = self.layout_args(indices)
+        _, _, index_strides, index_offset = self.layout_args(indices)
         storage, shape, strides, offset = self.layout_args(values)
         args = (storage, indices.storage, shape, strides, offset, size, index_strides, index_offset)
         kernel = self.kernel(cuda_arg_reduce, better)
@@ -482,6 +484,11 @@ class CudaBackend:
         tile = self.tile
         rows, columns = out.shape[-2], out.shape[-1]
         batches = out.numel() // (rows * columns)
+        if batches > MAX_GRID_YZ or blocks(rows, tile) > MAX_GRID_YZ:
+            raise RuntimeError(
+                f"the cuda matmul takes at most {MAX_GRID_YZ} matrices of at most "
+                f"{MAX_GRID_YZ * tile} rows, got {batches} of {rows}"
+            )
         grid = (blocks(columns, tile), blocks(rows, tile), batches)
         args = self.layout_args(out) + self.layout_args(a) + self.layout_args(b)
         kernel[grid, (tile, tile)](*args)

@@ -29,6 +29,7 @@ import dis
 import os
 import sys
 import types
+import warnings
 from collections.abc import Callable
 
 import numba
@@ -56,6 +57,9 @@ cuda = None  # stays None where kernels cannot run
 if SIMULATOR or driver_present():
     with contextlib.suppress(ImportError):  # a Numba without its CUDA target: the `cuda` extra
         from numba import cuda
+    # The grid follows the tensor's size: Numba's advice to launch at least 128 blocks, a
+    # warning at every kernel on a small tensor, is not for the user of minitorch to act on.
+    warnings.filterwarnings("ignore", message=r"Grid size \d+ will likely result in GPU")
 
 # A grid has at most 65535 blocks along y and z (matmul's row blocks and batch).
 MAX_GRID_YZ = 65535

@@ -352,6 +352,12 @@ def test_gradient_of_a_copy_to_the_device_flows_back_to_the_cpu_leaf():
     np.testing.assert_allclose(cpu.grad.numpy(), 2 * cpu.detach().numpy(), rtol=1e-6)
 
 
+def test_gradients_on_cuda_pass_central_differences():
+    x = minitorch.tensor(values(2, 3, seed=30, dtype=np.float64), device="cuda", requires_grad=True)
+    y = minitorch.tensor(values(3, seed=31, dtype=np.float64), device="cuda", requires_grad=True)
+    assert minitorch.grad_check(lambda a, b: ((a * b).sigmoid() @ b).exp(), x, y)
+
+
 def test_gradients_agree_with_torch():
     torch = pytest.importorskip("torch")
     array = values(3, 4, seed=12)

@@ -6,8 +6,9 @@ Numba's CUDA simulator (`NUMBA_ENABLE_CUDASIM=1`, set before minitorch is
 imported). minitorch places tensors on one GPU, `cuda:0`.
 
 >>> import minitorch
->>> minitorch.cuda.is_available()  # a plain CPU machine
-False
+>>> device = "cuda" if minitorch.cuda.is_available() else "cpu"
+>>> minitorch.ones(2, device=device).sum().item()
+2.0
 """
 
 from ..backends import cuda_ops, has_backend

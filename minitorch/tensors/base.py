@@ -379,6 +379,7 @@ class TensorBase:
         memo[id(self)] = copied
         return copied
 
+
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
     "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
@@ -386,7 +387,6 @@ NON_LEAF_GRAD_WARNING = (
     "If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor "
     "instead. See github.com/pytorch/pytorch/pull/30531 for more information."
 )
-
 
 
 _tensor_class: type[TensorBase] = TensorBase

@@ -407,6 +407,11 @@ def bench_gpu(rounds: int) -> None:
     y, ty = pair(64 * 2**20)
     gpu_row("add 64M float32 (GB/s moved)", lambda: x + y, lambda: tx + ty, 12 * 2**26, "GB/s")
     gpu_row("sum(dim=1) of 4096x4096 float32", lambda: a.sum(1), lambda: ta.sum(1))
+    host, torch_host = x.cpu(), (tx.cpu() if on_torch else None)
+    gpu_row(
+        "64M float32 host -> device (GB/s)", host.cuda, lambda: torch_host.cuda(), 4 * 2**26, "GB/s"
+    )
+    gpu_row("64M float32 device -> host (GB/s)", x.cpu, lambda: tx.cpu(), 4 * 2**26, "GB/s")
 
     def mlp_step(on_device):
         """A 784-256-10 ReLU MLP's SGD step on `on_device`, batch 128."""

@@ -40,5 +40,5 @@ step "summary"
 echo "GPU:        $gpu (driver's CUDA $cuda_major, numba-cuda[$toolkit])"
 echo "cuda tests: $([ "$tests" -eq 0 ] && echo passed || echo "FAILED (pytest exit $tests)")"
 echo "benchmark:  $([ "$bench" -eq 0 ] && echo done || echo "FAILED (exit $bench)")"
-grep -E '^  (matmul|add|sum|MLP)' /tmp/minitorch-gpu-bench.txt || true
+grep -E "^  (matmul|add|sum|64M|MLP)" /tmp/minitorch-gpu-bench.txt || true
 [ "$tests" -eq 0 ] && [ "$bench" -eq 0 ]

@@ -95,8 +95,10 @@ def device_function(fn: Callable):
     if compiled is None:
         scope = dict(fn.__globals__)
         for instruction in dis.get_instructions(fn):
+            if instruction.opname != "LOAD_GLOBAL":
+                continue
             called = scope.get(instruction.argval)
-            if instruction.opname == "LOAD_GLOBAL" and isinstance(called, types.FunctionType):
+            if isinstance(called, types.FunctionType):
                 scope[instruction.argval] = device_function(called)
         code = fn.__code__
         copy = types.FunctionType(code, scope, fn.__name__, fn.__defaults__, fn.__closure__)

@@ -26,7 +26,7 @@ from .ops import (
     views,
 )
 from .tensors.base import TensorBase, set_tensor_class
-from .tensors.device import CPU, device
+from .tensors.device import CPU
 from .tensors.kernels import Number
 
 
@@ -85,8 +85,10 @@ class Tensor(TensorBase):
         """This tensor on the CPU (itself when it is there already)."""
         return copies.to(self, CPU)
 
-    def cuda(self) -> Tensor:
-        return copies.to(self, device("cuda"))
+    def cuda(self, device=None, non_blocking: bool = False) -> Tensor:
+        """This tensor on the GPU (itself when it is there already); `device` an index or name."""
+        target = device if device is not None else "cuda"
+        return copies.to(self, f"cuda:{target}" if isinstance(target, int) else target)
 
     def type(self, dtype: DType | None = None):
         """Convert to `dtype`; without it, PyTorch's type name (`'minitorch.FloatTensor'`)."""

@@ -33,7 +33,7 @@ import numpy as np
 
 import minitorch
 from minitorch import operators
-from minitorch.backends import fast_ops, fast_tuned
+from minitorch.backends import cuda_ops, fast_ops, fast_tuned
 from minitorch.backends.tensor_data import TensorData
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -524,6 +524,70 @@ def bench_losses(rounds: int) -> None:
         print_row(loss, compare(contenders, rounds))
 
 
+def bench_gpu(rounds: int) -> None:
+    """matmul, add, sum and an MLP step on `cuda` tensors; printed only on a real GPU."""
+    print("\ngpu (minitorch cuda vs torch cuda; goals: matmul >= 0.25x, add >= 0.8x)")
+    if not minitorch.cuda.is_available() or cuda_ops.SIMULATOR:
+        print("  skipped: no CUDA GPU (the simulator is not timed); see scripts/check_gpu.sh")
+        return
+    on_torch = torch is not None and torch.cuda.is_available()
+    rng = np.random.default_rng(5)
+
+    def gpu_row(label, ours, theirs, work=None, unit=""):
+        contenders = {"minitorch": lambda: (ours(), minitorch.cuda.synchronize())}
+        if on_torch:
+            contenders["torch"] = lambda: (theirs(), torch.cuda.synchronize())
+        best = compare(contenders, rounds)
+        cells = [
+            format_time(best[name]) if work is None else f"{work / best[name] / 1e9:8.1f} {unit}"
+            for name in best
+        ]
+        ratio = f"{best['torch'] / best['minitorch']:9.2f}x" if on_torch else ""
+        print(f"  {label:34}" + "".join(f"{c:>13}" for c in cells) + ratio)
+
+    def pair(*shape):
+        values = rng.standard_normal(shape).astype(np.float32)
+        ours = minitorch.tensor(values, device="cuda")
+        return ours, (torch.from_numpy(values).cuda() if on_torch else None)
+
+    a, ta = pair(4096, 4096)
+    b, tb = pair(4096, 4096)
+    gpu_row("matmul 4096x4096 float32", lambda: a @ b, lambda: ta @ tb, 2 * 4096**3, "GF/s")
+    x, tx = pair(64 * 2**20)
+    y, ty = pair(64 * 2**20)
+    gpu_row("add 64M float32 (GB/s moved)", lambda: x + y, lambda: tx + ty, 12 * 2**26, "GB/s")
+    gpu_row("sum(dim=1) of 4096x4096 float32", lambda: a.sum(1), lambda: ta.sum(1))
+    host, torch_host = x.cpu(), (tx.cpu() if on_torch else None)
+    gpu_row(
+        "64M float32 host -> device (GB/s)", host.cuda, lambda: torch_host.cuda(), 4 * 2**26, "GB/s"
+    )
+    gpu_row("64M float32 device -> host (GB/s)", x.cpu, lambda: tx.cpu(), 4 * 2**26, "GB/s")
+
+    def mlp_step(on_device):
+        """A 784-256-10 ReLU MLP's SGD step on `on_device`, batch 128."""
+        minitorch.manual_seed(0)
+        layers = [minitorch.nn.Linear(784, 256), minitorch.nn.Linear(256, 10)]
+        params = [p for layer in layers for p in layer.to(on_device).parameters()]
+        optimizer = minitorch.optim.SGD(params, lr=0.01)
+        inputs = minitorch.randn(128, 784, device=on_device)
+        targets = minitorch.randn(128, 10, device=on_device)
+
+        def step():
+            loss = minitorch.nn.functional.mse_loss(layers[1](layers[0](inputs).relu()), targets)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            loss.item()  # waits for the device
+
+        return step
+
+    best = compare({"cuda": mlp_step("cuda"), "cpu": mlp_step("cpu")}, rounds)
+    print(
+        f"  {'MLP 784-256-10 step: cuda vs cpu':34}{format_time(best['cuda']):>13}"
+        f"{format_time(best['cpu']):>13}{best['cpu'] / best['cuda']:9.2f}x"
+    )
+
+
 SECTIONS = {
     "matmul": bench_matmul,
     "add": bench_elementwise,
@@ -536,6 +600,7 @@ SECTIONS = {
     "conv": bench_conv,
     "optim": bench_optim,
     "losses": bench_losses,
+    "gpu": bench_gpu,
 }
 
 

@@ -4,10 +4,11 @@ A backend owns the memory of one device type and the kernels that compute on
 it. Every tensor operation of minitorch is built from these methods; a new
 device is one class with them plus one line in `registry.py`.
 
-Storage is a one-dimensional buffer (a NumPy array on the CPU); a layout
-(`TensorData`) describes a tensor over it. Kernels fill an output layout that
-the caller allocated with the result's shape and dtype (see `tensor_ops.py`
-for what each one computes, written as plain loops).
+Storage is a one-dimensional buffer (a NumPy array on the CPU, a `numba.cuda`
+device array on a GPU); a layout (`TensorData`) describes a tensor over it.
+Kernels fill an output layout that the caller allocated with the result's
+shape and dtype (see `tensor_ops.py` for what each one computes, written as
+plain loops).
 """
 
 from __future__ import annotations

@@ -162,7 +162,7 @@ class MaxDim(Op):
         ctx.shape, ctx.keepdim = tuple(a.shape), keepdim
         ctx.dim = dim = checked_dim(a, dim, "max" if largest else "min")
         if dim is None:
-            return a.clone(), scalar_tensor(0, dtypes.int64)
+            return a.clone(), scalar_tensor(0, dtypes.int64, a.device)
         values, indices = arg_reduce(greater_or_nan if largest else less_or_nan, a, dim)
         ctx.save_for_backward(indices)
         return drop_dims(values, (dim,), keepdim), drop_dims(indices, (dim,), keepdim)
@@ -176,16 +176,16 @@ class MaxDim(Op):
         (indices,) = ctx.saved_tensors
         if not ctx.keepdim:
             grad = grad.unsqueeze(ctx.dim)
-        won = positions_along(ctx.dim, ctx.shape) == indices
+        won = positions_along(ctx.dim, ctx.shape, indices.device) == indices
         return grad.where(won, 0.0)
         # END SOLUTION 2.6
 
 
-def positions_along(dim: int, shape: tuple) -> Tensor:
+def positions_along(dim: int, shape: tuple, on_device=None) -> Tensor:
     """The positions $0, 1, \\ldots$ along dimension `dim` of `shape` (int64; size 1 elsewhere)."""
     sizes = [1] * len(shape)
     sizes[dim] = shape[dim]
-    return tensor(list(range(shape[dim]))).view(sizes)
+    return tensor(list(range(shape[dim])), device=on_device).view(sizes)
 
 
 class MaxAll(Op):
@@ -273,7 +273,7 @@ def arg_extreme(a: Tensor, dim, keepdim: bool, largest: bool) -> Tensor:
         return reshape(index, (1,) * a.ndim if keepdim else ())
     along = checked_dim(a, dim, name)
     if along is None:
-        return scalar_tensor(0, dtypes.int64)
+        return scalar_tensor(0, dtypes.int64, a.device)
     _, indices = arg_reduce(better, a, along)
     return drop_dims(indices, (along,), keepdim)
 

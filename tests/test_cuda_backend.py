@@ -380,7 +380,7 @@ def mlp_step(on_device):
     optimizer.zero_grad()
     loss.backward()
     optimizer.step()
-    return loss, [p.value for p in parameters]
+    return loss, list(parameters)
 
 
 def test_an_mlp_trains_on_cuda_as_on_cpu():

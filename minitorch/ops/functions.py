@@ -64,6 +64,18 @@ NODE_NAMES: dict[str, str | Callable[..., str]] = {
     "Index": index_node_name,
     "IndexRows": "IndexBackward0",
     "CopySlices": "minitorch::autograd::CopySlices",
+    # more math, reductions, sorting, joins (the tensor API's part A)
+    "RoundDecimals": "RoundBackward1",
+    "Fmod": lambda a, b: numbered("Fmod", isinstance(b, TensorBase)),
+    "Lerp": lambda a, b, weight=None: numbered("Lerp", isinstance(weight, TensorBase)),
+    "Sort": lambda a, kind="SortBackward0", **settings: kind,
+    "Var": lambda a, root, **settings: "StdBackward0" if root else "VarBackward0",
+    "Amax": lambda a, largest, **settings: "AmaxBackward0" if largest else "AminBackward0",
+    "VectorNorm": "LinalgVectorNormBackward0",
+    "Cat": lambda *tensors, dim, stack=False: "StackBackward0" if stack else "CatBackward0",
+    "Piece": lambda a, key, kind: kind + "Backward0",
+    "Triangle": lambda a, diagonal, lower: "TrilBackward0" if lower else "TriuBackward0",
+    "Diagonal": lambda a, copy=False, **settings: "DiagonalBackward0" + ("_copy" if copy else ""),
 }
 
 

@@ -475,7 +475,7 @@ def nan_to_num(a: Tensor, nan: float = 0.0, posinf=None, neginf=None) -> Tensor:
 def isclose(a: Tensor, b: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan=False):
     """True where $|a - b| \\le atol + rtol \\, |b|$ (or $a = b$, infinities included)."""
     if a.dtype is not b.dtype:
-        raise RuntimeError(f"{b.dtype.torch_scalar_name} did not match {a.dtype.torch_scalar_name}")
+        raise RuntimeError(f"{a.dtype.torch_scalar_name} did not match {b.dtype.torch_scalar_name}")
     if a.dtype is dtypes.bool_ or (rtol == 0 and atol == 0):
         close = apply_zip(operators.eq, a, b, dtypes.bool_)
     else:

@@ -72,6 +72,7 @@ NODE_NAMES: dict[str, str | Callable[..., str]] = {
     "Var": lambda a, root, **settings: "StdBackward0" if root else "VarBackward0",
     "Amax": lambda a, largest, **settings: "AmaxBackward0" if largest else "AminBackward0",
     "VectorNorm": "LinalgVectorNormBackward0",
+    "MedianAll": "MedianBackward0",
     "Cat": lambda *tensors, dim, stack=False: "StackBackward0" if stack else "CatBackward0",
     "Piece": lambda a, key, kind: kind + "Backward0",
     "Triangle": lambda a, diagonal, lower: "TrilBackward0" if lower else "TriuBackward0",

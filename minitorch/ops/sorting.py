@@ -23,6 +23,7 @@ from ..tensors.kernels import (
     scalar_tensor,
     scatter_along,
     sort_dim,
+    with_shape,
 )
 from .functions import Op
 from .reductions import ReturnTypes
@@ -45,6 +46,9 @@ class Sort(Op):
         kind: str = "SortBackward0", nan_wins: bool = False,
     ) -> tuple[Tensor, Tensor]:  # fmt: skip
         ctx.shape, ctx.dim, ctx.keepdim = tuple(a.shape), dim, keepdim
+        if a.ndim == 0:  # one element: it is its own sort
+            ctx.save_for_backward(None)
+            return a.clone(), scalar_tensor(0, dtypes.int64)
         values, indices = sort_dim(a, dim, descending)
         if at is not None:
             values, indices = values.narrow(dim, at, 1), indices.narrow(dim, at, 1)
@@ -62,6 +66,8 @@ class Sort(Op):
     def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
         """Each kept element's $g$ at the position it came from, 0 elsewhere"""
         (indices,) = ctx.saved_tensors
+        if indices is None:
+            return grad
         if not ctx.keepdim:
             grad = grad.unsqueeze(ctx.dim)
         return scatter_along(ctx.shape, grad.contiguous(), indices, ctx.dim)
@@ -77,17 +83,12 @@ def first_nan_instead(a: Tensor, dim: int, values: Tensor, indices: Tensor):
 
 
 def along(a: Tensor, dim: int) -> tuple[Tensor, int]:
-    """`a` (a 0-dim tensor seen as one element) and `dim` as a dimension of it."""
-    if a.ndim == 0:
-        normalize_dim(dim, 0)
-        return a.reshape(1), 0
-    return a, normalize_dim(dim, a.ndim)
+    """`a` and `dim` as a dimension of it (0 for a 0-dim tensor, which has one element)."""
+    return a, normalize_dim(dim, max(a.ndim, 1))
 
 
 def restored(a: Tensor, values: Tensor, indices: Tensor, name: str) -> ReturnTypes:
-    """The named tuple `name`, 0-dim again when `a` is."""
-    if a.ndim == 0:
-        values, indices = values.reshape(()), indices.reshape(())
+    """The named tuple `name`."""
     return ReturnTypes(name, values, indices)
 
 
@@ -109,8 +110,9 @@ def sort(a: Tensor, dim: int = -1, descending: bool = False, stable: bool = Fals
 def argsort(a: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
     """The positions that sort each line along `dim` (`sort(...).indices`)."""
     x, d = along(a, dim)
-    _, indices = sort_dim(x, d, descending)
-    return indices.reshape(()) if a.ndim == 0 else indices
+    if a.ndim == 0:
+        return scalar_tensor(0, dtypes.int64)
+    return sort_dim(x, d, descending)[1]
 
 
 def msort(a: Tensor) -> Tensor:
@@ -121,7 +123,7 @@ def msort(a: Tensor) -> Tensor:
 def topk(a: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):  # noqa: A002
     """`(values, indices)` of the `k` largest (or smallest) elements along `dim`, in order."""
     x, d = along(a, dim)
-    if not 0 <= k <= x.shape[d]:
+    if not 0 <= k <= (x.shape[d] if x.ndim else 1):
         raise RuntimeError("selected index k out of range")
     values, indices = Sort.apply(x, dim=d, descending=largest, k=k, kind="TopkBackward0")
     return restored(a, values, indices, "topk")
@@ -130,17 +132,38 @@ def topk(a: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = 
 def kthvalue(a: Tensor, k: int, dim: int = -1, keepdim: bool = False):
     """`(values, indices)` of the `k`-th smallest element along `dim` (`k` from 1)."""
     x, d = along(a, dim)
-    if not 1 <= k <= x.shape[d]:
-        raise RuntimeError(
-            f"kthvalue(): selected number k out of range for dimension {normalize_dim(dim, 1)}"
-            if a.ndim == 0
-            else f"kthvalue(): selected number k out of range for dimension {d}"
-        )
+    if not 1 <= k <= (x.shape[d] if x.ndim else 1):
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
     values, indices = Sort.apply(
         x, dim=d, descending=False, at=k - 1, keepdim=keepdim or a.ndim == 0,
         kind="KthvalueBackward0",
     )  # fmt: skip
     return restored(a, values, indices, "kthvalue")
+
+
+class MedianAll(Op):
+    """The lower median of all elements (0-dim); its gradient is shared by ties, as PyTorch's."""
+
+    @staticmethod
+    def forward(ctx: GraphContext, a: Tensor) -> Tensor:
+        if a.numel() == 0:
+            return scalar_tensor(float("nan"), dtypes.promote_types(a.dtype, dtypes.float32))
+        flat = a.reshape(-1)
+        values, indices = sort_dim(flat, 0, False)
+        middle = (flat.numel() - 1) // 2
+        values, indices = values.narrow(0, middle, 1), indices.narrow(0, middle, 1)
+        if a.dtype.is_floating_point:
+            values, _ = first_nan_instead(flat, 0, values, indices)
+        out = with_shape(values.contiguous(), ())
+        ctx.save_for_backward(a, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
+        """$g / k$ to each of the $k$ elements equal to the median (NaN equal to NaN)"""
+        a, out = ctx.saved_tensors
+        ties = (a == out) | ((a != a) & (out != out))
+        return (grad / ties.sum()).where(ties, 0.0)
 
 
 def median(a: Tensor, dim=None, keepdim: bool = False):
@@ -149,21 +172,12 @@ def median(a: Tensor, dim=None, keepdim: bool = False):
     Of all elements (a 0-dim tensor), or along `dim` as `(values, indices)`.
     """
     if dim is None:
-        if a.numel() == 0:
-            return scalar_tensor(
-                float("nan"), a.dtype if a.dtype.is_floating_point else dtypes.float32
-            )
-        flat = a.reshape(-1)
-        values, _ = Sort.apply(
-            flat, dim=0, descending=False, at=(flat.numel() - 1) // 2, keepdim=False,
-            kind="MedianBackward0", nan_wins=True,
-        )  # fmt: skip
-        return values
+        return MedianAll.apply(a)
     x, d = along(a, dim)
-    if x.shape[d] == 0:
+    if x.ndim and x.shape[d] == 0:
         raise IndexError(f"median(): Expected reduction dim {d} to have non-zero size.")
     values, indices = Sort.apply(
-        x, dim=d, descending=False, at=(x.shape[d] - 1) // 2, keepdim=keepdim or a.ndim == 0,
-        kind="MedianBackward1", nan_wins=True,
+        x, dim=d, descending=False, at=(x.shape[d] - 1) // 2 if x.ndim else 0,
+        keepdim=keepdim or a.ndim == 0, kind="MedianBackward1", nan_wins=True,
     )  # fmt: skip
     return restored(a, values, indices, "median")

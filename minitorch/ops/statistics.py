@@ -53,20 +53,25 @@ def reverse_cumsum(a: Tensor, dim: int) -> Tensor:
 class Cumsum(Op):
     @staticmethod
     def forward(ctx: GraphContext, a: Tensor, dim: int, dtype=None) -> Tensor:
-        """$out_j = \\sum_{k \\le j} a_k$ along `dim`"""
+        """$out_j = \\sum_{k \\le j} a_k$ along `dim` (a 0-dim tensor: itself)"""
         ctx.dim = dim
+        if a.ndim == 0:
+            return converted(a, accumulation_dtype(a, dtype)).clone()
         return scan_dim(operators.add, a, dim, 0, accumulation_dtype(a, dtype))
 
     @staticmethod
     def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
         """$\\sum_{j \\ge k} g_j$: each $a_k$ is in every later running sum"""
-        return reverse_cumsum(grad, ctx.dim)
+        return reverse_cumsum(grad, ctx.dim) if grad.ndim else grad
 
 
 class Cumprod(Op):
     @staticmethod
     def forward(ctx: GraphContext, a: Tensor, dim: int, dtype=None) -> Tensor:
-        """$out_j = \\prod_{k \\le j} a_k$ along `dim`"""
+        """$out_j = \\prod_{k \\le j} a_k$ along `dim` (a 0-dim tensor: itself)"""
+        if a.ndim == 0:
+            ctx.dim = None
+            return converted(a, accumulation_dtype(a, dtype)).clone()
         out = scan_dim(operators.mul, a, dim, 1, accumulation_dtype(a, dtype))
         ctx.dim = dim
         ctx.save_for_backward(a, out)
@@ -80,6 +85,8 @@ class Cumprod(Op):
         $\\sum_{j \\ge k} g_j q_j$, with $q$ the running product with the zero made 1; after
         it, 0 (every product holds the zero).
         """
+        if ctx.dim is None:
+            return grad
         a, out = ctx.saved_tensors
         dim = ctx.dim
         is_zero = a == 0
@@ -105,18 +112,12 @@ def cumsum(a: Tensor, dim: int, dtype=None) -> Tensor:
     >>> minitorch.tensor([1, 2, 3]).cumsum(0)
     tensor([1, 3, 6])
     """
-    d = scan_dim_of(a, dim)
-    if a.ndim == 0:
-        return Cumsum.apply(a.reshape(1), dim=0, dtype=dtype).reshape(())
-    return Cumsum.apply(a, dim=d, dtype=dtype)
+    return Cumsum.apply(a, dim=scan_dim_of(a, dim), dtype=dtype)
 
 
 def cumprod(a: Tensor, dim: int, dtype=None) -> Tensor:
     """The running products along `dim`."""
-    d = scan_dim_of(a, dim)
-    if a.ndim == 0:
-        return Cumprod.apply(a.reshape(1), dim=0, dtype=dtype).reshape(())
-    return Cumprod.apply(a, dim=d, dtype=dtype)
+    return Cumprod.apply(a, dim=scan_dim_of(a, dim), dtype=dtype)
 
 
 # ---------------------------------------------------------------------------

@@ -28,7 +28,7 @@ def parse_equation(equation: str, count: int) -> tuple[list[str], str]:
     inputs, arrow, output = equation.partition("->")
     terms = inputs.split(",")
     if len(terms) != count:
-        raise ValueError(
+        raise RuntimeError(
             "einsum(): more operands were provided than specified in the equation"
             if count > len(terms)
             else "einsum(): fewer operands were provided than specified in the equation"
@@ -44,7 +44,7 @@ def parse_equation(equation: str, count: int) -> tuple[list[str], str]:
         output = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
     for letter in output:
         if letter not in letters:
-            raise ValueError(
+            raise RuntimeError(
                 f"einsum(): output subscript {letter} does not appear in the equation for any "
                 "input operand"
             )

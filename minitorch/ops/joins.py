@@ -248,7 +248,9 @@ def checked_tensors(tensors, name: str) -> tuple:
         raise TypeError(f"{name}(): argument 'tensors' must be tuple of Tensors, not Tensor")
     tensors = tuple(tensors)
     if not tensors:
-        raise RuntimeError(f"torch.{name}(): expected a non-empty list of Tensors")
+        raise (ValueError if name == "cat" else RuntimeError)(
+            f"torch.{name}(): expected a non-empty list of Tensors"
+        )
     return tensors
 
 

@@ -391,7 +391,7 @@ def rsqrt(x: float) -> float:
 def trunc(x: float) -> float:
     """$f(x)$ = the integer part of $x$, rounded towards 0 (the sign kept: $-0.5 \\to -0$)"""
     if abs(x) < INTEGRAL_FLOAT:  # also False for NaN and infinities, which stay
-        return math.copysign(float(math.trunc(x)), x)
+        return math.copysign(float(int(x)), x)
     return x
 
 

@@ -356,12 +356,16 @@ def cosh(x: float) -> float:
 
 def log2(x: float) -> float:
     """$f(x) = \\log_2 x$; $-\\infty$ at 0 and NaN below 0"""
-    return math.log2(x) if x > 0.0 else log(x)
+    if x > 0.0:
+        return math.log2(x)
+    return -math.inf if x == 0.0 else math.nan
 
 
 def log10(x: float) -> float:
     """$f(x) = \\log_{10} x$; $-\\infty$ at 0 and NaN below 0"""
-    return math.log10(x) if x > 0.0 else log(x)
+    if x > 0.0:
+        return math.log10(x)
+    return -math.inf if x == 0.0 else math.nan
 
 
 def log1p(x: float) -> float:

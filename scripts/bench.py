@@ -495,6 +495,8 @@ def bench_optim(rounds: int) -> None:
         ratio = best["torch"] / best["minitorch"]
         line += f"{'-':>13}{format_time(best['torch']):>13}{'':>10}{ratio:>9.2f}x"
     print(line)
+
+
 def bench_losses(rounds: int) -> None:
     """Forward and backward of cross-entropy (128 x 10 logits) and layer norm (128 x 256)."""
     print_header("losses and normalization, forward + backward (float32)")
@@ -588,6 +590,32 @@ def bench_gpu(rounds: int) -> None:
     )
 
 
+def bench_scan_sort(rounds: int) -> None:
+    """The scan and sort kernels along each dim of a 1024x1024 float32 tensor (cumsum, sort)."""
+    print_header("cumsum and sort of a 1024x1024 float32 tensor along one dim")
+    x = np.random.default_rng(5).standard_normal((1024, 1024)).astype(np.float32)
+    a = layout(x)
+    for dim in (0, 1):
+
+        def scan(dim=dim):
+            backend.scan(operators.add, TensorData.empty(x.shape, minitorch.float32), a, dim, 0)
+
+        contenders = {"minitorch": scan, "numpy": lambda dim=dim: np.cumsum(x, axis=dim)}
+        if torch:
+            tx = torch.from_numpy(x)
+            contenders["torch"] = lambda dim=dim, tx=tx: torch.cumsum(tx, dim)
+        print_row(f"cumsum dim={dim}", compare(contenders, rounds))
+
+        def sort(dim=dim):
+            values = TensorData.empty(x.shape, minitorch.float32)
+            backend.sort(values, TensorData.empty(x.shape, minitorch.int64), a, dim, False)
+
+        contenders = {"minitorch": sort, "numpy": lambda dim=dim: np.sort(x, dim, kind="stable")}
+        if torch:
+            contenders["torch"] = lambda dim=dim, tx=tx: torch.sort(tx, dim=dim, stable=True)
+        print_row(f"sort dim={dim}", compare(contenders, rounds))
+
+
 SECTIONS = {
     "matmul": bench_matmul,
     "add": bench_elementwise,
@@ -601,6 +629,7 @@ SECTIONS = {
     "optim": bench_optim,
     "losses": bench_losses,
     "gpu": bench_gpu,
+    "scan_sort": bench_scan_sort,
 }
 
 

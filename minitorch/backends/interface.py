@@ -60,6 +60,26 @@ class Backend(Protocol):
     def matmul(self, out: TensorData, a: TensorData, b: TensorData) -> None:
         """Batched matrix product, batch dimensions broadcast."""
 
+    # -- scans and sorting along one dimension ------------------------------
+
+    def scan(self, fn: Callable, out: TensorData, a: TensorData, dim: int, start) -> None:
+        """Running folds along `dim`: $out[\\ldots, j] = fn(\\ldots fn(fn(start, a[\\ldots, 0]),
+        a[\\ldots, 1]) \\ldots, a[\\ldots, j])$ (`out` has `a`'s shape; cumsum, cumprod)."""
+
+    def sort(
+        self, values: TensorData, indices: TensorData, a: TensorData, dim: int, descending: bool
+    ) -> None:
+        """Each line of `a` along `dim` sorted, stably (equal elements keep their order; NaN
+        is larger than everything), into `values`, and the int64 positions it came from into
+        `indices` (both have `a`'s shape)."""
+
+    def scatter_along(
+        self, out: TensorData, source: TensorData, index: TensorData, dim: int
+    ) -> None:
+        """$out[i|index[i|j]] = source[i|j]$ along `dim` ($[i|j]$: position $j$ of line $i$):
+        `source` and the int64 `index` share a shape, `out` may be longer in `dim`; the
+        positions in one line of `index` are distinct (what `sort` returned, or part of it)."""
+
 
 class HostMemory:
     """Memory methods of a backend whose device memory is the host's (NumPy arrays)."""

@@ -68,6 +68,19 @@ NODE_NAMES: dict[str, str | Callable[..., str]] = {
     # and C++ code dividing by a number records DivBackward1
     "NllLoss": lambda *inputs, kind, **settings: kind + "Backward0",
     "DivNumber": "DivBackward1",
+    # more math, reductions, sorting, joins (the tensor API's part A)
+    "RoundDecimals": "RoundBackward1",
+    "Fmod": lambda a, b: numbered("Fmod", isinstance(b, TensorBase)),
+    "Lerp": lambda a, b, weight=None: numbered("Lerp", isinstance(weight, TensorBase)),
+    "Sort": lambda a, kind="SortBackward0", **settings: kind,
+    "Var": lambda a, root, **settings: "StdBackward0" if root else "VarBackward0",
+    "Amax": lambda a, largest, **settings: "AmaxBackward0" if largest else "AminBackward0",
+    "VectorNorm": "LinalgVectorNormBackward0",
+    "MedianAll": "MedianBackward0",
+    "Cat": lambda *tensors, dim, stack=False: "StackBackward0" if stack else "CatBackward0",
+    "Piece": lambda a, key, kind: kind + "Backward0",
+    "Triangle": lambda a, diagonal, lower: "TrilBackward0" if lower else "TriuBackward0",
+    "Diagonal": lambda a, copy=False, **settings: "DiagonalBackward0" + ("_copy" if copy else ""),
 }
 
 

@@ -192,3 +192,33 @@ def reduce_dims(fn, a: Tensor, dims: tuple[int, ...], start: Number, dtype: DTyp
         result = out
     return result if result is not a else a.clone()
     # END SOLUTION 2.4
+
+
+# ---------------------------------------------------------------------------
+# Scans and sorting along one dimension
+# ---------------------------------------------------------------------------
+
+
+def scan_dim(fn, a: Tensor, dim: int, start: Number, dtype: DType) -> Tensor:
+    """Running folds of `fn` from `start` along `dim` of `a` (converted to `dtype`)."""
+    source = converted(a, dtype)
+    out = new_tensor(a.shape, dtype, a.device)
+    backend_for(a.device).scan(fn, out._layout, source._layout, dim, start)
+    return out
+
+
+def sort_dim(a: Tensor, dim: int, descending: bool) -> tuple[Tensor, Tensor]:
+    """`a` sorted stably along `dim` (NaN largest), and the int64 positions of its elements."""
+    values = new_tensor(a.shape, a.dtype, a.device)
+    indices = new_tensor(a.shape, dtypes.int64, a.device)
+    backend = backend_for(a.device)
+    backend.sort(values._layout, indices._layout, a._layout, dim, descending)
+    return values, indices
+
+
+def scatter_along(shape: Sequence[int], source: Tensor, index: Tensor, dim: int) -> Tensor:
+    """Zeros of `shape` with each line of `source` along `dim` put at the positions `index`
+    names (distinct within a line): the gradient of picking `index` out of each line."""
+    out = new_tensor(shape, source.dtype, source.device)
+    backend_for(source.device).scatter_along(out._layout, source._layout, index._layout, dim)
+    return out

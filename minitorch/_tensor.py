@@ -20,16 +20,20 @@ from .ops import (
     arithmetic,
     comparisons,
     copies,
+    elementwise,
     indexing,
     inplace,
+    joins,
     linalg,
     reductions,
+    sorting,
+    statistics,
     unary,
     views,
 )
 from .tensors import creation
 from .tensors.base import TensorBase, set_tensor_class
-from .tensors.device import CPU, device
+from .tensors.device import CPU
 from .tensors.kernels import Number
 
 
@@ -99,8 +103,10 @@ class Tensor(TensorBase):
         """This tensor on the CPU (itself when it is there already)."""
         return copies.to(self, CPU)
 
-    def cuda(self) -> Tensor:
-        return copies.to(self, device("cuda"))
+    def cuda(self, device=None, non_blocking: bool = False) -> Tensor:
+        """This tensor on the GPU (itself when it is there already); `device` an index or name."""
+        target = device if device is not None else "cuda"
+        return copies.to(self, f"cuda:{target}" if isinstance(target, int) else target)
 
     def type(self, dtype: DType | None = None):
         """Convert to `dtype`; without it, PyTorch's type name (`'minitorch.FloatTensor'`)."""
@@ -323,11 +329,11 @@ class Tensor(TensorBase):
     def any(self, dim=None, keepdim: bool = False) -> Tensor:
         return reductions.tensor_any(self, dim, keepdim)
 
-    def softmax(self, dim: int) -> Tensor:
-        return reductions.softmax(self, dim)
+    def softmax(self, dim: int, dtype=None) -> Tensor:
+        return reductions.softmax(self, dim, dtype)
 
-    def log_softmax(self, dim: int) -> Tensor:
-        return reductions.log_softmax(self, dim)
+    def log_softmax(self, dim: int, dtype=None) -> Tensor:
+        return reductions.log_softmax(self, dim, dtype)
 
     def matmul(self, other: Tensor) -> Tensor:
         return linalg.matmul(self, other)
@@ -337,6 +343,208 @@ class Tensor(TensorBase):
 
     def dot(self, other: Tensor) -> Tensor:
         return linalg.dot(self, other)
+
+    # ------------------------------------------------------------------ tensor API part A:
+    # more math, reductions, sorting, joins and splits
+
+    def sin(self) -> Tensor:
+        return elementwise.sin(self)
+
+    def cos(self) -> Tensor:
+        return elementwise.cos(self)
+
+    def tan(self) -> Tensor:
+        return elementwise.tan(self)
+
+    def asin(self) -> Tensor:
+        return elementwise.asin(self)
+
+    def acos(self) -> Tensor:
+        return elementwise.acos(self)
+
+    def atan(self) -> Tensor:
+        return elementwise.atan(self)
+
+    def sinh(self) -> Tensor:
+        return elementwise.sinh(self)
+
+    def cosh(self) -> Tensor:
+        return elementwise.cosh(self)
+
+    def log2(self) -> Tensor:
+        return elementwise.log2(self)
+
+    def log10(self) -> Tensor:
+        return elementwise.log10(self)
+
+    def log1p(self) -> Tensor:
+        return elementwise.log1p(self)
+
+    def expm1(self) -> Tensor:
+        return elementwise.expm1(self)
+
+    def erf(self) -> Tensor:
+        return elementwise.erf(self)
+
+    def floor(self) -> Tensor:
+        return elementwise.floor(self)
+
+    def ceil(self) -> Tensor:
+        return elementwise.ceil(self)
+
+    def trunc(self) -> Tensor:
+        return elementwise.trunc(self)
+
+    def fix(self) -> Tensor:
+        return elementwise.fix(self)
+
+    def frac(self) -> Tensor:
+        return elementwise.frac(self)
+
+    def sign(self) -> Tensor:
+        return elementwise.sign(self)
+
+    def rsqrt(self) -> Tensor:
+        return elementwise.rsqrt(self)
+
+    def square(self) -> Tensor:
+        return elementwise.square(self)
+
+    def isfinite(self) -> Tensor:
+        return elementwise.isfinite(self)
+
+    def isnan(self) -> Tensor:
+        return elementwise.isnan(self)
+
+    def isinf(self) -> Tensor:
+        return elementwise.isinf(self)
+
+    arcsin, arccos, arctan = asin, acos, atan
+
+    def round(self, decimals: int = 0) -> Tensor:
+        return elementwise.tensor_round(self, decimals=decimals)
+
+    def atan2(self, other: Tensor) -> Tensor:
+        return elementwise.atan2(self, other)
+
+    arctan2 = atan2
+
+    def hypot(self, other: Tensor) -> Tensor:
+        return elementwise.hypot(self, other)
+
+    def fmod(self, other) -> Tensor:
+        return elementwise.fmod(self, other)
+
+    def lerp(self, end: Tensor, weight) -> Tensor:
+        return elementwise.lerp(self, end, weight)
+
+    def nan_to_num(self, nan: float = 0.0, posinf=None, neginf=None) -> Tensor:
+        return elementwise.nan_to_num(self, nan, posinf, neginf)
+
+    def isclose(self, other: Tensor, rtol=1e-05, atol=1e-08, equal_nan=False) -> Tensor:
+        return elementwise.isclose(self, other, rtol, atol, equal_nan)
+
+    def allclose(self, other: Tensor, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
+        return elementwise.allclose(self, other, rtol, atol, equal_nan)
+
+    def equal(self, other: Tensor) -> bool:
+        return elementwise.equal(self, other)
+
+    def cumsum(self, dim: int, dtype=None) -> Tensor:
+        return statistics.cumsum(self, dim, dtype=dtype)
+
+    def cumprod(self, dim: int, dtype=None) -> Tensor:
+        return statistics.cumprod(self, dim, dtype=dtype)
+
+    def var(self, dim=None, unbiased=None, keepdim: bool = False, *, correction=None) -> Tensor:
+        return statistics.var(self, dim, unbiased, keepdim, correction=correction)
+
+    def std(self, dim=None, unbiased=None, keepdim: bool = False, *, correction=None) -> Tensor:
+        return statistics.std(self, dim, unbiased, keepdim, correction=correction)
+
+    def norm(self, p="fro", dim=None, keepdim: bool = False, dtype=None) -> Tensor:
+        return statistics.norm(self, p, dim, keepdim, dtype)
+
+    def logsumexp(self, dim, keepdim: bool = False) -> Tensor:
+        return statistics.logsumexp(self, dim, keepdim)
+
+    def amax(self, dim=(), keepdim: bool = False) -> Tensor:
+        return statistics.amax(self, dim, keepdim)
+
+    def amin(self, dim=(), keepdim: bool = False) -> Tensor:
+        return statistics.amin(self, dim, keepdim)
+
+    def count_nonzero(self, dim=None) -> Tensor:
+        return statistics.count_nonzero(self, dim)
+
+    def sort(self, dim: int = -1, descending: bool = False, stable: bool = False):
+        return sorting.sort(self, dim, descending, stable)
+
+    def argsort(self, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
+        return sorting.argsort(self, dim, descending, stable)
+
+    def msort(self) -> Tensor:
+        return sorting.msort(self)
+
+    def topk(self, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):  # noqa: A002
+        return sorting.topk(self, k, dim, largest, sorted)
+
+    def kthvalue(self, k: int, dim: int = -1, keepdim: bool = False):
+        return sorting.kthvalue(self, k, dim, keepdim)
+
+    def median(self, dim=None, keepdim: bool = False):
+        return sorting.median(self, dim, keepdim)
+
+    def narrow(self, dim: int, start: int, length: int) -> Tensor:
+        return joins.narrow(self, dim, start, length)
+
+    def split(self, split_size, dim: int = 0) -> tuple:
+        return joins.split(self, split_size, dim)
+
+    def chunk(self, chunks: int, dim: int = 0) -> tuple:
+        return joins.chunk(self, chunks, dim)
+
+    def tensor_split(self, indices_or_sections, dim: int = 0) -> tuple:
+        return joins.tensor_split(self, indices_or_sections, dim)
+
+    def unbind(self, dim: int = 0) -> tuple:
+        return joins.unbind(self, dim)
+
+    def diagonal(self, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+        return joins.diagonal(self, offset, dim1, dim2)
+
+    def diag(self, diagonal: int = 0) -> Tensor:
+        return joins.diag(self, diagonal)
+
+    def repeat(self, *repeats) -> Tensor:
+        return joins.repeat(self, *repeats)
+
+    def tile(self, dims) -> Tensor:
+        return joins.tile(self, dims)
+
+    def repeat_interleave(self, repeats, dim=None) -> Tensor:
+        return joins.repeat_interleave(self, repeats, dim)
+
+    def flip(self, *dims) -> Tensor:
+        return joins.flip(self, *dims)
+
+    def roll(self, shifts, dims=None) -> Tensor:
+        return joins.roll(self, shifts, dims)
+
+    def tril(self, diagonal: int = 0) -> Tensor:
+        return joins.tril(self, diagonal)
+
+    def triu(self, diagonal: int = 0) -> Tensor:
+        return joins.triu(self, diagonal)
+
+    def outer(self, other: Tensor) -> Tensor:
+        return joins.outer(self, other)
+
+    def bmm(self, other: Tensor) -> Tensor:
+        return joins.bmm(self, other)
+
+    def addmm(self, mat1: Tensor, mat2: Tensor, *, beta=1, alpha=1) -> Tensor:
+        return joins.addmm(self, mat1, mat2, beta=beta, alpha=alpha)
 
     # ------------------------------------------------------------------ in place
 
@@ -399,6 +607,20 @@ class Tensor(TensorBase):
 
     def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator=None) -> Tensor:
         return inplace.normal_(self, mean, std, generator=generator)
+
+    # optim: a tensor hashes by identity, as PyTorch's (an optimizer's `state` is keyed by its
+    # parameters); defining `__eq__` below would otherwise leave the class unhashable
+    __hash__ = TensorBase.__hash__
+
+    # optim: the in-place updates optimizers write
+    def addcmul_(self, tensor1: Tensor, tensor2: Tensor, *, value: Number = 1) -> Tensor:
+        return inplace.addcmul_(self, tensor1, tensor2, value)
+
+    def addcdiv_(self, tensor1: Tensor, tensor2: Tensor, *, value: Number = 1) -> Tensor:
+        return inplace.addcdiv_(self, tensor1, tensor2, value)
+
+    def lerp_(self, end: Tensor, weight) -> Tensor:
+        return inplace.lerp_(self, end, weight)
 
     # ------------------------------------------------------------------ arithmetic
 

@@ -301,6 +301,177 @@ def less_or_nan(x: float, best: float) -> bool:
 
 
 # ---------------------------------------------------------------------------
+# More elementwise math for tensors (trigonometry, rounding, tests for NaN and
+# infinity). Each keeps IEEE results where the `math` module would raise on a
+# plain Python float: NaN outside the domain, infinities on overflow.
+# ---------------------------------------------------------------------------
+
+# $2^{52}$: every float64 at least this large (in magnitude) is an integer.
+INTEGRAL_FLOAT = 4503599627370496.0
+
+
+def sin(x: float) -> float:
+    """$f(x) = \\sin x$ (NaN at $\\pm\\infty$)"""
+    return math.sin(x) if x - x == 0.0 else math.nan
+
+
+def cos(x: float) -> float:
+    """$f(x) = \\cos x$ (NaN at $\\pm\\infty$)"""
+    return math.cos(x) if x - x == 0.0 else math.nan
+
+
+def tan(x: float) -> float:
+    """$f(x) = \\tan x$ (NaN at $\\pm\\infty$)"""
+    return math.tan(x) if x - x == 0.0 else math.nan
+
+
+def asin(x: float) -> float:
+    """$f(x) = \\arcsin x$; NaN outside $[-1, 1]$"""
+    return math.asin(x) if -1.0 <= x <= 1.0 else math.nan
+
+
+def acos(x: float) -> float:
+    """$f(x) = \\arccos x$; NaN outside $[-1, 1]$"""
+    return math.acos(x) if -1.0 <= x <= 1.0 else math.nan
+
+
+def atan(x: float) -> float:
+    """$f(x) = \\arctan x$"""
+    return math.atan(x)
+
+
+def sinh(x: float) -> float:
+    """$f(x) = \\sinh x$ ($\\pm\\infty$ on overflow)"""
+    if abs(x) > LOG_MAX_FLOAT + 1.0:
+        return math.copysign(math.inf, x)
+    return math.sinh(x)
+
+
+def cosh(x: float) -> float:
+    """$f(x) = \\cosh x$ ($+\\infty$ on overflow)"""
+    if abs(x) > LOG_MAX_FLOAT + 1.0:
+        return math.inf
+    return math.cosh(x)
+
+
+def log2(x: float) -> float:
+    """$f(x) = \\log_2 x$; $-\\infty$ at 0 and NaN below 0"""
+    if x > 0.0:
+        return math.log2(x)
+    return -math.inf if x == 0.0 else math.nan
+
+
+def log10(x: float) -> float:
+    """$f(x) = \\log_{10} x$; $-\\infty$ at 0 and NaN below 0"""
+    if x > 0.0:
+        return math.log10(x)
+    return -math.inf if x == 0.0 else math.nan
+
+
+def log1p(x: float) -> float:
+    """$f(x) = \\ln(1 + x)$, accurate for small $x$; $-\\infty$ at $-1$, NaN below"""
+    if x > -1.0:
+        return math.log1p(x)
+    return -math.inf if x == -1.0 else math.nan
+
+
+def expm1(x: float) -> float:
+    """$f(x) = e^x - 1$, accurate for small $x$ ($+\\infty$ on overflow)"""
+    return math.inf if x > LOG_MAX_FLOAT else math.expm1(x)
+
+
+def erf(x: float) -> float:
+    """$f(x) = \\frac{2}{\\sqrt{\\pi}} \\int_0^x e^{-t^2} dt$"""
+    return math.erf(x)
+
+
+def rsqrt(x: float) -> float:
+    """$f(x) = 1 / \\sqrt{x}$; $\\pm\\infty$ at $\\pm 0$, NaN below 0"""
+    if x == 0.0:
+        return math.copysign(math.inf, x)
+    return 1.0 / math.sqrt(x) if x > 0.0 else math.nan
+
+
+def trunc(x: float) -> float:
+    """$f(x)$ = the integer part of $x$, rounded towards 0 (the sign kept: $-0.5 \\to -0$)"""
+    if abs(x) < INTEGRAL_FLOAT:  # also False for NaN and infinities, which stay
+        return math.copysign(float(int(x)), x)
+    return x
+
+
+def floor(x: float) -> float:
+    """$f(x) = \\lfloor x \\rfloor$"""
+    t = trunc(x)
+    return t - 1.0 if t > x else t
+
+
+def ceil(x: float) -> float:
+    """$f(x) = \\lceil x \\rceil$"""
+    t = trunc(x)
+    return t + 1.0 if t < x else t
+
+
+def round_half_even(x: float) -> float:
+    """$f(x)$ = the nearest integer to $x$, halves to the even one ($2.5 \\to 2$), as PyTorch"""
+    f = floor(x)
+    rest = x - f
+    if rest > 0.5 or (rest == 0.5 and f % 2.0 != 0.0):
+        f += 1.0
+    return math.copysign(f, x) if f == 0.0 else f
+
+
+def frac(x: float) -> float:
+    """$f(x) = x - \\operatorname{trunc}(x)$ (the sign of $x$)"""
+    return x - trunc(x)
+
+
+def sign(x: float) -> float:
+    """$f(x) = 1$ if $x > 0$, $-1$ if $x < 0$, else 0 (also for NaN, as PyTorch)"""
+    if x > 0:
+        return 1
+    return -1 if x < 0 else 0
+
+
+def atan2(y: float, x: float) -> float:
+    """$f(y, x)$ = the angle of the point $(x, y)$, in $(-\\pi, \\pi]$"""
+    return math.atan2(y, x)
+
+
+def hypot(x: float, y: float) -> float:
+    """$f(x, y) = \\sqrt{x^2 + y^2}$, without overflow in the squares"""
+    return math.hypot(x, y)
+
+
+def fmod(x: float, y: float) -> float:
+    """$f(x, y) = x - y \\operatorname{trunc}(x / y)$: C's `fmod`, the sign of $x$ (floats)"""
+    if y == 0.0 or x - x != 0.0:
+        return math.nan
+    r = abs(x) % abs(y)  # exact: Python's `%` adjusts only when the signs differ
+    return -r if x < 0.0 else r
+
+
+def integer_fmod(x: int, y: int) -> int:
+    """C's `fmod` for integers: the remainder of the division rounded towards 0"""
+    r = abs(x) % abs(y)
+    return -r if x < 0 else r
+
+
+def is_nan(x: float) -> bool:
+    """Whether $x$ is NaN"""
+    return x != x
+
+
+def is_inf(x: float) -> bool:
+    """Whether $x$ is $+\\infty$ or $-\\infty$"""
+    return x == math.inf or x == -math.inf
+
+
+def is_finite(x: float) -> bool:
+    """Whether $x$ is neither NaN nor infinite"""
+    return x - x == 0
+
+
+# ---------------------------------------------------------------------------
 # Task 0.3: higher-order functions
 # ---------------------------------------------------------------------------
 

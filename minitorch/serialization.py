@@ -115,8 +115,23 @@ def load(f: FileLike, map_location: Any = None) -> Any:
 
 
 def _check_header(data: bytes, name: Any) -> dict:
-    """The `__metadata__` of a safetensors file; a clear error for a pickle or a broken file."""
-    if data[:4] == _ZIP_MAGIC or data[:1] == bytes([_PICKLE_PROTOCOL]):
+    """The `__metadata__` of a safetensors file; a clear error for a pickle or a broken file.
+
+    A safetensors file starts with the 8-byte length of its JSON header; a PyTorch file is a
+    zip archive (`PK\\x03\\x04`) or, in the legacy format, a pickle (`\\x80` and a protocol
+    number). The header is tried first: its length can begin with the byte `\\x80` too.
+    """
+    header = None
+    if len(data) >= 8:
+        (length,) = struct.unpack("<Q", data[:8])
+        if 8 + length <= len(data):
+            try:
+                header = json.loads(data[8 : 8 + length])
+            except (UnicodeDecodeError, ValueError):
+                header = None
+    if isinstance(header, dict):
+        return header.get("__metadata__") or {}
+    if data[:4] == _ZIP_MAGIC or (data[:1] == bytes([_PICKLE_PROTOCOL]) and data[1:2] < b"\x06"):
         raise RuntimeError(
             f"{name} is a PyTorch pickle file (written by torch.save), not a safetensors file. "
             "minitorch.load never unpickles: unpickling can run any code the file contains. "
@@ -126,14 +141,7 @@ def _check_header(data: bytes, name: Any) -> dict:
         )
     if len(data) < 8:
         raise RuntimeError(f"{name} is not a valid safetensors file: it has {len(data)} bytes")
-    (length,) = struct.unpack("<Q", data[:8])
-    try:
-        header = json.loads(data[8 : 8 + length])
-    except (UnicodeDecodeError, ValueError):
-        header = None
-    if not isinstance(header, dict) or 8 + length > len(data):
-        raise RuntimeError(f"{name} is not a valid safetensors file: its header is broken")
-    return header.get("__metadata__") or {}
+    raise RuntimeError(f"{name} is not a valid safetensors file: its header is broken")
 
 
 def _decode(skeleton: Any, tensors: dict[str, Tensor]) -> Any:

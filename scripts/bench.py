@@ -33,7 +33,7 @@ import numpy as np
 
 import minitorch
 from minitorch import operators
-from minitorch.backends import fast_ops, fast_tuned
+from minitorch.backends import cuda_ops, fast_ops, fast_tuned
 from minitorch.backends.tensor_data import TensorData
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -460,6 +460,162 @@ def bench_conv(rounds: int) -> None:
     report("LeNet-5 SGD step, batch 64", median_times(contenders))
 
 
+def bench_optim(rounds: int) -> None:
+    """optim: one Adam step over a 1M-parameter model (four Linear-shaped float32 tensors)."""
+    print_header("optim (one optimizer.step(), gradients already set)")
+    rng = np.random.default_rng(6)
+    shapes = [(1024, 784), (1024,), (192, 1024), (192,)]  # 1,000,640 parameters
+    starts = [rng.standard_normal(shape).astype(np.float32) for shape in shapes]
+    grads = [rng.standard_normal(shape).astype(np.float32) for shape in shapes]
+
+    def make_step(lib):
+        params = [lib.tensor(w.copy(), requires_grad=True) for w in starts]
+        for p, g in zip(params, grads, strict=True):
+            p.grad = lib.tensor(g)
+        return lib.optim.Adam(params, lr=1e-3).step, params
+
+    step, params = make_step(minitorch)
+    step()
+    contenders = {"minitorch": step}
+    if torch:
+        torch_step, torch_params = make_step(torch)
+        torch_step()
+        # one step from the same weights: the updated weights must agree
+        difference = max(
+            float(np.abs(p.detach().numpy() - q.detach().numpy()).max())
+            for p, q in zip(params, torch_params, strict=True)
+        )
+        if difference > 1e-5:
+            print(f"  Adam step differs from PyTorch's by {difference:.2g}: not timed")
+            return
+        contenders["torch"] = torch_step
+    best = compare(contenders, rounds)
+    line = f"  {'Adam step, 1M float32 params':34}{format_time(best['minitorch']):>13}"
+    if torch:
+        ratio = best["torch"] / best["minitorch"]
+        line += f"{'-':>13}{format_time(best['torch']):>13}{'':>10}{ratio:>9.2f}x"
+    print(line)
+
+
+def bench_losses(rounds: int) -> None:
+    """Forward and backward of cross-entropy (128 x 10 logits) and layer norm (128 x 256)."""
+    print_header("losses and normalization, forward + backward (float32)")
+    rng = np.random.default_rng(5)
+    logits = rng.standard_normal((128, 10)).astype(np.float32)
+    labels = rng.integers(0, 10, 128)
+    features = rng.standard_normal((128, 256)).astype(np.float32)
+
+    def runner(lib, loss):
+        x = lib.tensor(logits.copy(), requires_grad=True)
+        h = lib.tensor(features.copy(), requires_grad=True)
+        target = lib.tensor(labels)
+
+        def run():
+            if loss == "cross_entropy":
+                out = lib.nn.functional.cross_entropy(x, target)
+            else:
+                out = lib.nn.functional.layer_norm(h, (256,)).sum()
+            out.backward()
+
+        return run
+
+    for loss in ("cross_entropy", "layer_norm"):
+        contenders = {"minitorch": runner(minitorch, loss)}
+        if torch:
+            contenders["torch"] = runner(torch, loss)
+        print_row(loss, compare(contenders, rounds))
+
+
+def bench_gpu(rounds: int) -> None:
+    """matmul, add, sum and an MLP step on `cuda` tensors; printed only on a real GPU."""
+    print("\ngpu (minitorch cuda vs torch cuda; goals: matmul >= 0.25x, add >= 0.8x)")
+    if not minitorch.cuda.is_available() or cuda_ops.SIMULATOR:
+        print("  skipped: no CUDA GPU (the simulator is not timed); see scripts/check_gpu.sh")
+        return
+    on_torch = torch is not None and torch.cuda.is_available()
+    rng = np.random.default_rng(5)
+
+    def gpu_row(label, ours, theirs, work=None, unit=""):
+        contenders = {"minitorch": lambda: (ours(), minitorch.cuda.synchronize())}
+        if on_torch:
+            contenders["torch"] = lambda: (theirs(), torch.cuda.synchronize())
+        best = compare(contenders, rounds)
+        cells = [
+            format_time(best[name]) if work is None else f"{work / best[name] / 1e9:8.1f} {unit}"
+            for name in best
+        ]
+        ratio = f"{best['torch'] / best['minitorch']:9.2f}x" if on_torch else ""
+        print(f"  {label:34}" + "".join(f"{c:>13}" for c in cells) + ratio)
+
+    def pair(*shape):
+        values = rng.standard_normal(shape).astype(np.float32)
+        ours = minitorch.tensor(values, device="cuda")
+        return ours, (torch.from_numpy(values).cuda() if on_torch else None)
+
+    a, ta = pair(4096, 4096)
+    b, tb = pair(4096, 4096)
+    gpu_row("matmul 4096x4096 float32", lambda: a @ b, lambda: ta @ tb, 2 * 4096**3, "GF/s")
+    x, tx = pair(64 * 2**20)
+    y, ty = pair(64 * 2**20)
+    gpu_row("add 64M float32 (GB/s moved)", lambda: x + y, lambda: tx + ty, 12 * 2**26, "GB/s")
+    gpu_row("sum(dim=1) of 4096x4096 float32", lambda: a.sum(1), lambda: ta.sum(1))
+    host, torch_host = x.cpu(), (tx.cpu() if on_torch else None)
+    gpu_row(
+        "64M float32 host -> device (GB/s)", host.cuda, lambda: torch_host.cuda(), 4 * 2**26, "GB/s"
+    )
+    gpu_row("64M float32 device -> host (GB/s)", x.cpu, lambda: tx.cpu(), 4 * 2**26, "GB/s")
+
+    def mlp_step(on_device):
+        """A 784-256-10 ReLU MLP's SGD step on `on_device`, batch 128."""
+        minitorch.manual_seed(0)
+        layers = [minitorch.nn.Linear(784, 256), minitorch.nn.Linear(256, 10)]
+        params = [p for layer in layers for p in layer.to(on_device).parameters()]
+        optimizer = minitorch.optim.SGD(params, lr=0.01)
+        inputs = minitorch.randn(128, 784, device=on_device)
+        targets = minitorch.randn(128, 10, device=on_device)
+
+        def step():
+            loss = minitorch.nn.functional.mse_loss(layers[1](layers[0](inputs).relu()), targets)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            loss.item()  # waits for the device
+
+        return step
+
+    best = compare({"cuda": mlp_step("cuda"), "cpu": mlp_step("cpu")}, rounds)
+    print(
+        f"  {'MLP 784-256-10 step: cuda vs cpu':34}{format_time(best['cuda']):>13}"
+        f"{format_time(best['cpu']):>13}{best['cpu'] / best['cuda']:9.2f}x"
+    )
+
+
+def bench_scan_sort(rounds: int) -> None:
+    """The scan and sort kernels along each dim of a 1024x1024 float32 tensor (cumsum, sort)."""
+    print_header("cumsum and sort of a 1024x1024 float32 tensor along one dim")
+    x = np.random.default_rng(5).standard_normal((1024, 1024)).astype(np.float32)
+    a = layout(x)
+    for dim in (0, 1):
+
+        def scan(dim=dim):
+            backend.scan(operators.add, TensorData.empty(x.shape, minitorch.float32), a, dim, 0)
+
+        contenders = {"minitorch": scan, "numpy": lambda dim=dim: np.cumsum(x, axis=dim)}
+        if torch:
+            tx = torch.from_numpy(x)
+            contenders["torch"] = lambda dim=dim, tx=tx: torch.cumsum(tx, dim)
+        print_row(f"cumsum dim={dim}", compare(contenders, rounds))
+
+        def sort(dim=dim):
+            values = TensorData.empty(x.shape, minitorch.float32)
+            backend.sort(values, TensorData.empty(x.shape, minitorch.int64), a, dim, False)
+
+        contenders = {"minitorch": sort, "numpy": lambda dim=dim: np.sort(x, dim, kind="stable")}
+        if torch:
+            contenders["torch"] = lambda dim=dim, tx=tx: torch.sort(tx, dim=dim, stable=True)
+        print_row(f"sort dim={dim}", compare(contenders, rounds))
+
+
 SECTIONS = {
     "matmul": bench_matmul,
     "add": bench_elementwise,
@@ -470,6 +626,10 @@ SECTIONS = {
     "start": None,
     "tensor": bench_tensor,
     "conv": bench_conv,
+    "optim": bench_optim,
+    "losses": bench_losses,
+    "gpu": bench_gpu,
+    "scan_sort": bench_scan_sort,
 }
 
 

@@ -1,8 +1,7 @@
-"""minitorch.cuda without a CUDA backend: nothing available, and a clear error for a tensor
-asked for on `cuda`.
+"""minitorch.cuda on a machine with neither a GPU nor Numba's CUDA simulator: nothing available,
+and a clear error for a tensor asked for on `cuda`.
 
-minitorch has no CUDA backend yet; when one is registered, `is_available()` answers for the
-machine's GPU and these tests change with it.
+Where a GPU or the simulator is there, tests/test_cuda_backend.py tests the cuda backend instead.
 """
 
 from __future__ import annotations
@@ -10,6 +9,12 @@ from __future__ import annotations
 import pytest
 
 import minitorch
+from minitorch.backends import cuda_ops
+
+pytestmark = pytest.mark.skipif(
+    cuda_ops.SIMULATOR or cuda_ops.driver_present(),
+    reason="a GPU or Numba's CUDA simulator is there (tests/test_cuda_backend.py covers it)",
+)
 
 
 def test_cuda_is_not_available():

@@ -158,3 +158,398 @@ def test_bad_params_raise_torchs_error(case):
     with pytest.raises(expected.type) as got:
         make(minitorch)
     assert str(got.value) == str(expected.value).replace("torch.", "minitorch.")
+
+
+# ---------------------------------------------------------------------------
+# Every optimizer against torch.optim: the same weights after each step, from the same start
+# ---------------------------------------------------------------------------
+
+SHAPES = [(3, 2), (2,)]
+X_VALUES = RNG.normal(size=(4, 3))
+
+
+def start_values() -> list[np.ndarray]:
+    return [RNG.normal(size=shape) for shape in SHAPES]
+
+
+def twin_tensors(values):
+    """Leaf float64 tensors with the same values in each library."""
+    ours = [minitorch.tensor(v, requires_grad=True) for v in values]
+    theirs = [torch.tensor(v, requires_grad=True) for v in values]
+    return ours, theirs
+
+
+def loss_of(lib, params):
+    """A small non-quadratic loss, so that each step sees a different gradient."""
+    w, b = params
+    return ((lib.tensor(X_VALUES) @ w + b).tanh() ** 2).sum() + (w**4).sum() * 0.1
+
+
+def run_twins(ours_cls, theirs_cls, kwargs, steps=5, values=None):
+    """Step both optimizers `steps` times; assert equal weights after each; return both."""
+    ours, theirs = twin_tensors(start_values() if values is None else values)
+    optimizer, reference = ours_cls(ours, **kwargs), theirs_cls(theirs, **kwargs)
+    for step in range(steps):
+        twin_step(optimizer, reference, ours, theirs)
+        assert_same_values(ours, theirs, f"after step {step}")
+    return optimizer, reference, ours, theirs
+
+
+def twin_step(optimizer, reference, ours, theirs):
+    for opt, lib, params in ((optimizer, minitorch, ours), (reference, torch, theirs)):
+        opt.zero_grad()
+        loss_of(lib, params).backward()
+        opt.step()
+
+
+def assert_same_values(ours, theirs, where, rtol=1e-8):
+    for k, (p, q) in enumerate(zip(ours, theirs, strict=True)):
+        np.testing.assert_allclose(
+            p.detach().numpy(), q.detach().numpy(), rtol=rtol, atol=1e-12, err_msg=f"{k} {where}"
+        )
+
+
+TASK_4_6 = pytest.mark.task4_6
+TASK_4_7 = pytest.mark.task4_7
+CONFIGS = [
+    pytest.param("SGD", {"lr": 0.1}, id="SGD-plain"),
+    pytest.param("SGD", {"lr": 0.1, "weight_decay": 0.3, "maximize": True}, id="SGD-wd-max"),
+    pytest.param("SGD", {"lr": 0.1, "momentum": 0.9}, id="SGD-momentum", marks=TASK_4_6),
+    pytest.param(
+        "SGD",
+        {"lr": 0.05, "momentum": 0.8, "dampening": 0.3, "weight_decay": 0.1},
+        id="SGD-dampening",
+        marks=TASK_4_6,
+    ),
+    pytest.param(
+        "SGD", {"lr": 0.05, "momentum": 0.9, "nesterov": True}, id="SGD-nesterov", marks=TASK_4_6
+    ),
+    pytest.param(
+        "SGD",
+        {"lr": 0.05, "momentum": 0.5, "maximize": True},
+        id="SGD-momentum-max",
+        marks=TASK_4_6,
+    ),
+    pytest.param("Adam", {"lr": 0.1}, id="Adam", marks=TASK_4_7),
+    pytest.param(
+        "Adam",
+        {"lr": 0.05, "betas": (0.8, 0.9), "eps": 1e-3, "weight_decay": 0.2},
+        id="Adam-options",
+        marks=TASK_4_7,
+    ),
+    pytest.param("Adam", {"lr": 0.1, "amsgrad": True}, id="Adam-amsgrad", marks=TASK_4_7),
+    pytest.param(
+        "Adam",
+        {"lr": 0.1, "maximize": True, "decoupled_weight_decay": True, "weight_decay": 0.5},
+        id="Adam-decoupled-max",
+        marks=TASK_4_7,
+    ),
+    pytest.param("AdamW", {"lr": 0.1}, id="AdamW", marks=TASK_4_7),
+    pytest.param(
+        "AdamW",
+        {"lr": 0.1, "weight_decay": 0.5, "amsgrad": True},
+        id="AdamW-amsgrad",
+        marks=TASK_4_7,
+    ),
+    pytest.param("RMSprop", {"lr": 0.01}, id="RMSprop"),
+    pytest.param(
+        "RMSprop",
+        {"lr": 0.01, "alpha": 0.9, "eps": 1e-4, "weight_decay": 0.1, "momentum": 0.7},
+        id="RMSprop-momentum",
+    ),
+    pytest.param(
+        "RMSprop",
+        {"lr": 0.01, "centered": True, "momentum": 0.5, "maximize": True},
+        id="RMSprop-centered",
+    ),
+    pytest.param("Adagrad", {"lr": 0.1}, id="Adagrad"),
+    pytest.param(
+        "Adagrad",
+        {
+            "lr": 0.1,
+            "lr_decay": 0.2,
+            "weight_decay": 0.1,
+            "initial_accumulator_value": 0.5,
+            "eps": 1e-3,
+        },
+        id="Adagrad-options",
+    ),
+    pytest.param("Adagrad", {"lr": 0.1, "maximize": True}, id="Adagrad-max"),
+]
+
+
+@pytest.mark.parametrize(("name", "kwargs"), CONFIGS)
+def test_optimizer_trajectory_matches_torch(name, kwargs):
+    run_twins(getattr(minitorch.optim, name), getattr(torch.optim, name), kwargs)
+
+
+@pytest.mark.parametrize(("name", "kwargs"), CONFIGS)
+def test_state_matches_torchs_state(name, kwargs):
+    optimizer, reference, _, _ = run_twins(
+        getattr(minitorch.optim, name), getattr(torch.optim, name), kwargs, steps=3
+    )
+    ours, theirs = optimizer.state_dict(), reference.state_dict()
+    assert ours["param_groups"] == theirs["param_groups"]
+    assert sorted(ours["state"]) == sorted(theirs["state"])
+    for index, expected in theirs["state"].items():
+        got = ours["state"][index]
+        assert list(got) == list(expected), f"state keys of parameter {index}"
+        for key, value in expected.items():
+            assert got[key].shape == tuple(value.shape), key
+            assert str(got[key].dtype) == str(value.dtype).replace("torch.", "minitorch."), key
+            np.testing.assert_allclose(got[key].numpy(), value.numpy(), rtol=1e-8, err_msg=key)
+
+
+def test_step_count_is_a_float32_tensor_as_in_torch():
+    w = minitorch.ones(2, requires_grad=True)
+    optimizer = minitorch.optim.Adam([w])
+    for _ in range(3):
+        (w * w).sum().backward()
+        optimizer.step()
+    step = optimizer.state[w]["step"]
+    assert repr(step) == "tensor(3.)" and step.dtype == minitorch.float32
+
+
+def test_parameters_without_gradient_get_no_state():
+    used, unused = minitorch.ones(2, requires_grad=True), minitorch.ones(2, requires_grad=True)
+    optimizer = minitorch.optim.Adam([used, unused], lr=0.1)
+    (used * 2).sum().backward()
+    optimizer.step()
+    assert unused.tolist() == [1.0, 1.0] and unused not in optimizer.state
+    assert list(optimizer.state_dict()["state"]) == [0]
+
+
+def test_adagrad_state_exists_before_the_first_step_as_in_torch():
+    ours, theirs = twin_tensors(start_values())
+    got = minitorch.optim.Adagrad(ours, initial_accumulator_value=0.25).state_dict()["state"]
+    expected = torch.optim.Adagrad(theirs, initial_accumulator_value=0.25).state_dict()["state"]
+    assert sorted(got) == sorted(expected) == [0, 1]
+    assert got[1]["sum"].tolist() == expected[1]["sum"].tolist() == [0.25, 0.25]
+
+
+def test_closure_is_run_with_grad_and_its_loss_returned():
+    w = minitorch.tensor([1.0, -2.0], requires_grad=True)
+    optimizer = minitorch.optim.SGD([w], lr=0.1)
+
+    def closure():
+        optimizer.zero_grad()
+        loss = (w * w).sum()
+        loss.backward()
+        return loss
+
+    loss = optimizer.step(closure)
+    assert loss.item() == 5.0 and loss.requires_grad
+    np.testing.assert_allclose(w.tolist(), [0.8, -1.6])
+    assert optimizer.step() is None
+
+
+# ---------------------------------------------------------------------------
+# Parameter groups
+# ---------------------------------------------------------------------------
+
+
+def two_groups(lib, params, **options):
+    return [{"params": [params[0]], "lr": 0.5, **options}, {"params": [params[1]]}]
+
+
+@pytest.mark.parametrize("name", ["SGD", "Adam", "RMSprop", "Adagrad"])
+def test_param_groups_with_their_own_options_match_torch(name):
+    ours, theirs = twin_tensors(start_values())
+    options = {"weight_decay": 0.1}
+    optimizer = getattr(minitorch.optim, name)(two_groups(minitorch, ours, **options), lr=0.01)
+    reference = getattr(torch.optim, name)(two_groups(torch, theirs, **options), lr=0.01)
+    assert optimizer.param_groups[0]["lr"] == 0.5 and optimizer.param_groups[1]["lr"] == 0.01
+    assert optimizer.param_groups[1]["weight_decay"] == 0  # the default
+    for step in range(4):
+        twin_step(optimizer, reference, ours, theirs)
+        assert_same_values(ours, theirs, f"after step {step}")
+    assert repr(optimizer) == repr(reference)
+
+
+@pytest.mark.parametrize("name", ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad"])
+def test_repr_prints_as_torch(name):
+    lr = {"lr": 0.1} if name == "SGD" else {}
+    optimizer = getattr(minitorch.optim, name)([minitorch.ones(2, requires_grad=True)], **lr)
+    reference = getattr(torch.optim, name)([torch.ones(2, requires_grad=True)], **lr)
+    assert repr(optimizer) == repr(reference)
+
+
+def test_add_param_group_fills_in_the_defaults():
+    w, v = minitorch.ones(2, requires_grad=True), minitorch.ones(3, requires_grad=True)
+    optimizer = minitorch.optim.SGD([w], lr=0.1, momentum=0.9)
+    optimizer.add_param_group({"params": v, "lr": 0.01})
+    assert optimizer.param_groups[1]["params"] == [v]
+    assert optimizer.param_groups[1]["lr"] == 0.01
+    assert optimizer.param_groups[1]["momentum"] == 0.9
+
+
+def add_group_cases():
+    """(name, make): make(lib) builds an optimizer and adds a bad group (or bad params)."""
+
+    def again(lib):
+        w = lib.ones(2, requires_grad=True)
+        lib.optim.SGD([w], lr=0.1).add_param_group({"params": [w]})
+
+    def a_set(lib):
+        lib.optim.SGD([lib.ones(2, requires_grad=True)], lr=0.1).add_param_group(
+            {"params": {lib.ones(2, requires_grad=True)}}
+        )
+
+    def not_a_dict(lib):
+        lib.optim.SGD([lib.ones(2, requires_grad=True)], lr=0.1).add_param_group(
+            [lib.ones(2, requires_grad=True)]
+        )
+
+    def a_number(lib):
+        lib.optim.Adam([{"params": [lib.ones(2, requires_grad=True)]}, {"params": [0.5]}])
+
+    def twice_in_one_list(lib):
+        w = lib.ones(2, requires_grad=True)
+        lib.optim.SGD([{"params": [w]}, {"params": [w]}], lr=0.1)
+
+    def some_names(lib):
+        lib.optim.SGD([("w", lib.ones(2, requires_grad=True)), lib.ones(1, requires_grad=True)])
+
+    def named_and_unnamed_groups(lib):
+        lib.optim.SGD([{"params": [("w", lib.ones(2, requires_grad=True))]}]).add_param_group(
+            {"params": [lib.ones(1, requires_grad=True)]}
+        )
+
+    return {
+        "some names missing": some_names,
+        "named and unnamed groups": named_and_unnamed_groups,
+        "in two groups": again,
+        "a set": a_set,
+        "not a dict": not_a_dict,
+        "a number in a group": a_number,
+        "two groups share a tensor": twice_in_one_list,
+    }
+
+
+@pytest.mark.parametrize("case", sorted(add_group_cases()))
+def test_bad_param_groups_raise_torchs_error(case):
+    make = add_group_cases()[case]
+    with pytest.raises((TypeError, ValueError)) as expected:
+        make(torch)
+    with pytest.raises(expected.type) as got:
+        make(minitorch)
+    assert str(got.value) == str(expected.value).replace("torch.", "minitorch.")
+
+
+BAD_OPTIONS = [
+    ("SGD", {"lr": -1}),
+    ("SGD", {"momentum": -0.5}),
+    ("SGD", {"weight_decay": -1e-3}),
+    ("SGD", {"nesterov": True}),
+    ("SGD", {"nesterov": True, "momentum": 0.9, "dampening": 0.1}),
+    ("Adam", {"lr": -0.1}),
+    ("Adam", {"eps": -1.0}),
+    ("Adam", {"betas": (1.0, 0.9)}),
+    ("Adam", {"betas": (0.9, -0.1)}),
+    ("Adam", {"betas": (0, 0.9)}),
+    ("AdamW", {"weight_decay": -0.1}),
+    ("RMSprop", {"alpha": -0.5}),
+    ("RMSprop", {"momentum": -1}),
+    ("Adagrad", {"lr_decay": -1}),
+    ("Adagrad", {"initial_accumulator_value": -1}),
+    ("Adagrad", {"eps": -1}),
+]
+
+
+@pytest.mark.parametrize(("name", "kwargs"), BAD_OPTIONS)
+def test_invalid_options_raise_torchs_error(name, kwargs):
+    with pytest.raises(ValueError) as expected:
+        getattr(torch.optim, name)([torch.ones(1, requires_grad=True)], **kwargs)
+    with pytest.raises(ValueError) as got:
+        getattr(minitorch.optim, name)([minitorch.ones(1, requires_grad=True)], **kwargs)
+    assert str(got.value) == str(expected.value)
+
+
+def test_unsupported_options_say_so():
+    with pytest.raises(NotImplementedError, match="differentiable=True"):
+        minitorch.optim.Adam([minitorch.ones(1, requires_grad=True)], differentiable=True)
+
+
+def test_zero_grad_reaches_every_group():
+    ours, _ = twin_tensors(start_values())
+    optimizer = minitorch.optim.SGD(two_groups(minitorch, ours), lr=0.1)
+    loss_of(minitorch, ours).backward()
+    optimizer.zero_grad()
+    assert all(p.grad is None for p in ours)
+
+
+# ---------------------------------------------------------------------------
+# state_dict / load_state_dict
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "kwargs"),
+    [
+        ("SGD", {"lr": 0.1, "momentum": 0.9}),
+        ("Adam", {"lr": 0.1, "amsgrad": True}),
+        ("RMSprop", {"lr": 0.01, "centered": True}),
+    ],
+)
+def test_load_state_dict_resumes_the_same_trajectory_as_torch(name, kwargs):
+    values = start_values()
+    first, reference, ours, theirs = run_twins(
+        getattr(minitorch.optim, name), getattr(torch.optim, name), kwargs, steps=3, values=values
+    )
+    saved = first.state_dict()
+    # a new optimizer over copies of the weights, with the defaults, takes the saved state
+    copies = [minitorch.tensor(p.detach().numpy(), requires_grad=True) for p in ours]
+    resumed = getattr(minitorch.optim, name)(copies)
+    resumed.load_state_dict(saved)
+    assert resumed.param_groups[0]["lr"] == kwargs["lr"]
+    for _ in range(3):
+        twin_step(resumed, reference, copies, theirs)
+    assert_same_values(copies, theirs, "after resuming")
+    # the loaded state is a copy: stepping the new optimizer left the saved tensors alone
+    for index, state in saved["state"].items():
+        assert all(state[k] is not v for k, v in resumed.state[copies[index]].items())
+
+
+def test_load_state_dict_converts_state_to_the_parameters_dtype():
+    w = minitorch.ones(2, requires_grad=True)
+    optimizer = minitorch.optim.Adam([w])
+    (w * w).sum().backward()
+    optimizer.step()
+    w64 = minitorch.ones(2, dtype=minitorch.float64, requires_grad=True)
+    other = minitorch.optim.Adam([w64])
+    other.load_state_dict(optimizer.state_dict())
+    assert other.state[w64]["exp_avg"].dtype == minitorch.float64
+    assert other.state[w64]["step"].dtype == minitorch.float32
+
+
+def test_load_state_dict_of_another_shape_raises_torchs_error():
+    for lib in (torch, minitorch):
+        a, b = lib.ones(2, requires_grad=True), lib.ones(2, requires_grad=True)
+        saved = lib.optim.SGD([a, b], lr=0.1).state_dict()
+        with pytest.raises(ValueError, match="doesn't match the size of optimizer's group"):
+            lib.optim.SGD([a], lr=0.1).load_state_dict(saved)
+        with pytest.raises(ValueError, match="different number of parameter groups"):
+            lib.optim.SGD([{"params": [a]}, {"params": [b]}], lr=0.1).load_state_dict(saved)
+
+
+def test_a_parameter_twice_in_one_group_warns_as_torch():
+    messages = []
+    for lib in (torch, minitorch):
+        w = lib.ones(2, requires_grad=True)
+        with pytest.warns(UserWarning) as record:
+            lib.optim.SGD([w, w], lr=0.1)
+        messages.append([str(warning.message) for warning in record])
+    assert messages[1] == messages[0] and len(messages[0]) == 1
+
+
+def test_named_parameters_keep_their_names_as_torch():
+    values = start_values()
+    ours, theirs = twin_tensors(values)
+    optimizer = minitorch.optim.Adam(list(zip(("w", "b"), ours, strict=True)), lr=0.1)
+    reference = torch.optim.Adam(list(zip(("w", "b"), theirs, strict=True)), lr=0.1)
+    assert optimizer.param_groups[0]["params"] == ours
+    assert optimizer.state_dict()["param_groups"] == reference.state_dict()["param_groups"]
+    assert repr(optimizer) == repr(reference)
+    for step in range(3):
+        twin_step(optimizer, reference, ours, theirs)
+        assert_same_values(ours, theirs, f"after step {step}")

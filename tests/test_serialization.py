@@ -5,7 +5,9 @@ are never unpickled."""
 from __future__ import annotations
 
 import io
+import json
 import pickle
+import struct
 
 import numpy as np
 import pytest
@@ -147,3 +149,15 @@ def test_unsupported_values_are_refused():
         minitorch.save({"x": object()}, io.BytesIO())
     with pytest.raises(TypeError, match="dict keys must be strings or ints"):
         minitorch.save({(1, 2): minitorch.ones(1)}, io.BytesIO())
+
+
+def test_a_header_whose_length_starts_with_the_pickle_byte_still_loads(tmp_path):
+    # 0x180 = 384 header bytes: the file starts with b"\x80\x01", which is also how a pickle
+    # starts; the safetensors format lets a header be padded with spaces to any length.
+    header = json.dumps({"x": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]}})
+    header = header.encode().ljust(0x180, b" ")
+    path = tmp_path / "padded.safetensors"
+    path.write_bytes(struct.pack("<Q", len(header)) + header + np.float32([1.5, -2]).tobytes())
+    assert path.read_bytes()[:1] == b"\x80"
+    loaded = minitorch.load(path)
+    assert loaded["x"].tolist() == [1.5, -2.0]

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+
+import matplotlib.image
 import pytest
 
 from minitorch.datasets import simple, xor
@@ -31,3 +34,14 @@ def test_command_line_reports_accuracy(capsys):
 def test_command_line_rejects_unknown_backend():
     with pytest.raises(SystemExit):
         train_tensor.main(["--backend", "nope", "--no-progress"])
+
+
+def test_out_writes_the_metrics_and_the_figure_next_to_them(tmp_path, capsys):
+    argv = ["--dataset", "simple", "--points", "20", "--hidden", "4", "--epochs", "6"]
+    assert train_tensor.main([*argv, "--out", str(tmp_path)]) == 0
+    assert "\r" not in capsys.readouterr().out  # no progress bar when stdout is not a terminal
+    metrics = json.loads((tmp_path / "metrics.json").read_text())
+    assert metrics["dataset"] == "simple" and len(metrics["losses"]) == 6
+    assert 0.0 <= metrics["accuracy"] <= 1.0
+    height, width = matplotlib.image.imread(tmp_path / "figure.png").shape[:2]
+    assert width > height >= 300  # two panels side by side

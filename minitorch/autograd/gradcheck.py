@@ -53,14 +53,18 @@ def grad_check(
         x.grad = None
     output = fn(*inputs)
     weights = np.random.default_rng(seed).uniform(0.5, 1.5, size=tuple(output.shape))
-    (output * creation.tensor(weights, dtype=output.dtype)).sum().backward()
+    (output * creation.tensor(weights, dtype=output.dtype, device=output.device)).sum().backward()
 
-    originals = [np.array(x.detach().numpy(), dtype=np.float64) for x in inputs]
+    originals = [np.array(x.detach().cpu().numpy(), dtype=np.float64) for x in inputs]
 
     def weighted_output(arrays: list[np.ndarray]) -> float:
+        """$L$ at `arrays`, each on its input's device."""
         with no_grad():
-            tensors = [creation.tensor(a, dtype=float64) for a in arrays]
-            out = fn(*tensors).detach().numpy()
+            tensors = [
+                creation.tensor(a, dtype=float64, device=x.device)
+                for a, x in zip(arrays, inputs, strict=True)
+            ]
+            out = fn(*tensors).detach().cpu().numpy()
         return float(np.sum(np.asarray(out, dtype=np.float64) * weights))
 
     for k, x in enumerate(inputs):
@@ -69,7 +73,7 @@ def grad_check(
         analytic = (
             np.zeros(originals[k].shape)
             if x.grad is None
-            else np.asarray(x.grad.numpy(), dtype=np.float64)
+            else np.asarray(x.grad.cpu().numpy(), dtype=np.float64)
         )
         for index in np.ndindex(*originals[k].shape):
             arrays = [a.copy() for a in originals]

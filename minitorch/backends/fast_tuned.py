@@ -72,6 +72,7 @@ def _start_threads() -> None:
                 del os.environ["OMP_WAIT_POLICY"]
         _threads_started = True
 
+
 # A reduction with fewer outputs than chunks splits each fold into segments of
 # at least this many elements, folded in parallel and then combined in order.
 MIN_SEGMENT = 4096
@@ -610,6 +611,136 @@ def _matmul(
 
 
 # ---------------------------------------------------------------------------
+# Scans and sorting along one dimension (one line of `a` per work item)
+# ---------------------------------------------------------------------------
+
+
+@njit(inline="always")
+def _line_shape(shape, dim):
+    """`shape` with size 1 in `dim`: its indices are the first elements of the lines along `dim`."""
+    lines = shape.copy()
+    lines[dim] = 1
+    return lines
+
+
+def tensor_scan(fn: Callable) -> Callable:
+    """The body of a scan kernel: running folds of `fn` from `start` along `dim`."""
+    fn = make_jitable(fn)
+
+    def _scan(
+        out, out_shape, out_strides, out_offset,
+        a, a_shape, a_strides, a_offset,
+        dim, start, n_chunks,
+    ):  # fmt: skip
+        length = a_shape[dim]
+        line_shape = _line_shape(a_shape, dim)
+        lines = _numel(line_shape) if length > 0 else 0
+        step, out_step = a_strides[dim], out_strides[dim]
+        for chunk in prange(n_chunks):
+            index = np.empty(len(a_shape), np.int64)
+            begin, end = _chunk_bounds(lines, n_chunks, chunk)
+            for line in range(begin, end):
+                to_index(line, line_shape, index)
+                p = a_offset + index_to_position(index, a_strides)
+                o = out_offset + index_to_position(index, out_strides)
+                total = start
+                for j in range(length):
+                    total = fn(total, a[_pos(p + j * step)])
+                    out[_pos(o + j * out_step)] = total
+
+    return _scan
+
+
+@njit(inline="always")
+def _before(x, y, descending) -> bool:
+    """Whether `x` sorts strictly before `y` (NaN is the largest value)."""
+    if descending:
+        return x > y or (x != x and y == y)
+    return x < y or (y != y and x == x)
+
+
+@njit
+def _merge_sort(keys, order, spare, descending) -> None:
+    """Sort the positions `order` by `keys`, stably: bottom-up merges of runs of 1, 2, 4, ..."""
+    n = len(order)
+    source, target = order, spare
+    in_spare = False  # whether the sorted runs are in `spare`
+    width = 1
+    while width < n:
+        for low in range(0, n, 2 * width):
+            middle, high = min(low + width, n), min(low + 2 * width, n)
+            i, j = low, middle
+            for k in range(low, high):  # the left run wins ties: stable
+                if j < high and (
+                    i >= middle or _before(keys[source[j]], keys[source[i]], descending)
+                ):
+                    target[k] = source[j]
+                    j += 1
+                else:
+                    target[k] = source[i]
+                    i += 1
+        source, target = target, source
+        in_spare = not in_spare
+        width *= 2
+    if in_spare:
+        order[:] = spare
+
+
+def _sort(
+    values, values_strides, values_offset,
+    indices, indices_strides, indices_offset,
+    a, a_shape, a_strides, a_offset,
+    dim, descending, n_chunks,
+):  # fmt: skip
+    """Each line of `a` along `dim` sorted stably into `values`; its positions into `indices`."""
+    length = a_shape[dim]
+    line_shape = _line_shape(a_shape, dim)
+    lines = _numel(line_shape) if length > 0 else 0
+    step = a_strides[dim]
+    for chunk in prange(n_chunks):
+        index = np.empty(len(a_shape), np.int64)
+        keys = np.empty(length, a.dtype)
+        order = np.empty(length, np.int64)
+        spare = np.empty(length, np.int64)
+        begin, end = _chunk_bounds(lines, n_chunks, chunk)
+        for line in range(begin, end):
+            to_index(line, line_shape, index)
+            p = a_offset + index_to_position(index, a_strides)
+            for j in range(length):
+                keys[j] = a[_pos(p + j * step)]
+                order[j] = j
+            _merge_sort(keys, order, spare, descending)
+            v = values_offset + index_to_position(index, values_strides)
+            i = indices_offset + index_to_position(index, indices_strides)
+            for j in range(length):
+                values[_pos(v + j * values_strides[dim])] = keys[order[j]]
+                indices[_pos(i + j * indices_strides[dim])] = order[j]
+
+
+def _scatter_along(
+    out, out_strides, out_offset,
+    source, source_shape, source_strides, source_offset,
+    index, index_strides, index_offset,
+    dim, n_chunks,
+):  # fmt: skip
+    """$out[i|index[i|j]] = source[i|j]$ for each line $i$ of `source` along `dim`."""
+    length = source_shape[dim]
+    line_shape = _line_shape(source_shape, dim)
+    lines = _numel(line_shape) if length > 0 else 0
+    for chunk in prange(n_chunks):
+        at = np.empty(len(source_shape), np.int64)
+        begin, end = _chunk_bounds(lines, n_chunks, chunk)
+        for line in range(begin, end):
+            to_index(line, line_shape, at)
+            s = source_offset + index_to_position(at, source_strides)
+            i = index_offset + index_to_position(at, index_strides)
+            o = out_offset + index_to_position(at, out_strides)
+            for j in range(length):
+                value = source[_pos(s + j * source_strides[dim])]
+                out[_pos(o + index[_pos(i + j * index_strides[dim])] * out_strides[dim])] = value
+
+
+# ---------------------------------------------------------------------------
 # The backend
 # ---------------------------------------------------------------------------
 
@@ -643,6 +774,11 @@ class FastBackend(HostMemory):
         self._matmul_kernels = (
             compile_kernel(self.matmul_body, None, False, fastmath),
             compile_kernel(self.matmul_body, None, True, fastmath),
+        )
+        self._sort_kernels = (compile_kernel(_sort, None, False), compile_kernel(_sort, None, True))
+        self._scatter_kernels = (
+            compile_kernel(_scatter_along, None, False),
+            compile_kernel(_scatter_along, None, True),
         )
 
     def kernels(self, factory: Callable, fn: Callable):
@@ -735,6 +871,46 @@ class FastBackend(HostMemory):
             out.storage, out.shape_array, out.strides_array, out.offset,
             a.storage, a.shape_array, a.strides_array, a.offset,
             b.storage, b.shape_array, b.strides_array, b.offset,
+        )  # fmt: skip
+
+    # -- scans and sorting along one dimension ------------------------------
+
+    def scan(self, fn: Callable, out: TensorData, a: TensorData, dim: int, start) -> None:
+        """Running folds of `fn` from `start` along `dim` (cumsum, cumprod)."""
+        pair = self._kernels.get((tensor_scan, fn)) or self.kernels(tensor_scan, fn)
+        kernel, n_chunks = self.choose(pair, math.prod(a.shape), self.parallel_threshold)
+        kernel(
+            out.storage, out.shape_array, out.strides_array, out.offset,
+            a.storage, a.shape_array, a.strides_array, a.offset,
+            dim, accumulator_start(start, a.storage.dtype), n_chunks,
+        )  # fmt: skip
+
+    def sort(
+        self, values: TensorData, indices: TensorData, a: TensorData, dim: int, descending: bool
+    ) -> None:
+        """Each line along `dim` sorted stably (NaN largest), and the positions it came from."""
+        kernel, n_chunks = self.choose(
+            self._sort_kernels, math.prod(a.shape), self.parallel_threshold
+        )
+        kernel(
+            values.storage, values.strides_array, values.offset,
+            indices.storage, indices.strides_array, indices.offset,
+            a.storage, a.shape_array, a.strides_array, a.offset,
+            dim, descending, n_chunks,
+        )  # fmt: skip
+
+    def scatter_along(
+        self, out: TensorData, source: TensorData, index: TensorData, dim: int
+    ) -> None:
+        """$out[i|index[i|j]] = source[i|j]$ along `dim` (positions distinct within a line)."""
+        kernel, n_chunks = self.choose(
+            self._scatter_kernels, math.prod(source.shape), self.parallel_threshold
+        )
+        kernel(
+            out.storage, out.strides_array, out.offset,
+            source.storage, source.shape_array, source.strides_array, source.offset,
+            index.storage, index.strides_array, index.offset,
+            dim, n_chunks,
         )  # fmt: skip
 
 

@@ -4,10 +4,11 @@ A backend owns the memory of one device type and the kernels that compute on
 it. Every tensor operation of minitorch is built from these methods; a new
 device is one class with them plus one line in `registry.py`.
 
-Storage is a one-dimensional buffer (a NumPy array on the CPU); a layout
-(`TensorData`) describes a tensor over it. Kernels fill an output layout that
-the caller allocated with the result's shape and dtype (see `tensor_ops.py`
-for what each one computes, written as plain loops).
+Storage is a one-dimensional buffer (a NumPy array on the CPU, a `numba.cuda`
+device array on a GPU); a layout (`TensorData`) describes a tensor over it.
+Kernels fill an output layout that the caller allocated with the result's
+shape and dtype (see `tensor_ops.py` for what each one computes, written as
+plain loops).
 """
 
 from __future__ import annotations
@@ -58,6 +59,26 @@ class Backend(Protocol):
 
     def matmul(self, out: TensorData, a: TensorData, b: TensorData) -> None:
         """Batched matrix product, batch dimensions broadcast."""
+
+    # -- scans and sorting along one dimension ------------------------------
+
+    def scan(self, fn: Callable, out: TensorData, a: TensorData, dim: int, start) -> None:
+        """Running folds along `dim`: $out[\\ldots, j] = fn(\\ldots fn(fn(start, a[\\ldots, 0]),
+        a[\\ldots, 1]) \\ldots, a[\\ldots, j])$ (`out` has `a`'s shape; cumsum, cumprod)."""
+
+    def sort(
+        self, values: TensorData, indices: TensorData, a: TensorData, dim: int, descending: bool
+    ) -> None:
+        """Each line of `a` along `dim` sorted, stably (equal elements keep their order; NaN
+        is larger than everything), into `values`, and the int64 positions it came from into
+        `indices` (both have `a`'s shape)."""
+
+    def scatter_along(
+        self, out: TensorData, source: TensorData, index: TensorData, dim: int
+    ) -> None:
+        """$out[i|index[i|j]] = source[i|j]$ along `dim` ($[i|j]$: position $j$ of line $i$):
+        `source` and the int64 `index` share a shape, `out` may be longer in `dim`; the
+        positions in one line of `index` are distinct (what `sort` returned, or part of it)."""
 
 
 class HostMemory:

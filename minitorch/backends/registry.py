@@ -6,11 +6,14 @@ switched with `set_backend`: the tuned Numba kernels (`"fast"`, the default,
 `fast_tuned.py`), the plain Numba kernels module 3's exercises ask for
 (`"student"`, `fast_ops.py`) and the plain-Python reference (`"simple"`,
 `tensor_ops.py`, for learning and debugging).
-Adding a device is one new backend module and one `register_backend` line below.
+`cuda` has one, `cuda_ops.CudaBackend`, registered when a GPU or Numba's CUDA
+simulator is there. Adding a device is one new backend module and one
+`register_backend` line below.
 """
 
 from __future__ import annotations
 
+from . import cuda_ops
 from .fast_ops import StudentBackend
 from .fast_tuned import FastBackend
 from .interface import Backend
@@ -30,6 +33,8 @@ def register_backend(device_type: str, backend: Backend) -> None:
 register_backend("cpu", FastBackend())
 register_backend("cpu", SimpleBackend())
 register_backend("cpu", StudentBackend())
+if cuda_ops.available():  # a GPU, or Numba's simulator (NUMBA_ENABLE_CUDASIM=1)
+    register_backend("cuda", cuda_ops.CudaBackend())
 
 
 def backend_for(device) -> Backend:

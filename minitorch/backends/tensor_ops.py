@@ -11,7 +11,12 @@ the result's shape and dtype:
 - `arg_reduce(better, values, indices, a, dim)`: the first element along
   `dim` that no later one is `better` than, and its position (max, argmax);
 - `where(out, condition, a, b)`: $out_i = a_i$ if $condition_i$ else $b_i$;
-- `matmul(out, a, b)`: batched matrix product, batch dimensions broadcast.
+- `matmul(out, a, b)`: batched matrix product, batch dimensions broadcast;
+- `scan(fn, out, a, dim, start)`: running folds along `dim` (cumsum, cumprod);
+- `sort(values, indices, a, dim, descending)`: each line along `dim` sorted,
+  stably, and where its elements came from;
+- `scatter_along(out, source, index, dim)`: each line of `source` along `dim`
+  written to the positions its line of `index` names (the backward of a sort).
 
 `fn` is a module-level scalar function (from `operators.py`), so that a
 compiling backend can build and cache one kernel per (function, dtype).
@@ -27,6 +32,7 @@ The whole interface, allocation and host copies included, is `interface.py`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import numpy as np
@@ -153,3 +159,64 @@ class SimpleBackend(HostMemory):
                     b_value = b.storage[b.offset + index_to_position(b_index, b.strides_array)]
                     total = total + a_value * b_value
                 out.storage[out.offset + index_to_position(out_index, out.strides_array)] = total
+
+    # -- scans and sorting along one dimension ------------------------------
+
+    def scan(self, fn: Callable, out: TensorData, a: TensorData, dim: int, start) -> None:
+        """$out[i|j] = fn(\\ldots fn(fn(start, a[i|0]), a[i|1]) \\ldots, a[i|j])$ along `dim`.
+
+        `out` has `a`'s shape; $a[i|j]$ is the element at position $j$ of the
+        line along `dim` through index $i$.
+        """
+        for index in line_starts(a, dim):
+            position = a.offset + index_to_position(index, a.strides_array)
+            out_position = out.offset + index_to_position(index, out.strides_array)
+            total = start
+            with np.errstate(all="ignore"):
+                for _ in range(a.shape[dim]):
+                    total = fn(total, a.storage[position])
+                    out.storage[out_position] = total
+                    position += a.strides[dim]
+                    out_position += out.strides[dim]
+
+    def sort(
+        self, values: TensorData, indices: TensorData, a: TensorData, dim: int, descending: bool
+    ) -> None:
+        """Each line along `dim` sorted stably (NaN largest), and the positions it came from."""
+        for index in line_starts(a, dim):
+            start = a.offset + index_to_position(index, a.strides_array)
+            line = [a.storage[start + j * a.strides[dim]] for j in range(a.shape[dim])]
+            # Python's sort is stable, also with reverse=True; NaN sorts as the largest
+            order = sorted(
+                range(len(line)),
+                key=lambda j: (bool(math.isnan(line[j])), line[j]),
+                reverse=descending,
+            )
+            v = values.offset + index_to_position(index, values.strides_array)
+            i = indices.offset + index_to_position(index, indices.strides_array)
+            for j, source in enumerate(order):
+                values.storage[v + j * values.strides[dim]] = line[source]
+                indices.storage[i + j * indices.strides[dim]] = source
+
+    def scatter_along(
+        self, out: TensorData, source: TensorData, index: TensorData, dim: int
+    ) -> None:
+        """Each line of `source` along `dim` written to the positions its line of `index` names."""
+        for at in line_starts(source, dim):
+            s = source.offset + index_to_position(at, source.strides_array)
+            i = index.offset + index_to_position(at, index.strides_array)
+            o = out.offset + index_to_position(at, out.strides_array)
+            for j in range(source.shape[dim]):
+                position = o + int(index.storage[i + j * index.strides[dim]]) * out.strides[dim]
+                out.storage[position] = source.storage[s + j * source.strides[dim]]
+
+
+def line_starts(a: TensorData, dim: int):
+    """The index of the first element of every line of `a` along `dim` (position 0 in `dim`)."""
+    shape = np.array(a.shape, dtype=np.int64)
+    lines = 0 if a.shape[dim] == 0 else a.numel() // a.shape[dim]
+    shape[dim] = 1
+    index = np.zeros(a.ndim, dtype=np.int64)
+    for ordinal in range(lines):
+        to_index(ordinal, shape, index)
+        yield index

@@ -1,24 +1,70 @@
-"""`minitorch.cuda`, as `torch.cuda`: is a GPU there for tensors?
+"""`minitorch.cuda`, as `torch.cuda`: the GPU that `cuda` tensors live on.
 
-A device type is available when a backend is registered for it
-(`minitorch/backends/registry.py`); no CUDA backend exists yet.
+`cuda` is available when its backend is registered (`backends/registry.py`):
+on a machine with an NVIDIA GPU and the `cuda` extra installed, or anywhere in
+Numba's CUDA simulator (`NUMBA_ENABLE_CUDASIM=1`, set before minitorch is
+imported). minitorch places tensors on one GPU, `cuda:0`.
 
 >>> import minitorch
->>> minitorch.cuda.is_available()
-False
+>>> device = "cuda" if minitorch.cuda.is_available() else "cpu"
+>>> minitorch.ones(2, device=device).sum().item()
+2.0
 """
 
-from ..backends import has_backend
+from ..backends import cuda_ops, has_backend
+from ..tensors import creation
 
 
 def is_available() -> bool:
-    """Whether tensors can be placed on `cuda` (a CUDA backend is registered)."""
+    """Whether tensors can be placed on `cuda` (a GPU or the simulator is there)."""
     return has_backend("cuda")
 
 
 def device_count() -> int:
-    """How many CUDA devices tensors can use (0 without a CUDA backend)."""
-    return 1 if is_available() else 0
+    """How many CUDA devices Numba sees (0 without a CUDA backend)."""
+    return len(cuda_ops.cuda.gpus) if is_available() else 0
 
 
-__all__ = ["device_count", "is_available"]
+def current_device() -> int:
+    """The index of the GPU `cuda` tensors go to: always 0."""
+    check_available()
+    return 0
+
+
+def synchronize(device=None) -> None:
+    """Wait until every kernel launched so far has finished (launches do not wait)."""
+    check_available()
+    cuda_ops.cuda.synchronize()
+
+
+def manual_seed(seed: int) -> None:
+    """Seed the random numbers of `cuda` tensors.
+
+    minitorch draws random tensors on the host and copies them to the device,
+    so this seeds the one generator `minitorch.manual_seed` seeds too.
+    """
+    creation.manual_seed(seed)
+
+
+def manual_seed_all(seed: int) -> None:
+    """Seed the random numbers of every GPU (there is one): `manual_seed`."""
+    creation.manual_seed(seed)
+
+
+def check_available() -> None:
+    """Raise torch's error when there is no CUDA device."""
+    if not is_available():
+        raise RuntimeError(
+            "Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU "
+            "and installed a driver from http://www.nvidia.com/Download/index.aspx"
+        )
+
+
+__all__ = [
+    "current_device",
+    "device_count",
+    "is_available",
+    "manual_seed",
+    "manual_seed_all",
+    "synchronize",
+]

@@ -19,19 +19,30 @@ from ..ops.api import (
     adaptive_avg_pool2d,
     avg_pool1d,
     avg_pool2d,
+    batch_norm,
+    binary_cross_entropy,
+    binary_cross_entropy_with_logits,
     conv1d,
     conv2d,
-    log_softmax,
+    cross_entropy,
+    huber_loss,
+    l1_loss,
+    layer_norm,
     max_pool1d,
     max_pool2d,
+    mse_loss,
+    nll_loss,
+    normalize,
     pad,
     relu,
     sigmoid,
-    softmax,
+    smooth_l1_loss,
     tanh,
     unfold,
     where,
 )
+from ..ops.api import log_softmax as ops_log_softmax
+from ..ops.api import softmax as ops_softmax
 from ..tensors.creation import arange, rand_like
 
 # ---------------------------------------------------------------------------
@@ -333,77 +344,34 @@ def embedding(
 # ---------------------------------------------------------------------------
 
 
-def _reduce(losses: Tensor, reduction: str) -> Tensor:
-    """Per-element losses combined as PyTorch's `reduction=` says: mean, sum or none."""
-    if reduction == "mean":
-        return losses.mean()
-    if reduction == "sum":
-        return losses.sum()
-    if reduction == "none":
-        return losses
-    raise ValueError(f"{reduction} is not a valid value for reduction")
+# ---------------------------------------------------------------------------
+# Softmax, losses and normalization (the functions live in minitorch/ops/losses.py and
+# normalization.py; softmax's implicit dim is PyTorch's functional-only behaviour)
+# ---------------------------------------------------------------------------
 
 
-def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  # noqa: A002
-    """$(x_i - y_i)^2$, averaged (or summed) over the elements.
-
-    Shapes that differ broadcast, as in PyTorch, with its warning: a (n, 1) prediction against
-    (n,) targets gives an (n, n) table of every prediction against every target.
-    """
-    if input.shape != target.shape:
-        warnings.warn(
-            f"Using a target size ({target.shape}) that is different to the input size "
-            f"({input.shape}). This will likely lead to incorrect results due to broadcasting. "
-            "Please ensure they have the same size.",
-            stacklevel=2,
-        )
-    difference = input - target
-    return _reduce(difference * difference, reduction)
+def _softmax_dim(ndim: int, name: str) -> int:
+    """PyTorch's legacy choice of dim when none is given (dim 0 for 0-, 1- and 3-D inputs)."""
+    warnings.warn(
+        f"Implicit dimension choice for {name} has been deprecated. "
+        "Change the call to include dim=X as an argument.",
+        stacklevel=3,
+    )
+    return 0 if ndim in (0, 1, 3) else 1
 
 
-class BinaryCrossEntropyWithLogits(Function):
-    """$-[y \\ln \\sigma(z) + (1 - y) \\ln(1 - \\sigma(z))]$ per element, from the logits $z$.
-
-    Forward uses the stable form $\\max(z, 0) - z y + \\ln(1 + e^{-|z|})$, which never takes
-    $\\ln 0$ and never overflows. Its pieces have kinks at $z = 0$ that the loss does not
-    have, so backward is written out, as in PyTorch:
-    $\\partial L / \\partial z = \\sigma(z) - y$ and $\\partial L / \\partial y = -z$.
-    """
-
-    @staticmethod
-    def forward(ctx, logits: Tensor, target: Tensor, reduction: str) -> Tensor:
-        ctx.save_for_backward(logits, target)
-        ctx.scale = 1 / logits.numel() if reduction == "mean" else 1.0
-        softplus = ((-logits.abs()).exp() + 1).log()
-        return _reduce(logits.relu() - logits * target + softplus, reduction)
-
-    @staticmethod
-    def backward(ctx, grad: Tensor) -> tuple[Tensor | None, Tensor | None]:
-        logits, target = ctx.saved_tensors
-        grad = grad * ctx.scale
-        d_logits = (logits.sigmoid() - target) * grad if ctx.needs_input_grad[0] else None
-        d_target = -logits * grad if ctx.needs_input_grad[1] else None
-        return d_logits, d_target
+def softmax(input: Tensor, dim: int | None = None, dtype=None) -> Tensor:  # noqa: A002
+    """$e^{x_i} / \\sum_j e^{x_j}$ along `dim`, computed stably (in `dtype` when given)."""
+    if dim is None:
+        dim = _softmax_dim(input.ndim, "softmax")
+    return ops_softmax(input, dim, dtype)
 
 
-def binary_cross_entropy_with_logits(
-    input: Tensor,  # noqa: A002
-    target: Tensor,
-    reduction: str = "mean",
-) -> Tensor:
-    """The binary cross-entropy of $\\sigma(z)$ against `target`, computed from the logits $z$
-    (`input`) without ever taking $\\ln 0$; `target` must have the shape of `input`.
-
-    >>> import minitorch
-    >>> import minitorch.nn.functional as F
-    >>> F.binary_cross_entropy_with_logits(minitorch.tensor([0.0, 50.0]), minitorch.ones(2))
-    tensor(0.3466)
-    """
-    if input.shape != target.shape:
-        raise ValueError(
-            f"Target size ({target.shape}) must be the same as input size ({input.shape})"
-        )
-    return BinaryCrossEntropyWithLogits.apply(input, target, reduction=reduction)
+def log_softmax(input: Tensor, dim: int | None = None, dtype=None) -> Tensor:  # noqa: A002
+    """$x_i - \\ln \\sum_j e^{x_j}$ along `dim`, computed stably (in `dtype` when given)."""
+    if dim is None:
+        dim = _softmax_dim(input.ndim, "log_softmax")
+    return ops_log_softmax(input, dim, dtype)
 
 
 __all__ = [
@@ -424,13 +392,24 @@ __all__ = [
     "gelu",
     "leaky_relu",
     "linear",
-    "log_softmax",
-    "mse_loss",
     "one_hot",
     "relu",
     "sigmoid",
     "silu",
-    "softmax",
     "tanh",
     "unfold",
+    # softmax, losses and normalization
+    "batch_norm",
+    "binary_cross_entropy",
+    "binary_cross_entropy_with_logits",
+    "cross_entropy",
+    "huber_loss",
+    "l1_loss",
+    "layer_norm",
+    "log_softmax",
+    "mse_loss",
+    "nll_loss",
+    "normalize",
+    "smooth_l1_loss",
+    "softmax",
 ]

@@ -21,6 +21,8 @@ from ..tensors.kernels import (
     as_operands,
     converted,
     new_tensor,
+    on_device,
+    on_one_device,
     scalar_tensor,
 )
 from ..tensors.shapes import not_implemented
@@ -123,6 +125,8 @@ class Where(Op):
             )
         ctx.save_for_backward(condition)
         a, b, dtype = as_operands(a, b)
+        a, b = on_one_device(a, b)
+        condition = on_device(condition, a.device)
         shape = shape_broadcast(condition.shape, shape_broadcast(a.shape, b.shape))
         out = new_tensor(shape, dtype, a.device)
         backend_for(a.device).where(out._layout, condition._layout, a._layout, b._layout)

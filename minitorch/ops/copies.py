@@ -15,7 +15,7 @@ from ..dtypes import DType
 from ..tensors.base import TensorBase
 from ..tensors.device import check_device
 from ..tensors.device import device as Device
-from ..tensors.kernels import alias, apply_map
+from ..tensors.kernels import alias, apply_map, converted, moved
 from .functions import Op
 
 if TYPE_CHECKING:
@@ -23,17 +23,22 @@ if TYPE_CHECKING:
 
 
 class Copy(Op):
-    """A contiguous copy: `clone()` (kind Clone) or a dtype change (kind ToCopy)."""
+    """A contiguous copy: `clone()` (kind Clone), or a dtype or device change (kind ToCopy)."""
 
     @staticmethod
-    def forward(ctx: GraphContext, a: Tensor, dtype: DType, kind: str = "Clone") -> Tensor:
-        """A contiguous copy of `a` with `dtype`"""
-        return apply_map(operators.identity, a, dtype)
+    def forward(
+        ctx: GraphContext, a: Tensor, dtype: DType, kind: str = "Clone", device=None
+    ) -> Tensor:
+        """A contiguous copy of `a` with `dtype`, on `device` (`a`'s when None)"""
+        ctx.source_device = a.device
+        if device is None or device == a.device:
+            return apply_map(operators.identity, a, dtype)
+        return converted(moved(a, device), dtype)
 
     @staticmethod
     def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
-        """$g$ (cast back to the input's dtype by the autograd layer)"""
-        return grad
+        """$g$ on the input's device (cast back to its dtype by the autograd layer)"""
+        return grad if grad.device == ctx.source_device else moved(grad, ctx.source_device)
 
 
 def clone(a: Tensor) -> Tensor:
@@ -55,7 +60,7 @@ def to(a: Tensor, *args, dtype=None, device=None, copy=False, non_blocking=False
     new_device = a.device if target_device is None else check_device(Device(target_device))
     if new_dtype is a.dtype and new_device == a.device and not copy:
         return a
-    return Copy.apply(a, dtype=new_dtype, kind="ToCopy")
+    return Copy.apply(a, dtype=new_dtype, kind="ToCopy", device=new_device)
 
 
 def detach(a: Tensor) -> Tensor:

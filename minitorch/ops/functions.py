@@ -59,13 +59,30 @@ NODE_NAMES: dict[str, str | Callable[..., str]] = {
     # Transpose or T, Clone or ToCopy)
     "View": lambda a, shape, kind="View": kind + "Backward0",
     "Permute": lambda a, dims, kind="Permute": kind + "Backward0",
-    "Copy": lambda a, dtype, kind="Clone": kind + "Backward0",
+    "Copy": lambda a, dtype, kind="Clone", device=None: kind + "Backward0",
     "Restride": lambda a, shape, strides, kind: RESTRIDE_NODES[kind],
     "Index": index_node_name,
     "IndexRows": "IndexBackward0",
     # Index's backward, recorded by backward(create_graph=True)
     "Unindex": lambda grad, shape, key: index_node_name(grad, key)[: -len("0")] + "Backward0",
     "CopySlices": "minitorch::autograd::CopySlices",
+    # losses and normalization: the 2-D (spatial) negative log-likelihood has its own node,
+    # and C++ code dividing by a number records DivBackward1
+    "NllLoss": lambda *inputs, kind, **settings: kind + "Backward0",
+    "DivNumber": "DivBackward1",
+    # more math, reductions, sorting, joins (the tensor API's part A)
+    "RoundDecimals": "RoundBackward1",
+    "Fmod": lambda a, b: numbered("Fmod", isinstance(b, TensorBase)),
+    "Lerp": lambda a, b, weight=None: numbered("Lerp", isinstance(weight, TensorBase)),
+    "Sort": lambda a, kind="SortBackward0", **settings: kind,
+    "Var": lambda a, root, **settings: "StdBackward0" if root else "VarBackward0",
+    "Amax": lambda a, largest, **settings: "AmaxBackward0" if largest else "AminBackward0",
+    "VectorNorm": "LinalgVectorNormBackward0",
+    "MedianAll": "MedianBackward0",
+    "Cat": lambda *tensors, dim, stack=False: "StackBackward0" if stack else "CatBackward0",
+    "Piece": lambda a, key, kind: kind + "Backward0",
+    "Triangle": lambda a, diagonal, lower: "TrilBackward0" if lower else "TriuBackward0",
+    "Diagonal": lambda a, copy=False, **settings: "DiagonalBackward0" + ("_copy" if copy else ""),
 }
 
 

@@ -145,10 +145,10 @@ def advanced_positions(a: Tensor, key) -> list[tuple]:
                     f"The shape of the mask {list(index.shape)} at index {k} does not match the "
                     f"shape of the indexed tensor {list(a.shape)} at index {k}"
                 )
-        return [tuple(int(i) for i in where_true) for where_true in np.argwhere(index.numpy())]
+        return [tuple(int(i) for i in true) for true in np.argwhere(index.cpu().numpy())]
     if index.dtype is not dtypes.int64:
         raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-    return [(int(i),) for i in index.numpy().reshape(-1)]
+    return [(int(i),) for i in index.cpu().numpy().reshape(-1)]
 
 
 def is_advanced_key(key) -> bool:

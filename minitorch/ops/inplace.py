@@ -16,7 +16,8 @@ import numpy as np
 from .. import dtypes, operators
 from ..autograd.grad_mode import is_grad_enabled
 from ..autograd.graph import GraphContext
-from ..backends.tensor_data import TensorData
+from ..backends import backend_for
+from ..backends.tensor_data import TensorData, shape_broadcast
 from ..tensors.base import TensorBase
 from ..tensors.creation import from_numpy, rng_of, tensor
 from ..tensors.kernels import (
@@ -281,3 +282,77 @@ def normal_(a: Tensor, mean: float = 0.0, std: float = 1.0, *, generator=None) -
 def copy_samples(a: Tensor, values: np.ndarray) -> Tensor:
     """Copy NumPy's `values` into `a`, in `a`'s dtype."""
     return copy_(a, from_numpy(np.asarray(values, dtype=a.dtype.numpy_dtype)))
+
+
+# ---------------------------------------------------------------------------
+# optim: the updates optimizers write (`addcmul_`, `addcdiv_`, `lerp_`). Outside autograd,
+# on operands of the tensor's dtype, they add their term straight into the tensor's storage
+# (one temporary instead of three): an optimizer step runs them on every parameter.
+# ---------------------------------------------------------------------------
+
+
+def addcmul_(a: Tensor, t1: Tensor, t2: Tensor, value: Number = 1) -> Tensor:
+    """$a \\leftarrow a + \\mathrm{value} \\cdot t_1 t_2$ in place."""
+    if updates_in_place(a, t1, t2):
+        return add_scaled_into(a, mul(t1, t2), value)
+    return inplace(a, plus_product, t1, t2, value)
+
+
+def addcdiv_(a: Tensor, t1: Tensor, t2: Tensor, value: Number = 1) -> Tensor:
+    """$a \\leftarrow a + \\mathrm{value} \\cdot t_1 / t_2$ in place."""
+    if updates_in_place(a, t1, t2):
+        return add_scaled_into(a, div(t1, t2), value)
+    return inplace(a, plus_quotient, t1, t2, value)
+
+
+def lerp_(a: Tensor, end: Tensor, weight) -> Tensor:
+    """$a \\leftarrow a + w (\\mathrm{end} - a)$ in place (a step of `weight` towards `end`)."""
+    if not isinstance(weight, TensorBase) and updates_in_place(a, end):
+        return add_scaled_into(a, sub(end, a), weight)
+    return inplace(a, lerped, end, weight)
+
+
+def plus_product(a: Tensor, t1: Tensor, t2: Tensor, value: Number) -> Tensor:
+    return add(a, mul(t1, t2), value)
+
+
+def plus_quotient(a: Tensor, t1: Tensor, t2: Tensor, value: Number) -> Tensor:
+    return add(a, div(t1, t2), value)
+
+
+def lerped(a: Tensor, end: Tensor, weight) -> Tensor:
+    return add(a, mul(sub(end, a), weight))
+
+
+def updates_in_place(a: Tensor, *operands: Tensor) -> bool:
+    """Whether an update of `a` from `operands` may be written straight into `a`'s storage.
+
+    Autograd must not be recording it, and the operands must be tensors of `a`'s
+    dtype and device, broadcasting to `a`'s shape, sharing no storage with the
+    contiguous `a`; otherwise the update takes the general path of `inplace`.
+    """
+    if is_grad_enabled() and (a.requires_grad or any(x.requires_grad for x in operands)):
+        return False
+    if not a.is_contiguous():
+        return False
+    shape = tuple(a.shape)
+    return all(
+        isinstance(x, TensorBase)
+        and x.dtype is a.dtype
+        and x.device == a.device
+        and x._layout.storage is not a._layout.storage
+        and tuple(shape_broadcast(shape, tuple(x.shape))) == shape
+        for x in operands
+    )
+
+
+def add_scaled_into(a: Tensor, term: Tensor, value: Number) -> Tensor:
+    """$a \\leftarrow a + \\mathrm{value} \\cdot \\mathrm{term}$ in `a`'s storage; `term` is a
+    temporary of `a`'s dtype (scaled in its own storage), broadcasting to `a`'s shape."""
+    backend = backend_for(a.device)
+    if value != 1:
+        scale = scalar_tensor(value, term.dtype, term.device)
+        backend.zip(operators.mul, term._layout, term._layout, scale._layout)
+    backend.zip(operators.add, a._layout, a._layout, term._layout)
+    a._bump_version()
+    return a

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from ..autograd.graph import GraphContext
 from ..backends import backend_for
 from ..backends.tensor_data import prod, shape_broadcast
+from ..tensors.device import check_same_device
 from ..tensors.kernels import new_tensor, with_shape
 from ..tensors.shapes import check_matmul_operands
 from .functions import Op
@@ -26,6 +27,7 @@ class MatMul(Op):
     def forward(ctx: GraphContext, a: Tensor, b: Tensor) -> Tensor:
         """$c_{ik} = \\sum_j a_{ij} b_{jk}$; 1-D operands and batch dimensions as `torch.matmul`"""
         check_matmul_operands(a, b)
+        check_same_device(a.device, b.device)
         needs_a, needs_b = ctx.needs_input_grad
         ctx.save_for_backward(a if needs_b else None, b if needs_a else None)
         # A vector is a matrix with one row (on the left) or one column (on the right),

@@ -162,7 +162,7 @@ class MaxDim(Op):
         ctx.shape, ctx.keepdim = tuple(a.shape), keepdim
         ctx.dim = dim = checked_dim(a, dim, "max" if largest else "min")
         if dim is None:
-            return a.clone(), scalar_tensor(0, dtypes.int64)
+            return a.clone(), scalar_tensor(0, dtypes.int64, a.device)
         values, indices = arg_reduce(greater_or_nan if largest else less_or_nan, a, dim)
         ctx.save_for_backward(indices)
         return drop_dims(values, (dim,), keepdim), drop_dims(indices, (dim,), keepdim)
@@ -176,16 +176,16 @@ class MaxDim(Op):
         (indices,) = ctx.saved_tensors
         if not ctx.keepdim:
             grad = grad.unsqueeze(ctx.dim)
-        won = positions_along(ctx.dim, ctx.shape) == indices
+        won = positions_along(ctx.dim, ctx.shape, indices.device) == indices
         return grad.where(won, 0.0)
         # END SOLUTION 2.6
 
 
-def positions_along(dim: int, shape: tuple) -> Tensor:
+def positions_along(dim: int, shape: tuple, on_device=None) -> Tensor:
     """The positions $0, 1, \\ldots$ along dimension `dim` of `shape` (int64; size 1 elsewhere)."""
     sizes = [1] * len(shape)
     sizes[dim] = shape[dim]
-    return tensor(list(range(shape[dim]))).view(sizes)
+    return tensor(list(range(shape[dim])), device=on_device).view(sizes)
 
 
 class MaxAll(Op):
@@ -273,7 +273,7 @@ def arg_extreme(a: Tensor, dim, keepdim: bool, largest: bool) -> Tensor:
         return reshape(index, (1,) * a.ndim if keepdim else ())
     along = checked_dim(a, dim, name)
     if along is None:
-        return scalar_tensor(0, dtypes.int64)
+        return scalar_tensor(0, dtypes.int64, a.device)
     _, indices = arg_reduce(better, a, along)
     return drop_dims(indices, (along,), keepdim)
 
@@ -309,45 +309,53 @@ class Softmax(Op):
     @staticmethod
     def forward(ctx: GraphContext, a: Tensor, dim: int) -> Tensor:
         """$e^{a_i - m} / \\sum_j e^{a_j - m}$ along `dim`, $m$ the maximum (stable)"""
+        # BEGIN SOLUTION 4.4
         _, exps, total = shifted_exponentials(a, dim, "softmax_lastdim_kernel_impl")
         out = apply_zip(operators.div, exps, total, a.dtype)
         ctx.dim = dim
         ctx.save_for_backward(out)
         return out
+        # END SOLUTION 4.4
 
     @staticmethod
     def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
         """$s \\odot (g - \\sum_j g_j s_j)$ along `dim`, $s$ the softmax"""
+        # BEGIN SOLUTION 4.4
         (out,) = ctx.saved_tensors
         return out * (grad - tensor_sum(grad * out, ctx.dim, keepdim=True))
+        # END SOLUTION 4.4
 
 
-def softmax(a: Tensor, dim: int) -> Tensor:
-    """$e^{a_i} / \\sum_j e^{a_j}$ along `dim`, computed stably."""
-    return Softmax.apply(a, dim=dim)
+def softmax(a: Tensor, dim: int, dtype=None) -> Tensor:
+    """$e^{a_i} / \\sum_j e^{a_j}$ along `dim`, computed stably (in `dtype` when given)."""
+    return Softmax.apply(a if dtype is None else a.to(dtype), dim=dim)
 
 
 class LogSoftmax(Op):
     @staticmethod
     def forward(ctx: GraphContext, a: Tensor, dim: int) -> Tensor:
         """$a_i - m - \\ln \\sum_j e^{a_j - m}$ along `dim` (stable)"""
+        # BEGIN SOLUTION 4.4
         shifted, _, total = shifted_exponentials(a, dim, "log_softmax_lastdim_kernel_impl")
         log_total = apply_map(operators.log, total, a.dtype)
         out = apply_zip(operators.sub, shifted, log_total, a.dtype)
         ctx.dim = dim
         ctx.save_for_backward(out)
         return out
+        # END SOLUTION 4.4
 
     @staticmethod
     def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
         """$g - e^{out} \\sum_j g_j$ along `dim`"""
+        # BEGIN SOLUTION 4.4
         (out,) = ctx.saved_tensors
         return grad - out.exp() * tensor_sum(grad, ctx.dim, keepdim=True)
+        # END SOLUTION 4.4
 
 
-def log_softmax(a: Tensor, dim: int) -> Tensor:
-    """$\\ln$ softmax along `dim`, computed stably."""
-    return LogSoftmax.apply(a, dim=dim)
+def log_softmax(a: Tensor, dim: int, dtype=None) -> Tensor:
+    """$\\ln$ softmax along `dim`, computed stably (in `dtype` when given)."""
+    return LogSoftmax.apply(a if dtype is None else a.to(dtype), dim=dim)
 
 
 def shifted_exponentials(a: Tensor, dim: int, kernel: str) -> tuple[Tensor, Tensor, Tensor]:
@@ -367,8 +375,10 @@ def shifted_by_max(a: Tensor, dim: int) -> Tensor:
     dim = normalize_dim(dim, a.ndim)
     if a.shape[dim] == 0:
         return a
+    # BEGIN SOLUTION 4.4
     largest, _ = arg_reduce(greater_or_nan, a, dim)
     return apply_zip(operators.sub, a, largest, a.dtype)
+    # END SOLUTION 4.4
 
 
 def sum_keepdim(a: Tensor, dim: int) -> Tensor:

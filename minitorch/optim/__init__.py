@@ -9,7 +9,11 @@
 tensor([0.8000, 1.6000], requires_grad=True)
 """
 
+from . import lr_scheduler
+from .adagrad import Adagrad
+from .adam import Adam, AdamW
 from .optimizer import Optimizer
+from .rmsprop import RMSprop
 from .sgd import SGD
 
-__all__ = ["SGD", "Optimizer"]
+__all__ = ["SGD", "Adagrad", "Adam", "AdamW", "Optimizer", "RMSprop", "lr_scheduler"]

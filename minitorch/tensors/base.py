@@ -63,8 +63,9 @@ class StorageRef:
         self.dtype = dtype
 
     def data_ptr(self) -> int:
-        """Address of the first element of the storage."""
-        return self.array.__array_interface__["data"][0]
+        """Address of the first element of the storage (in device memory for a GPU's)."""
+        interface = getattr(self.array, "__cuda_array_interface__", None)
+        return (interface or self.array.__array_interface__)["data"][0]
 
     def size(self) -> int:
         """Number of elements in the storage."""
@@ -295,14 +296,19 @@ class TensorBase:
                 "Can't call numpy() on Tensor that requires grad. "
                 "Use tensor.detach().numpy() instead."
             )
+        self._check_on_host()
+        return self._layout.numpy_view()
+
+    def _check_on_host(self) -> None:
+        """PyTorch's error for a NumPy view of device memory: copy with `.cpu()` first."""
         if self.device.type != "cpu":
             raise TypeError(
                 f"can't convert {self.device} device type tensor to numpy. Use Tensor.cpu() to "
                 "copy the tensor to host memory first."
             )
-        return self._layout.numpy_view()
 
     def __array__(self, dtype=None, copy=None):
+        self._check_on_host()
         values = self._host_values()
         if dtype is not None and np.dtype(dtype) != values.dtype:
             return values.astype(dtype)
@@ -373,6 +379,7 @@ class TensorBase:
         memo[id(self)] = copied
         return copied
 
+
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
     "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
@@ -380,7 +387,6 @@ NON_LEAF_GRAD_WARNING = (
     "If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor "
     "instead. See github.com/pytorch/pytorch/pull/30531 for more information."
 )
-
 
 
 _tensor_class: type[TensorBase] = TensorBase

@@ -37,6 +37,7 @@ class device:  # noqa: N801 -- PyTorch's name
 
 
 CPU = device("cpu")
+CUDA = device("cuda", 0)
 
 _default_device: device | None = None  # set_default_device's; None means the CPU
 
@@ -54,10 +55,24 @@ def get_default_device() -> device:
 
 
 def check_device(target: device) -> device:
-    """`target` if tensors can live there; a clear RuntimeError otherwise."""
+    """`target` if tensors can live there (`cuda` is `cuda:0`); a clear RuntimeError otherwise."""
     if not has_backend(target.type):
         raise RuntimeError(
             f"cannot place a tensor on '{target}': minitorch has no CUDA device available "
             "(minitorch.cuda.is_available() is False)"
         )
+    if target.type == "cuda":
+        if target.index not in (None, 0):
+            raise RuntimeError("CUDA error: invalid device ordinal (minitorch uses cuda:0 only)")
+        return CUDA
     return target
+
+
+def check_same_device(first: device, second: device) -> None:
+    """PyTorch's error when an operation gets tensors on two devices."""
+    if first != second:
+        cuda, other = (first, second) if first.type == "cuda" else (second, first)
+        raise RuntimeError(
+            "Expected all tensors to be on the same device, but found at least two devices, "
+            f"{cuda} and {other}!"
+        )

@@ -20,7 +20,7 @@ from ..backends import backend_for
 from ..backends.tensor_data import TensorData, shape_broadcast
 from ..dtypes import DType
 from .base import TensorBase, make_tensor
-from .device import CPU
+from .device import CPU, check_same_device
 from .device import device as Device
 
 if TYPE_CHECKING:
@@ -66,6 +66,36 @@ def scalar_tensor(value: Number, dtype: DType, on_device: Device = CPU) -> Tenso
     return make_tensor(TensorData.contiguous(storage, ()), dtype, on_device)
 
 
+def moved(t: Tensor, target: Device) -> Tensor:
+    """A contiguous copy of `t` in the memory of `target` (through host memory)."""
+    host = np.ascontiguousarray(t._host_values()).reshape(-1)
+    storage = backend_for(target).from_host(host)
+    return make_tensor(TensorData.contiguous(storage, tuple(t.shape)), t.dtype, target)
+
+
+def on_device(t: Tensor, target: Device) -> Tensor:
+    """`t` for an operation on `target`: itself, or a copy of a 0-dim `cpu` tensor.
+
+    PyTorch lets a CPU scalar tensor join an operation on any device; any
+    other tensor on another device is its "same device" error.
+    """
+    if t.device is target or t.device == target:
+        return t
+    if t.ndim == 0 and t.device.type == "cpu":
+        return moved(t, target)
+    check_same_device(target, t.device)
+    return t
+
+
+def on_one_device(a: Tensor, b: Tensor) -> tuple[Tensor, Tensor]:
+    """`a` and `b` on one device (a 0-dim `cpu` tensor joins the other's), or torch's error."""
+    if a.device is b.device or a.device == b.device:
+        return a, b
+    if a.ndim == 0 and a.device.type == "cpu":
+        return moved(a, b.device), b
+    return a, on_device(b, a.device)
+
+
 def converted(t: Tensor, dtype: DType) -> Tensor:
     """`t` itself when it has `dtype`, else a copy converted to `dtype`."""
     if t.dtype is dtype:
@@ -84,8 +114,9 @@ def as_operands(a: Tensor | Number, b: Tensor | Number) -> tuple[Tensor, Tensor,
     if isinstance(a, TensorBase) and isinstance(b, TensorBase) and a.dtype is b.dtype:
         return a, b, a.dtype  # nothing to promote (the common case, checked first)
     dtype = dtypes.result_type(a, b)
-    a = a if isinstance(a, TensorBase) else scalar_tensor(a, dtype)
-    b = b if isinstance(b, TensorBase) else scalar_tensor(b, dtype)
+    on = a.device if isinstance(a, TensorBase) else b.device if isinstance(b, TensorBase) else CPU
+    a = a if isinstance(a, TensorBase) else scalar_tensor(a, dtype, on)
+    b = b if isinstance(b, TensorBase) else scalar_tensor(b, dtype, on)
     return converted(a, dtype), converted(b, dtype), dtype
 
 
@@ -99,6 +130,7 @@ def apply_map(fn, a: Tensor, out_dtype: DType) -> Tensor:
 
 def apply_zip(fn, a: Tensor, b: Tensor, out_dtype: DType) -> Tensor:
     """A new tensor with $fn(a_i, b_i)$ over the broadcast shape of `a` and `b`."""
+    a, b = on_one_device(a, b)
     shape = a._layout.shape
     if b._layout.shape != shape:
         shape = shape_broadcast(shape, b._layout.shape)
@@ -120,7 +152,9 @@ def arg_reduce(better, a: Tensor, dim: int) -> tuple[Tensor, Tensor]:
 
 def write_into(target: Tensor, source: Tensor) -> None:
     """Copy `source` (broadcast, converted to `target`'s dtype) into `target`'s storage."""
-    if source._layout.storage is target._layout.storage:
+    if source.device != target.device:
+        source = moved(source, target.device)  # copy_ crosses devices, as in PyTorch
+    elif source._layout.storage is target._layout.storage:
         source = apply_map(operators.identity, source, source.dtype)  # the copy may overlap
     backend_for(target.device).map(operators.identity, target._layout, source._layout)
     target._bump_version()
@@ -158,3 +192,33 @@ def reduce_dims(fn, a: Tensor, dims: tuple[int, ...], start: Number, dtype: DTyp
         result = out
     return result if result is not a else a.clone()
     # END SOLUTION 2.4
+
+
+# ---------------------------------------------------------------------------
+# Scans and sorting along one dimension
+# ---------------------------------------------------------------------------
+
+
+def scan_dim(fn, a: Tensor, dim: int, start: Number, dtype: DType) -> Tensor:
+    """Running folds of `fn` from `start` along `dim` of `a` (converted to `dtype`)."""
+    source = converted(a, dtype)
+    out = new_tensor(a.shape, dtype, a.device)
+    backend_for(a.device).scan(fn, out._layout, source._layout, dim, start)
+    return out
+
+
+def sort_dim(a: Tensor, dim: int, descending: bool) -> tuple[Tensor, Tensor]:
+    """`a` sorted stably along `dim` (NaN largest), and the int64 positions of its elements."""
+    values = new_tensor(a.shape, a.dtype, a.device)
+    indices = new_tensor(a.shape, dtypes.int64, a.device)
+    backend = backend_for(a.device)
+    backend.sort(values._layout, indices._layout, a._layout, dim, descending)
+    return values, indices
+
+
+def scatter_along(shape: Sequence[int], source: Tensor, index: Tensor, dim: int) -> Tensor:
+    """Zeros of `shape` with each line of `source` along `dim` put at the positions `index`
+    names (distinct within a line): the gradient of picking `index` out of each line."""
+    out = new_tensor(shape, source.dtype, source.device)
+    backend_for(source.device).scatter_along(out._layout, source._layout, index._layout, dim)
+    return out

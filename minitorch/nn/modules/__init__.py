@@ -4,11 +4,23 @@
 """
 
 from .activation import ELU, GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Tanh
+from .batchnorm import BatchNorm1d, BatchNorm2d
 from .container import ModuleDict, ModuleList, Sequential
 from .conv import Conv1d, Conv2d
 from .dropout import Dropout
 from .flatten import Flatten, Unflatten
 from .linear import Bilinear, Identity, Linear
+from .loss import (
+    BCELoss,
+    BCEWithLogitsLoss,
+    CrossEntropyLoss,
+    HuberLoss,
+    L1Loss,
+    MSELoss,
+    NLLLoss,
+    SmoothL1Loss,
+)
+from .normalization import LayerNorm
 from .pooling import AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d
 from .sparse import Embedding
 
@@ -16,15 +28,23 @@ __all__ = [
     "AdaptiveAvgPool2d",
     "AvgPool1d",
     "AvgPool2d",
+    "BatchNorm1d",
+    "BatchNorm2d",
+    "BCELoss",
+    "BCEWithLogitsLoss",
     "Bilinear",
     "Conv1d",
     "Conv2d",
+    "CrossEntropyLoss",
     "Dropout",
     "ELU",
     "Embedding",
     "Flatten",
     "GELU",
+    "HuberLoss",
     "Identity",
+    "L1Loss",
+    "LayerNorm",
     "LeakyReLU",
     "Linear",
     "LogSoftmax",
@@ -32,10 +52,13 @@ __all__ = [
     "MaxPool2d",
     "ModuleDict",
     "ModuleList",
+    "MSELoss",
+    "NLLLoss",
     "ReLU",
     "Sequential",
     "Sigmoid",
     "SiLU",
+    "SmoothL1Loss",
     "Softmax",
     "Tanh",
     "Unflatten",

@@ -1,4 +1,5 @@
-"""`minitorch.utils.data`, as `torch.utils.data`: datasets a training loop reads from.
+"""`minitorch.utils.data`, as `torch.utils.data`: datasets, samplers and the `DataLoader`
+a training loop reads batches from.
 
 >>> import minitorch
 >>> from minitorch.utils.data import TensorDataset
@@ -7,6 +8,29 @@
 (3, (tensor(1), tensor(1)))
 """
 
-from .dataset import Dataset, TensorDataset
+from .collate import default_collate, default_convert
+from .dataloader import DataLoader
+from .dataset import ConcatDataset, Dataset, Subset, TensorDataset, random_split
+from .sampler import (
+    BatchSampler,
+    RandomSampler,
+    Sampler,
+    SequentialSampler,
+    SubsetRandomSampler,
+)
 
-__all__ = ["Dataset", "TensorDataset"]
+__all__ = [
+    "BatchSampler",
+    "ConcatDataset",
+    "DataLoader",
+    "Dataset",
+    "RandomSampler",
+    "Sampler",
+    "SequentialSampler",
+    "Subset",
+    "SubsetRandomSampler",
+    "TensorDataset",
+    "default_collate",
+    "default_convert",
+    "random_split",
+]

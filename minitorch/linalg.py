@@ -1,0 +1,10 @@
+"""`minitorch.linalg`, PyTorch's `torch.linalg`: norms (the basics).
+
+`linalg.norm(a)` is the 2-norm of all elements; `linalg.vector_norm(a, ord, dim)`
+any vector $p$-norm over `dim` (the functions live in `ops/statistics.py`).
+"""
+
+from .ops.api import linalg_norm as norm
+from .ops.api import vector_norm
+
+__all__ = ["norm", "vector_norm"]

@@ -1,0 +1,55 @@
+"""`LayerNorm`, as in `torch.nn.modules.normalization`."""
+
+from __future__ import annotations
+
+from ..._tensor import Tensor
+from ...tensors.creation import ones, zeros
+from .. import functional as F
+from ..module import Module, Parameter
+
+
+class LayerNorm(Module):
+    """$\\gamma (x - \\mu) / \\sqrt{\\sigma^2 + \\epsilon} + \\beta$ over the last dims of each
+    sample, those of `normalized_shape` (`F.layer_norm`).
+
+    $\\gamma$ (`weight`, ones) and $\\beta$ (`bias`, zeros) have shape `normalized_shape` and
+    are learned when `elementwise_affine`; `bias=False` keeps only $\\gamma$.
+
+    >>> import minitorch
+    >>> minitorch.nn.LayerNorm(2)
+    LayerNorm((2,), eps=1e-05, elementwise_affine=True, bias=True)
+    >>> minitorch.nn.LayerNorm(2)(minitorch.tensor([[1.0, 3.0]]))
+    tensor([[-1.0000,  1.0000]], grad_fn=<NativeLayerNormBackward0>)
+    """
+
+    def __init__(
+        self,
+        normalized_shape,
+        eps: float = 1e-5,
+        elementwise_affine: bool = True,
+        bias: bool = True,
+        device=None,
+        dtype=None,
+    ) -> None:
+        super().__init__()
+        if isinstance(normalized_shape, int):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(normalized_shape)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        shape = self.normalized_shape
+        if elementwise_affine:
+            self.weight = Parameter(ones(*shape, dtype=dtype, device=device))
+            self.bias = Parameter(zeros(*shape, dtype=dtype, device=device)) if bias else None
+        else:
+            self.weight = None
+            self.bias = None
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
+
+    def extra_repr(self) -> str:
+        return (
+            f"{self.normalized_shape}, eps={self.eps}, "
+            f"elementwise_affine={self.elementwise_affine}, bias={self.bias is not None}"
+        )

@@ -1,0 +1,615 @@
+"""Loss functions: how far a prediction is from its target, as one number to minimise.
+
+Each loss with a node of its own in PyTorch is an `Op` here, forward and backward side by
+side: `NllLoss` (the negative log-likelihood of the target classes), `MseLoss`,
+`SmoothL1Loss`, `HuberLoss`, `BinaryCrossEntropy` and `BinaryCrossEntropyWithLogits`.
+The losses PyTorch composes from other operations (`cross_entropy`, `l1_loss`) are composed
+here the same way, so their graphs and `grad_fn`s are PyTorch's. Every function checks its
+arguments as PyTorch does and combines the per-element losses as `reduction=` says:
+"mean", "sum" or "none".
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import TYPE_CHECKING
+
+from .. import dtypes
+from ..autograd.graph import GraphContext
+from ..backends.tensor_data import prod, shape_broadcast
+from ..tensors.creation import arange
+from ..tensors.shapes import not_implemented
+from .functions import Op
+from .reductions import log_softmax
+
+if TYPE_CHECKING:
+    from .._tensor import Tensor
+
+REDUCTIONS = ("mean", "sum", "none")
+
+
+def check_reduction(reduction: str) -> None:
+    """PyTorch's ValueError for a `reduction=` that is not mean, sum or none."""
+    if reduction not in REDUCTIONS:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def reduce_loss(losses: Tensor, reduction: str) -> Tensor:
+    """Per-element losses combined as `reduction` says: their mean, their sum, or all of them."""
+    if reduction == "mean":
+        return losses.mean()
+    return losses.sum() if reduction == "sum" else losses
+
+
+def loss_scale(losses: Tensor, reduction: str) -> float:
+    """$\\partial\\,\\text{reduced} / \\partial\\,\\text{loss}_i$: $1/n$ for the mean, else 1."""
+    return 1.0 / losses.numel() if reduction == "mean" and losses.numel() else 1.0
+
+
+# ---------------------------------------------------------------------------
+# The negative log-likelihood of class indices (and cross-entropy, built on it)
+# ---------------------------------------------------------------------------
+
+
+def target_mask(input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
+    """True where the class (dim 1 of `input`, dim 0 when 1-D) is the sample's target.
+
+    A one-hot table made by comparing the targets with $0, 1, \\ldots, C-1$: one kernel for
+    all samples, no loop over them.
+    """
+    class_dim = 1 if input.ndim > 1 else 0
+    sizes = [1] * input.ndim
+    sizes[class_dim] = input.shape[class_dim]
+    classes = arange(input.shape[class_dim], device=input.device).view(sizes)
+    return target.unsqueeze(class_dim) == classes
+
+
+def target_weights(mask: Tensor, weight: Tensor | None, kept: Tensor, dtype) -> Tensor:
+    """$w_{t_i}$ for every sample, 0 for an ignored one (`kept` False)."""
+    class_dim = 1 if mask.ndim > 1 else 0
+    if weight is None:
+        return kept.to(dtype)
+    sizes = [1] * mask.ndim
+    sizes[class_dim] = weight.numel()
+    chosen = weight.view(sizes).where(mask, 0.0).sum(class_dim)
+    return chosen.where(kept, 0.0)
+
+
+class NllLoss(Op):
+    """$\\ell_i = -w_{t_i} x_{i, t_i}$: the log-probability `input` gives each target class.
+
+    `kind` is PyTorch's name of the operation, "NllLoss" or "NllLoss2D" (for 4-D inputs),
+    which names the node.
+    """
+
+    @staticmethod
+    def forward(
+        ctx: GraphContext,
+        input: Tensor,  # noqa: A002
+        target: Tensor,
+        weight: Tensor | None,
+        reduction: str,
+        ignore_index: int,
+        kind: str,
+    ) -> Tensor:
+        """$-w_{t_i} x_{i, t_i}$ per sample; the mean divides by $\\sum_i w_{t_i}$"""
+        # BEGIN SOLUTION 4.5
+        class_dim = 1 if input.ndim > 1 else 0
+        kept = target != ignore_index
+        mask = target_mask(input, target) & kept.unsqueeze(class_dim)
+        weights = target_weights(mask, weight, kept, input.dtype)
+        picked = input.where(mask, 0.0).sum(class_dim)
+        losses = (-picked * weights).where(kept, 0.0)
+        total_weight = weights.sum()
+        ctx.save_for_backward(mask, weights, total_weight)
+        ctx.reduction = reduction
+        if reduction == "mean":
+            return losses.sum() / total_weight
+        return losses.sum() if reduction == "sum" else losses
+        # END SOLUTION 4.5
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> tuple[Tensor, None, None]:
+        """$-w_{t_i} g$ at the target class of each sample, 0 at the others"""
+        # BEGIN SOLUTION 4.5
+        mask, weights, total_weight = ctx.saved_tensors
+        class_dim = 1 if mask.ndim > 1 else 0
+        if ctx.reduction == "mean":
+            grad = grad / total_weight
+        d_input = (-weights * grad).unsqueeze(class_dim).where(mask, 0.0)
+        return d_input, None, None
+        # END SOLUTION 4.5
+
+
+def check_nll_arguments(input: Tensor, target: Tensor, weight: Tensor | None) -> None:  # noqa: A002
+    """PyTorch's checks of `nll_loss`'s arguments (shapes, dtypes, class range)."""
+    if input.ndim < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {input.ndim})")
+    if input.ndim > 1:
+        batch = target.shape[0] if target.ndim else 0
+        if input.shape[0] != batch:
+            raise ValueError(
+                f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
+                f"({batch})."
+            )
+    if input.ndim == 3 or input.ndim > 4:
+        if tuple(target.shape[1:]) != tuple(input.shape[2:]):
+            raise RuntimeError(
+                f"Expected target size {[input.shape[0], *input.shape[2:]]}, "
+                f"got {list(target.shape)}"
+            )
+    elif input.ndim == 4 and target.ndim != 3:
+        raise RuntimeError(
+            "only batches of spatial targets supported (3D tensors) but got targets of "
+            f"dimension: {target.ndim}"
+        )
+    elif input.ndim <= 2 and target.ndim > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if target.dtype is not dtypes.int64:
+        raise RuntimeError(
+            f"expected target dtype to be Long or Byte, but got {target.dtype.torch_scalar_name}"
+        )
+    if input.ndim == 1 and target.ndim == 1 and target.shape[0] != 1:
+        raise ValueError(
+            f"For 1D input, 1D target must have size 1, but got target size: {target.shape[0]}"
+        )
+    if input.ndim == 4 and tuple(target.shape[1:]) != tuple(input.shape[2:]):
+        raise RuntimeError(
+            f"size mismatch (got input: {list(input.shape)} , target: {list(target.shape)}"
+        )
+    if not input.dtype.is_floating_point:
+        raise not_implemented("nll_loss_out_frame", input.dtype)
+    classes = input.shape[1 if input.ndim > 1 else 0]
+    if weight is not None:
+        if weight.numel() != classes:
+            raise RuntimeError(
+                f"weight tensor should be defined either for all {classes} classes or no "
+                f"classes but got weight tensor of shape: {list(weight.shape)}"
+            )
+        if weight.dtype is not input.dtype:
+            raise RuntimeError(
+                f"expected scalar type {input.dtype.torch_scalar_name} but found "
+                f"{weight.dtype.torch_scalar_name}"
+            )
+
+
+def check_class_range(target: Tensor, classes: int, ignore_index: int) -> None:
+    """IndexError "Target 5 is out of bounds." for the first target outside $[0, C)$."""
+    outside = ((target < 0) | (target >= classes)) & (target != ignore_index)
+    if outside.any().item():
+        first = outside.reshape(-1).long().argmax().item()
+        raise IndexError(f"Target {target.reshape(-1)[first].item()} is out of bounds.")
+
+
+def nll_loss(
+    input: Tensor,  # noqa: A002
+    target: Tensor,
+    weight: Tensor | None = None,
+    ignore_index: int = -100,
+    reduction: str = "mean",
+) -> Tensor:
+    """The negative log-likelihood $-w_{t_i} x_{i, t_i}$ of class indices `target`, from
+    log-probabilities `input` of shape (C), (N, C) or (N, C, d1, ...).
+
+    Targets equal to `ignore_index` count for nothing; "mean" divides by the summed weights
+    of the other targets, as PyTorch does.
+
+    >>> import minitorch
+    >>> import minitorch.nn.functional as F
+    >>> F.nll_loss(minitorch.tensor([[-0.5, -1.0], [-2.0, -0.1]]), minitorch.tensor([0, 1]))
+    tensor(0.3000)
+    """
+    check_reduction(reduction)
+    check_nll_arguments(input, target, weight)
+    check_class_range(target, input.shape[1 if input.ndim > 1 else 0], ignore_index)
+    settings = {"reduction": reduction, "ignore_index": ignore_index}
+    if input.ndim == 1:
+        target = target.reshape(())  # one sample: a (1,) target is its class, as a 0-D one
+    if input.ndim <= 2:
+        return NllLoss.apply(input, target, weight, kind="NllLoss", **settings)
+    if input.ndim == 4:
+        return NllLoss.apply(input, target, weight, kind="NllLoss2D", **settings)
+    # Other shapes go through the 4-D version, (N, C, 1, d) with d = d1 * d2 * ...
+    n, c = input.shape[0], input.shape[1]
+    rest = prod(input.shape[2:])
+    flat_input = input.contiguous().view(n, c, 1, rest)
+    flat_target = target.contiguous().view(n, 1, rest)
+    out = NllLoss.apply(flat_input, flat_target, weight, kind="NllLoss2D", **settings)
+    return out.view(n, *input.shape[2:]) if reduction == "none" else out
+
+
+class DivNumber(Op):
+    """$a / n$ for a Python number $n$, recorded as PyTorch's C++ code records it."""
+
+    @staticmethod
+    def forward(ctx: GraphContext, a: Tensor, number: float) -> Tensor:
+        ctx.number = number
+        return a / number
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
+        return grad / ctx.number
+
+
+def check_label_smoothing(label_smoothing: float) -> None:
+    """PyTorch's check: above 1 is an error; 0 or below means no smoothing."""
+    if label_smoothing > 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+
+
+def cross_entropy(
+    input: Tensor,  # noqa: A002
+    target: Tensor,
+    weight: Tensor | None = None,
+    ignore_index: int = -100,
+    reduction: str = "mean",
+    label_smoothing: float = 0.0,
+) -> Tensor:
+    """$-\\ln \\mathrm{softmax}(x_i)_{t_i}$: the negative log-likelihood of the
+    log-softmax of the logits `input` (classes on dim 1, or dim 0 when 1-D).
+
+    `target` holds class indices (int64, shape (N) or (N, d1, ...)) or, with the shape of
+    `input`, class probabilities. `label_smoothing` $\\varepsilon$ mixes the target with the
+    uniform distribution: $(1 - \\varepsilon)\\,\\text{target} + \\varepsilon / C$.
+
+    >>> import minitorch
+    >>> import minitorch.nn.functional as F
+    >>> F.cross_entropy(minitorch.tensor([[2.0, 0.0], [0.0, 0.0]]), minitorch.tensor([0, 1]))
+    tensor(0.4100)
+    """
+    check_reduction(reduction)
+    class_dim = 1 if input.ndim > 1 else 0
+    if tuple(input.shape) == tuple(target.shape):
+        return cross_entropy_probabilities(
+            input, target, weight, ignore_index, reduction, label_smoothing
+        )
+    check_label_smoothing(label_smoothing)
+    log_probs = log_softmax(input, class_dim)
+    nll = nll_loss(log_probs, target, weight, ignore_index, reduction)
+    if label_smoothing <= 0.0:
+        return nll
+    # PyTorch's smoothing term: $-\sum_c w_c \ln p_c$ per sample, 0 for ignored targets.
+    classes = input.shape[class_dim]
+    weighted = log_probs
+    if weight is not None:
+        sizes = [1] * input.ndim
+        sizes[class_dim] = classes
+        weighted = log_probs * weight.view(sizes)
+    kept = target != ignore_index
+    smooth = (-weighted.sum(class_dim)).where(kept, 0.0)
+    if reduction == "mean":
+        mask = target_mask(input, target)
+        smooth = smooth.sum() / target_weights(mask, weight, kept, input.dtype).sum()
+    elif reduction == "sum":
+        smooth = smooth.sum()
+    return (1 - label_smoothing) * nll + smooth * (label_smoothing / classes)
+
+
+def cross_entropy_probabilities(
+    input: Tensor,  # noqa: A002
+    target: Tensor,
+    weight: Tensor | None,
+    ignore_index: int,
+    reduction: str,
+    label_smoothing: float,
+) -> Tensor:
+    """$-\\sum_c w_c\\, y_{i,c} \\ln \\mathrm{softmax}(x_i)_c$ for class probabilities $y$."""
+    if not target.dtype.is_floating_point:
+        raise RuntimeError(
+            "Expected floating point type for target with class probabilities, got "
+            f"{target.dtype.torch_scalar_name}"
+        )
+    if ignore_index >= 0:
+        raise RuntimeError("ignore_index is not supported for floating point target")
+    check_label_smoothing(label_smoothing)
+    class_dim = 1 if input.ndim > 1 else 0
+    classes = input.shape[class_dim] if input.ndim else 1
+    if weight is not None and (weight.ndim != 1 or weight.numel() != classes):
+        raise RuntimeError(
+            f"cross_entropy: weight tensor should be defined either for all {classes} classes "
+            f"or no classes but got weight tensor of shape: {list(weight.shape)}"
+        )
+    products = log_softmax(input, class_dim)
+    if label_smoothing > 0.0:
+        target = target * (1 - label_smoothing) + label_smoothing / classes
+    products = products * target
+    if weight is not None:
+        sizes = [1] * input.ndim
+        sizes[class_dim] = classes
+        products = products * weight.view(sizes)
+    if reduction == "none":
+        return -products.sum(class_dim)
+    total = -products.sum()
+    if reduction == "sum":
+        return total
+    samples = input.numel() // classes if input.numel() else 0
+    return DivNumber.apply(total, number=samples if samples else float("nan"))
+
+
+# ---------------------------------------------------------------------------
+# Regression losses
+# ---------------------------------------------------------------------------
+
+
+def broadcast_pair(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:  # noqa: A002
+    """`input` and `target` expanded to one shape, with PyTorch's warning when they differ."""
+    if tuple(input.shape) == tuple(target.shape):
+        return input, target
+    warnings.warn(
+        f"Using a target size ({target.shape}) that is different to the input size "
+        f"({input.shape}). This will likely lead to incorrect results due to broadcasting. "
+        "Please ensure they have the same size.",
+        stacklevel=3,
+    )
+    shape = shape_broadcast(tuple(input.shape), tuple(target.shape))
+    return input.expand(shape), target.expand(shape)
+
+
+class PairLoss(Op):
+    """A loss of the difference $d = x - y$: `loss(d)` forward, `slope(d)` = $\\ell'(d)$ back."""
+
+    @classmethod
+    def forward(cls, ctx, input: Tensor, target: Tensor, reduction: str, size: float):  # noqa: A002
+        difference = input - target
+        losses = cls.loss(difference, size)
+        ctx.save_for_backward(difference)
+        ctx.size, ctx.scale = size, loss_scale(losses, reduction)
+        return reduce_loss(losses, reduction)
+
+    @classmethod
+    def backward(cls, ctx: GraphContext, grad: Tensor) -> tuple[Tensor | None, Tensor | None]:
+        (difference,) = ctx.saved_tensors
+        d_input = cls.slope(difference, ctx.size) * (grad * ctx.scale)
+        return (
+            d_input if ctx.needs_input_grad[0] else None,
+            -d_input if ctx.needs_input_grad[1] else None,
+        )
+
+
+class MseLoss(PairLoss):
+    """$\\ell = d^2$, $\\ell' = 2d$"""
+
+    @staticmethod
+    def loss(d: Tensor, size: float) -> Tensor:
+        return d * d
+
+    @staticmethod
+    def slope(d: Tensor, size: float) -> Tensor:
+        return 2 * d
+
+
+class SmoothL1Loss(PairLoss):
+    """$\\ell = d^2 / 2\\beta$ where $|d| < \\beta$, else $|d| - \\beta / 2$; $\\ell' =
+    \\mathrm{clamp}(d / \\beta, -1, 1)$"""
+
+    @staticmethod
+    def loss(d: Tensor, beta: float) -> Tensor:
+        size = d.abs()
+        return (0.5 * d * d / beta).where(size < beta, size - 0.5 * beta)
+
+    @staticmethod
+    def slope(d: Tensor, beta: float) -> Tensor:
+        return (d / beta).clamp(-1.0, 1.0)
+
+
+class HuberLoss(PairLoss):
+    """$\\ell = d^2 / 2$ where $|d| < \\delta$, else $\\delta (|d| - \\delta / 2)$; $\\ell' =
+    \\mathrm{clamp}(d, -\\delta, \\delta)$"""
+
+    @staticmethod
+    def loss(d: Tensor, delta: float) -> Tensor:
+        size = d.abs()
+        return (0.5 * d * d).where(size < delta, delta * (size - 0.5 * delta))
+
+    @staticmethod
+    def slope(d: Tensor, delta: float) -> Tensor:
+        return d.clamp(-delta, delta)
+
+
+def check_floating(input: Tensor, target: Tensor, kernel: str) -> None:  # noqa: A002
+    """PyTorch's NotImplementedError when neither operand is floating (e.g. "mse_cpu")."""
+    if not (input.dtype.is_floating_point or target.dtype.is_floating_point):
+        raise not_implemented(kernel, input.dtype)
+
+
+def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  # noqa: A002
+    """$(x_i - y_i)^2$, averaged (or summed) over the elements.
+
+    Shapes that differ broadcast, as in PyTorch, with its warning: a (n, 1) prediction against
+    (n,) targets gives an (n, n) table of every prediction against every target.
+
+    >>> import minitorch
+    >>> import minitorch.nn.functional as F
+    >>> F.mse_loss(minitorch.tensor([1.0, 2.0]), minitorch.tensor([1.0, 4.0]))
+    tensor(2.)
+    """
+    check_reduction(reduction)
+    input, target = broadcast_pair(input, target)  # noqa: A001
+    check_floating(input, target, "mse_cpu")
+    return MseLoss.apply(input, target, reduction=reduction, size=0.0)
+
+
+def l1_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  # noqa: A002
+    """$|x_i - y_i|$, averaged (or summed) over the elements."""
+    check_reduction(reduction)
+    input, target = broadcast_pair(input, target)  # noqa: A001
+    return reduce_loss((input - target).abs(), reduction)
+
+
+def smooth_l1_loss(
+    input: Tensor,  # noqa: A002
+    target: Tensor,
+    reduction: str = "mean",
+    beta: float = 1.0,
+) -> Tensor:
+    """$0.5 d^2 / \\beta$ where $|d| < \\beta$, else $|d| - 0.5 \\beta$, for $d = x - y$
+    (the L1 loss when $\\beta = 0$)."""
+    check_reduction(reduction)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    if beta == 0:
+        return l1_loss(input, target, reduction)
+    input, target = broadcast_pair(input, target)  # noqa: A001
+    check_floating(input, target, "smooth_l1_cpu")
+    return SmoothL1Loss.apply(input, target, reduction=reduction, size=beta)
+
+
+def huber_loss(
+    input: Tensor,  # noqa: A002
+    target: Tensor,
+    reduction: str = "mean",
+    delta: float = 1.0,
+) -> Tensor:
+    """$0.5 d^2$ where $|d| < \\delta$, else $\\delta (|d| - 0.5 \\delta)$, for $d = x - y$."""
+    check_reduction(reduction)
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    input, target = broadcast_pair(input, target)  # noqa: A001
+    check_floating(input, target, "huber_cpu")
+    return HuberLoss.apply(input, target, reduction=reduction, size=delta)
+
+
+# ---------------------------------------------------------------------------
+# Binary cross-entropy
+# ---------------------------------------------------------------------------
+
+
+class BinaryCrossEntropy(Op):
+    """$-w [y \\ln p + (1 - y) \\ln(1 - p)]$, each logarithm clamped at $-100$ as in PyTorch
+    (so $p = 0$ or $1$ costs 100, never $\\infty$)."""
+
+    @staticmethod
+    def forward(ctx, p: Tensor, y: Tensor, weight: Tensor | None, reduction: str) -> Tensor:
+        log_p = p.log().clamp(min=-100.0)
+        log_not_p = (1 - p).log().clamp(min=-100.0)
+        losses = -(y * log_p + (1 - y) * log_not_p)
+        if weight is not None:
+            losses = losses * weight
+        ctx.save_for_backward(p, y, weight)
+        ctx.scale = loss_scale(losses, reduction)
+        return reduce_loss(losses, reduction)
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> tuple[Tensor | None, Tensor | None, None]:
+        """$\\partial/\\partial p = w (p - y) / \\max(p (1 - p), 10^{-12})$,
+        $\\partial/\\partial y = -w \\ln(p / (1 - p))$"""
+        p, y, weight = ctx.saved_tensors
+        grad = grad * ctx.scale
+        if weight is not None:
+            grad = grad * weight
+        d_p = d_y = None
+        if ctx.needs_input_grad[0]:
+            d_p = grad * (p - y) / (p * (1 - p)).clamp(min=1e-12)
+        if ctx.needs_input_grad[1]:
+            d_y = -grad * (p / (1 - p)).log()
+        return d_p, d_y, None
+
+
+def binary_cross_entropy(
+    input: Tensor,  # noqa: A002
+    target: Tensor,
+    weight: Tensor | None = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """$-w [y \\ln p + (1 - y) \\ln(1 - p)]$ of probabilities $p$ (`input`) against $y$.
+
+    >>> import minitorch
+    >>> import minitorch.nn.functional as F
+    >>> F.binary_cross_entropy(minitorch.tensor([0.0, 0.5]), minitorch.tensor([1.0, 1.0]))
+    tensor(50.3466)
+    """
+    check_reduction(reduction)
+    if tuple(input.shape) != tuple(target.shape):
+        raise ValueError(
+            f"Using a target size ({target.shape}) that is different to the input size "
+            f"({input.shape}) is deprecated. Please ensure they have the same size."
+        )
+    if target.dtype is not input.dtype:
+        raise RuntimeError(
+            f"Found dtype {target.dtype.torch_scalar_name} but expected "
+            f"{input.dtype.torch_scalar_name}"
+        )
+    if not input.dtype.is_floating_point:
+        raise not_implemented("binary_cross_entropy", input.dtype)
+    if ((input < 0) | (input > 1)).any().item():
+        raise RuntimeError("all elements of input should be between 0 and 1")
+    if weight is not None:
+        weight = weight.expand(input.shape)
+    return BinaryCrossEntropy.apply(input, target, weight, reduction=reduction)
+
+
+class BinaryCrossEntropyWithLogits(Op):
+    """$(1 - y) z - (1 + (q - 1) y) \\ln \\sigma(z)$ times $w$, from logits $z$, with
+    `pos_weight` $q$ (1 when None) scaling the positive term.
+
+    $\\ln \\sigma(z) = \\min(z, 0) - \\ln(1 + e^{-|z|})$ never overflows and never takes
+    $\\ln 0$. Backward: $\\partial/\\partial z = w [(1 + (q - 1) y) \\sigma(z) - q y]$,
+    $\\partial/\\partial y = w [\\ln \\sigma(-z) - q \\ln \\sigma(z)]$.
+    """
+
+    @staticmethod
+    def forward(ctx, z: Tensor, y: Tensor, weight, pos_weight, reduction: str) -> Tensor:
+        log_sigmoid = z.clamp(max=0.0) - ((-z.abs()).exp() + 1).log()
+        if pos_weight is not None:
+            log_sigmoid = log_sigmoid * ((pos_weight - 1) * y + 1)
+        losses = (1 - y) * z - log_sigmoid
+        if weight is not None:
+            losses = losses * weight
+        ctx.save_for_backward(z, y, weight, pos_weight)
+        ctx.scale = loss_scale(losses, reduction)
+        return reduce_loss(losses, reduction)
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> tuple[Tensor | None, ...]:
+        z, y, weight, pos_weight = ctx.saved_tensors
+        grad = grad * ctx.scale
+        if weight is not None:
+            grad = grad * weight
+        d_z = d_y = None
+        if ctx.needs_input_grad[0]:
+            if pos_weight is None:
+                d_z = (z.sigmoid() - y) * grad
+            else:
+                positive = pos_weight * y
+                d_z = ((positive + 1 - y) * z.sigmoid() - positive) * grad
+        if ctx.needs_input_grad[1]:
+            if pos_weight is None:
+                d_y = -z * grad
+            else:
+                log_sigmoid = z.clamp(max=0.0) - ((-z.abs()).exp() + 1).log()
+                d_y = (log_sigmoid - z - pos_weight * log_sigmoid) * grad
+        return d_z, d_y, None, None
+
+
+def binary_cross_entropy_with_logits(
+    input: Tensor,  # noqa: A002
+    target: Tensor,
+    weight: Tensor | None = None,
+    reduction: str = "mean",
+    pos_weight: Tensor | None = None,
+) -> Tensor:
+    """The binary cross-entropy of $\\sigma(z)$ against `target`, computed from the logits $z$
+    (`input`) without ever taking $\\ln 0$; `target` must have the shape of `input`.
+
+    >>> import minitorch
+    >>> import minitorch.nn.functional as F
+    >>> F.binary_cross_entropy_with_logits(minitorch.tensor([0.0, 50.0]), minitorch.ones(2))
+    tensor(0.3466)
+    """
+    check_reduction(reduction)
+    if tuple(input.shape) != tuple(target.shape):
+        raise ValueError(
+            f"Target size ({target.shape}) must be the same as input size ({input.shape})"
+        )
+    if not target.dtype.is_floating_point:
+        raise RuntimeError(
+            f"result type Float can't be cast to the desired output type "
+            f"{target.dtype.torch_scalar_name}"
+        )
+    if pos_weight is not None:  # PyTorch's broadcasting errors, in its order
+        shape_broadcast(tuple(pos_weight.shape), tuple(target.shape))
+    if weight is not None:
+        shape_broadcast(tuple(target.shape), tuple(weight.shape))
+    return BinaryCrossEntropyWithLogits.apply(
+        input, target, weight, pos_weight, reduction=reduction
+    )

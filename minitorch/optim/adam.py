@@ -1,0 +1,146 @@
+"""`Adam` and `AdamW`: steps scaled by running averages of the gradient and of its square."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from .._tensor import Tensor
+from ..tensors.creation import tensor, zeros_like
+from .optimizer import Optimizer, check_options, check_supported
+
+
+class Adam(Optimizer):
+    """Adam (Kingma & Ba): for a parameter $w$ with gradient $g$, at step $t$,
+
+    $$m \\leftarrow \\beta_1 m + (1 - \\beta_1) g, \\quad
+    v \\leftarrow \\beta_2 v + (1 - \\beta_2) g^2,$$
+    $$w \\leftarrow w - \\frac{\\mathrm{lr}}{1 - \\beta_1^t}
+    \\frac{m}{\\sqrt{v} / \\sqrt{1 - \\beta_2^t} + \\epsilon}.$$
+
+    Weight decay $\\lambda$ adds $\\lambda w$ to $g$; with `decoupled_weight_decay`
+    (AdamW) it shrinks $w$ by $1 - \\mathrm{lr}\\,\\lambda$ instead. `amsgrad` divides
+    by the largest $v$ seen so far.
+    """
+
+    def __init__(
+        self,
+        params: Iterable,
+        lr: float = 1e-3,
+        betas: tuple[float, float] = (0.9, 0.999),
+        eps: float = 1e-8,
+        weight_decay: float = 0,
+        amsgrad: bool = False,
+        *,
+        foreach: bool | None = None,
+        maximize: bool = False,
+        capturable: bool = False,
+        differentiable: bool = False,
+        fused: bool | None = None,
+        decoupled_weight_decay: bool = False,
+    ) -> None:
+        check_options(lr=lr, eps=eps)
+        for i, beta in enumerate(betas):
+            if not 0.0 <= beta < 1.0:
+                raise ValueError(f"Invalid beta parameter at index {i}: {beta}")
+        check_options(weight_decay=weight_decay)
+        if not all(isinstance(beta, float) for beta in betas):
+            raise ValueError("betas must be either both floats or both Tensors")
+        defaults = {
+            "lr": lr,
+            "betas": betas,
+            "eps": eps,
+            "weight_decay": weight_decay,
+            "amsgrad": amsgrad,
+            "maximize": maximize,
+            "foreach": foreach,
+            "capturable": capturable,
+            "differentiable": differentiable,
+            "fused": fused,
+            "decoupled_weight_decay": decoupled_weight_decay,
+        }
+        check_supported(defaults)
+        super().__init__(params, defaults)
+
+    def _update(self, p: Tensor, group: dict[str, Any]) -> None:
+        """Weight decay, then the Adam step of `p` (its moments live in `state[p]`)."""
+        state = self.state[p]
+        if not state:
+            state["step"] = tensor(0.0)  # a float32 tensor, as PyTorch keeps it
+            state["exp_avg"] = zeros_like(p)
+            state["exp_avg_sq"] = zeros_like(p)
+            if group["amsgrad"]:
+                state["max_exp_avg_sq"] = zeros_like(p)
+        grad = -p.grad if group["maximize"] else p.grad
+        state["step"] += 1
+        lr, weight_decay = group["lr"], group["weight_decay"]
+        if weight_decay != 0:
+            if group["decoupled_weight_decay"]:
+                p.mul_(1 - lr * weight_decay)
+            else:
+                grad = grad.add(p, alpha=weight_decay)
+        adam_step(p, grad, state, group)
+
+
+def adam_step(p: Tensor, grad: Tensor, state: dict[str, Any], group: dict[str, Any]) -> None:
+    """Update the moments `state["exp_avg"]` ($m$) and `state["exp_avg_sq"]` ($v$) in place,
+    then take the bias-corrected step at step $t$ = `state["step"].item()`:
+
+    $$m \\leftarrow \\beta_1 m + (1 - \\beta_1) g, \\quad
+    v \\leftarrow \\beta_2 v + (1 - \\beta_2) g^2, \\quad
+    w \\leftarrow w - \\frac{\\mathrm{lr}}{1 - \\beta_1^t}
+    \\frac{m}{\\sqrt{v} / \\sqrt{1 - \\beta_2^t} + \\epsilon}$$
+
+    With `group["amsgrad"]`, `state["max_exp_avg_sq"]` keeps the largest $v$ so far
+    and the step divides by it instead.
+    """
+    # BEGIN SOLUTION 4.7
+    beta1, beta2 = group["betas"]
+    exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+    exp_avg.lerp_(grad, 1 - beta1)
+    exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+    if group["amsgrad"]:
+        exp_avg_sq = state["max_exp_avg_sq"].copy_(state["max_exp_avg_sq"].maximum(exp_avg_sq))
+    t = state["step"].item()
+    bias_correction1 = 1 - beta1**t
+    bias_correction2 = 1 - beta2**t
+    denom = (exp_avg_sq.sqrt() / bias_correction2**0.5).add_(group["eps"])
+    p.addcdiv_(exp_avg, denom, value=-group["lr"] / bias_correction1)
+    # END SOLUTION 4.7
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay (Loshchilov & Hutter):
+    $w \\leftarrow (1 - \\mathrm{lr}\\,\\lambda) w$ before the Adam step, instead of
+    adding $\\lambda w$ to the gradient.
+    """
+
+    def __init__(
+        self,
+        params: Iterable,
+        lr: float = 1e-3,
+        betas: tuple[float, float] = (0.9, 0.999),
+        eps: float = 1e-8,
+        weight_decay: float = 1e-2,
+        amsgrad: bool = False,
+        *,
+        maximize: bool = False,
+        foreach: bool | None = None,
+        capturable: bool = False,
+        differentiable: bool = False,
+        fused: bool | None = None,
+    ) -> None:
+        super().__init__(
+            params,
+            lr,
+            betas,
+            eps,
+            weight_decay,
+            amsgrad,
+            foreach=foreach,
+            maximize=maximize,
+            capturable=capturable,
+            differentiable=differentiable,
+            fused=fused,
+            decoupled_weight_decay=True,
+        )

@@ -1,0 +1,81 @@
+"""`RMSprop`: steps divided by a running root-mean-square of the gradient."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from .._tensor import Tensor
+from ..tensors.creation import tensor, zeros_like
+from .optimizer import Optimizer, check_options, check_supported
+
+
+class RMSprop(Optimizer):
+    """RMSprop (Hinton): for a parameter $w$ with gradient $g$,
+
+    $$v \\leftarrow \\alpha v + (1 - \\alpha) g^2, \\quad
+    w \\leftarrow w - \\mathrm{lr} \\frac{g}{\\sqrt{v} + \\epsilon}.$$
+
+    `centered` subtracts the square of the running mean of $g$ from $v$ first;
+    with `momentum` $\\mu$ the step goes through a buffer
+    $b \\leftarrow \\mu b + g / (\\sqrt{v} + \\epsilon)$, $w \\leftarrow w - \\mathrm{lr}\\,b$.
+    """
+
+    def __init__(
+        self,
+        params: Iterable,
+        lr: float = 1e-2,
+        alpha: float = 0.99,
+        eps: float = 1e-8,
+        weight_decay: float = 0,
+        momentum: float = 0,
+        centered: bool = False,
+        capturable: bool = False,
+        foreach: bool | None = None,
+        maximize: bool = False,
+        differentiable: bool = False,
+    ) -> None:
+        check_options(lr=lr, eps=eps, momentum=momentum, weight_decay=weight_decay, alpha=alpha)
+        defaults = {
+            "lr": lr,
+            "momentum": momentum,
+            "alpha": alpha,
+            "eps": eps,
+            "centered": centered,
+            "weight_decay": weight_decay,
+            "capturable": capturable,
+            "foreach": foreach,
+            "maximize": maximize,
+            "differentiable": differentiable,
+        }
+        check_supported(defaults)
+        super().__init__(params, defaults)
+
+    def _update(self, p: Tensor, group: dict[str, Any]) -> None:
+        state = self.state[p]
+        if not state:
+            state["step"] = tensor(0.0)
+            state["square_avg"] = zeros_like(p)
+            if group["momentum"] > 0:
+                state["momentum_buffer"] = zeros_like(p)
+            if group["centered"]:
+                state["grad_avg"] = zeros_like(p)
+        grad = -p.grad if group["maximize"] else p.grad
+        state["step"] += 1
+        if group["weight_decay"] != 0:
+            grad = grad.add(p, alpha=group["weight_decay"])
+        alpha, square_avg = group["alpha"], state["square_avg"]
+        square_avg.mul_(alpha).addcmul_(grad, grad, value=1 - alpha)
+        if group["centered"]:
+            grad_avg = state["grad_avg"]
+            grad_avg.lerp_(grad, 1 - alpha)
+            avg = square_avg.sub(grad_avg * grad_avg).sqrt_()
+        else:
+            avg = square_avg.sqrt()
+        avg = avg.add_(group["eps"])
+        if group["momentum"] > 0:
+            buf = state["momentum_buffer"]
+            buf.mul_(group["momentum"]).addcdiv_(grad, avg)
+            p.add_(buf, alpha=-group["lr"])
+        else:
+            p.addcdiv_(grad, avg, value=-group["lr"])

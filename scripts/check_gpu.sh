@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# On a machine with an NVIDIA GPU: install the `cuda` extra (with NVIDIA's toolkit wheels for the
+# driver's CUDA version) in a fresh virtual environment, run the cuda tests on the device (not in
+# the simulator) and the GPU rows of the benchmark, and print a summary.
+#
+#     scripts/check_gpu.sh            # from the project root; about a few minutes
+#     VENV=/tmp/gpu-venv scripts/check_gpu.sh
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n==> %s\n' "$*"; }
+
+if ! command -v nvidia-smi >/dev/null || ! nvidia-smi >/dev/null 2>&1; then
+    echo "check_gpu.sh: no NVIDIA GPU here (nvidia-smi fails); the simulator tests are:" >&2
+    echo "  NUMBA_ENABLE_CUDASIM=1 python -m pytest tests/test_cuda_backend.py" >&2
+    exit 2
+fi
+gpu=$(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | head -1)
+cuda_major=$(nvidia-smi | sed -n 's/.*CUDA Version: *\([0-9]*\).*/\1/p' | head -1)
+toolkit="cu${cuda_major:-12}"
+[ "$toolkit" = cu12 ] || [ "$toolkit" = cu13 ] || toolkit=cu12
+
+step "fresh virtual environment, cuda extra with numba-cuda[$toolkit]"
+venv=${VENV:-.venv-gpu}
+python3 -m venv "$venv"
+# shellcheck disable=SC1091
+source "$venv/bin/activate"
+python -m pip install --quiet --upgrade pip
+pip install --quiet -e '.[test,cuda,torch]' "numba-cuda[$toolkit]"
+
+step "cuda tests on the GPU"
+NUMBA_ENABLE_CUDASIM=0 python -m pytest -q -p no:cacheprovider tests/test_cuda_backend.py
+tests=$?
+
+step "GPU benchmark rows"
+NUMBA_ENABLE_CUDASIM=0 python scripts/bench.py --only gpu --rounds 3 | tee /tmp/minitorch-gpu-bench.txt
+bench=${PIPESTATUS[0]}
+
+step "summary"
+echo "GPU:        $gpu (driver's CUDA $cuda_major, numba-cuda[$toolkit])"
+echo "cuda tests: $([ "$tests" -eq 0 ] && echo passed || echo "FAILED (pytest exit $tests)")"
+echo "benchmark:  $([ "$bench" -eq 0 ] && echo done || echo "FAILED (exit $bench)")"
+grep -E "^  (matmul|add|sum|64M|MLP)" /tmp/minitorch-gpu-bench.txt || true
+[ "$tests" -eq 0 ] && [ "$bench" -eq 0 ]

@@ -1,0 +1,151 @@
+"""Scans, statistics, norms and sorting against PyTorch: values, dtypes, names, gradients."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from torch_compare import compare, floats, same_error
+
+import minitorch
+
+NAN, INF = float("nan"), float("inf")
+
+CASES = {
+    "cumsum": lambda lib, x: x.cumsum(1),
+    "cumsum_neg_dim": lambda lib, x: lib.cumsum(x, -2),
+    "cumprod": lambda lib, x: x.cumprod(0),
+    "var": lambda lib, x: x.var(),
+    "var_dim": lambda lib, x: x.var(1, keepdim=True),
+    "var_biased": lambda lib, x: lib.var(x, 0, unbiased=False),
+    "std": lambda lib, x: x.std(),
+    "std_correction": lambda lib, x: lib.std(x, dim=(0, 1), correction=2),
+    "norm": lambda lib, x: x.norm(),
+    "norm_1": lambda lib, x: x.norm(p=1, dim=1),
+    "norm_3": lambda lib, x: lib.norm(x, 3, dim=0, keepdim=True),
+    "norm_inf": lambda lib, x: x.norm(p=INF, dim=1),
+    "norm_neg_inf": lambda lib, x: x.norm(p=-INF),
+    "norm_0": lambda lib, x: x.norm(p=0),
+    "linalg_norm": lambda lib, x: lib.linalg.norm(x),
+    "linalg_norm_dim": lambda lib, x: lib.linalg.norm(x, dim=1),
+    "vector_norm": lambda lib, x: lib.linalg.vector_norm(x, ord=1.5, dim=(0,)),
+    "logsumexp": lambda lib, x: lib.logsumexp(x, 1),
+    "logsumexp_dims": lambda lib, x: x.logsumexp((0, 1), keepdim=True),
+    "amax": lambda lib, x: x.amax(1),
+    "amin": lambda lib, x: lib.amin(x),
+    "median": lambda lib, x: x.median(),
+    "median_dim": lambda lib, x: x.median(1),
+    "median_keepdim": lambda lib, x: lib.median(x, 0, keepdim=True),
+    "sort": lambda lib, x: x.sort(),
+    "sort_desc": lambda lib, x: lib.sort(x, 0, descending=True),
+    "sort_stable": lambda lib, x: x.sort(stable=True),
+    "argsort": lambda lib, x: x.argsort(0, descending=True),
+    "msort": lambda lib, x: lib.msort(x),
+    "topk": lambda lib, x: x.topk(2),
+    "topk_smallest": lambda lib, x: lib.topk(x, 1, dim=0, largest=False),
+    "kthvalue": lambda lib, x: x.kthvalue(2),
+    "kthvalue_keepdim": lambda lib, x: lib.kthvalue(x, 3, 0, keepdim=True),
+    "count_nonzero": lambda lib, x: lib.count_nonzero(x.round(), 1),
+    "prod": lambda lib, x: x.prod(1),
+    "max_dim": lambda lib, x: x.max(1),
+    "min_dim": lambda lib, x: lib.min(x, 0, keepdim=True),
+    "any_all": lambda lib, x: ((x > 1).any(1), (x > -1).all(0)),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+@pytest.mark.parametrize("permuted", [False, True])
+def test_like_torch(name, permuted):
+    compare(CASES[name], [floats((4, 3), 7, -3, 3)], permuted=permuted)
+
+
+def test_ties_share_or_keep_order_like_torch():
+    """amax/amin share the gradient among ties; sort keeps equal elements in order."""
+    x = np.array([[1.0, 3.0, 3.0, 0.0], [2.0, 2.0, 2.0, 2.0]])
+    # central differences see one side of a tie: not the shared gradient
+    compare(lambda lib, t: t.amax(1), [x], central=False)
+    compare(lambda lib, t: lib.amin(t, 0), [x], central=False)
+    compare(lambda lib, t: lib.norm(t, INF), [x], central=False)
+    compare(lambda lib, t: t.sort(dim=1, stable=True), [x], central=False)
+    compare(lambda lib, t: t.sort(dim=1, descending=True, stable=True), [x], central=False)
+    compare(lambda lib, t: t.argsort(dim=1, stable=True), [x])
+    compare(lambda lib, t: t.median(1), [x], central=False)
+
+
+def test_nan_sorts_last_and_median_propagates_it():
+    x = np.array([[3.0, NAN, 1.0, 2.0], [NAN, 0.0, NAN, -1.0], [4.0, 1.0, 2.0, 3.0]])
+    compare(lambda lib, t: t.sort(1), [x], central=False)
+    compare(lambda lib, t: t.sort(1, descending=True), [x], central=False)
+    compare(lambda lib, t: t.median(1), [x], central=False)
+    compare(lambda lib, t: t.median(), [x], central=False)
+    compare(lambda lib, t: t.topk(2, 1), [x], central=False)
+    compare(lambda lib, t: (t.amax(1), t.logsumexp(1)), [x], central=False)
+
+
+def test_cumprod_gradient_through_zeros():
+    """No division by zero: one zero, two zeros, and a zero first, against torch."""
+    x = np.array([[2.0, 0.0, 3.0, 4.0], [0.0, 1.5, 0.0, 2.0], [0.0, 2.0, 3.0, -1.0]])
+    compare(lambda lib, t: t.cumprod(1), [x])
+
+
+def test_logsumexp_is_stable():
+    x = np.array([[1000.0, 1000.0], [-INF, -INF], [INF, 1.0], [-1000.0, -1001.0]])
+    compare(lambda lib, t: lib.logsumexp(t, 1), [x], central=False)
+
+
+def test_integer_inputs_like_torch():
+    ints = np.array([[3, 1, 2], [1, 1, 5]])
+    for name in ("cumsum", "cumprod", "median_dim", "sort", "topk", "amax", "count_nonzero"):
+        compare(CASES[name], [ints])
+    compare(lambda lib, t: lib.logsumexp(t, 0), [ints])
+    compare(lambda lib, t: (t.cumsum(0), t.cumsum(1, dtype=lib.float64)), [ints > 1])
+    for error in (
+        lambda lib: lib.tensor([1, 2]).std(),
+        lambda lib: lib.tensor([1, 2]).var(),
+        lambda lib: lib.tensor([1, 2]).norm(),
+    ):
+        same_error(error)
+
+
+def test_zero_dim_and_empty_like_torch():
+    scalar = np.array(2.5)
+    compare(lambda lib, t: (t.sort(), t.argsort(), t.cumsum(0), t.cumprod(-1)), [scalar])
+    compare(lambda lib, t: (t.topk(1), t.kthvalue(1), t.median(0)), [scalar], central=False)
+    compare(lambda lib, t: (t.median(), t.sort(0)), [np.zeros((0,))], grad=False)
+    compare(lambda lib: lib.zeros(0, 3).amax(1), [], grad=False)
+
+
+ERRORS = {
+    "topk_k": lambda lib: lib.ones(2, 3).topk(4),
+    "kthvalue_k": lambda lib: lib.ones(2, 3).kthvalue(0, 1),
+    "kthvalue_big": lambda lib: lib.ones(2, 3).kthvalue(4),
+    "amax_empty": lambda lib: lib.ones(0).amax(),
+    "amax_empty_dim": lambda lib: lib.ones(0, 2).amax(0),
+    "median_empty_dim": lambda lib: lib.ones(0, 2).median(0),
+    "cumsum_dim": lambda lib: lib.ones(2).cumsum(2),
+    "sort_dim": lambda lib: lib.ones(2).sort(1),
+}
+
+
+@pytest.mark.parametrize("name", ERRORS)
+def test_errors_like_torch(name):
+    same_error(ERRORS[name])
+
+
+def test_return_types_print_like_torch():
+    ours = repr(minitorch.tensor([[3.0, 1.0]]).sort())
+    assert ours == (
+        "minitorch.return_types.sort(\nvalues=tensor([[1., 3.]]),\nindices=tensor([[1, 0]]))"
+    )
+    assert minitorch.tensor([4, 1, 3]).topk(2).indices.tolist() == [0, 2]
+
+
+@settings(max_examples=6, deadline=None)
+@given(
+    st.lists(st.integers(-3, 3), min_size=1, max_size=7),
+    st.booleans(),
+)
+def test_sort_is_stable_on_any_line(values, descending):
+    """Many ties: the order of equal elements is their order in the input, as torch's stable."""
+    x = np.array(values, dtype=np.float64)
+    compare(lambda lib, t: t.sort(descending=descending, stable=True), [x], grad=False)
+    compare(lambda lib, t: (t.cumsum(0), t.median(0)), [x], grad=False)

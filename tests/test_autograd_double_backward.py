@@ -128,3 +128,11 @@ def test_gradcheck_errors_and_warning_match_torch():
             "complex. This check will likely fail if all the inputs are not of double "
             "precision floating point or complex. "
         ]
+
+
+def test_second_derivative_of_a_kernel_backward_raises_instead_of_being_wrong():
+    x = minitorch.tensor([[0.5, -1.0, 2.0]], dtype=minitorch.float64, requires_grad=True)
+    (g,) = minitorch.autograd.grad((x * x).cumsum(1).sum(), x, create_graph=True)
+    np.testing.assert_allclose(g.detach().numpy(), [[3.0, -4.0, 4.0]])  # 2x (3, 2, 1)
+    with pytest.raises(RuntimeError, match="differentiate twice the backward of CumsumBackward0"):
+        minitorch.autograd.grad(g.sum(), x)

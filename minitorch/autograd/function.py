@@ -35,6 +35,10 @@ class Function:
     after `ctx.set_materialize_grads(False)`, and None for non-tensors).
     """
 
+    # True where backward calls kernels directly: with create_graph=True its gradients
+    # then raise when differentiated again instead of giving a wrong second derivative
+    once_differentiable = False
+
     @staticmethod
     def forward(ctx: GraphContext, *inputs, **params):
         raise NotImplementedError

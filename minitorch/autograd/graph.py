@@ -201,6 +201,10 @@ class Node:
             gradients = self.function.backward(self.ctx, *self.output_gradients(d_output))
         if not isinstance(gradients, tuple):
             gradients = (gradients,)
+        if _state.enabled and self.function.once_differentiable:
+            gradients = tuple(
+                g if g is None else once_differentiable_result(g, self.name()) for g in gradients
+            )
         if not _state.retain_graph:
             self.ctx.release()
         pairs = []
@@ -266,6 +270,30 @@ class AccumulateGrad(Node):
             capture(self, d)
         else:
             keep_gradient(self.variable, d)
+
+
+class DelayedError:
+    """The node behind a gradient whose backward formula is not itself differentiable
+    (an operation with `once_differentiable = True`): differentiating it raises."""
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor):
+        raise RuntimeError(
+            f"trying to differentiate twice the backward of {ctx.node_name}, which is not "
+            "differentiable (it calls kernels directly): its second derivative is not "
+            "implemented"
+        )
+
+
+def once_differentiable_result(gradient: Tensor, node_name: str) -> Tensor:
+    """`gradient` under `create_graph=True`, with a node that raises if backpropagated
+    through, instead of a silently wrong second derivative."""
+    alias = make_tensor(gradient._layout, gradient.dtype, gradient.device)
+    ctx = GraphContext()
+    ctx.node_name = node_name
+    meta = ((gradient.shape, gradient.dtype),)
+    alias.grad_fn = node_class("DelayedError")(DelayedError, ctx, (edge(gradient),), meta)
+    return alias
 
 
 class OutputGradients:

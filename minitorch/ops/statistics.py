@@ -51,6 +51,8 @@ def reverse_cumsum(a: Tensor, dim: int) -> Tensor:
 
 
 class Cumsum(Op):
+    once_differentiable = True  # its backward calls kernels: no second derivative
+
     @staticmethod
     def forward(ctx: GraphContext, a: Tensor, dim: int, dtype=None) -> Tensor:
         """$out_j = \\sum_{k \\le j} a_k$ along `dim` (a 0-dim tensor: itself)"""
@@ -66,6 +68,8 @@ class Cumsum(Op):
 
 
 class Cumprod(Op):
+    once_differentiable = True  # its backward calls kernels: no second derivative
+
     @staticmethod
     def forward(ctx: GraphContext, a: Tensor, dim: int, dtype=None) -> Tensor:
         """$out_j = \\prod_{k \\le j} a_k$ along `dim` (a 0-dim tensor: itself)"""
@@ -134,6 +138,8 @@ def deviations(a: Tensor, dims: tuple[int, ...]) -> tuple[Tensor, int]:
 
 
 class Var(Op):
+    once_differentiable = True  # its backward calls kernels: no second derivative
+
     """The variance over `dim`; `root` makes it the standard deviation (node `StdBackward0`)."""
 
     @staticmethod
@@ -250,6 +256,8 @@ def amin(a: Tensor, dim=(), keepdim: bool = False) -> Tensor:
 
 
 class Logsumexp(Op):
+    once_differentiable = True  # its backward calls kernels: no second derivative
+
     @staticmethod
     def forward(ctx: GraphContext, a: Tensor, dim, keepdim: bool) -> Tensor:
         """$m + \\ln \\sum e^{a - m}$ over `dim`, $m$ the maximum (stable; $m$ is taken as 0
@@ -283,6 +291,8 @@ def logsumexp(a: Tensor, dim, keepdim: bool = False) -> Tensor:
 
 
 class VectorNorm(Op):
+    once_differentiable = True  # its backward calls kernels: no second derivative
+
     """$\\|a\\|_p$ over `dim` (node `LinalgVectorNormBackward0`, as PyTorch)."""
 
     @staticmethod

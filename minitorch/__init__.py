@@ -30,10 +30,12 @@ from .dtypes import float32 as float  # noqa: A004
 from .dtypes import float64 as double
 from .dtypes import int64 as long
 from .nn import Module, Parameter
-from .ops.api import (
+from .ops.api import (  # gather/scatter and selection
     add,
     argmax,
     argmin,
+    argwhere,
+    bincount,
     bitwise_and,
     bitwise_not,
     bitwise_or,
@@ -50,8 +52,13 @@ from .ops.api import (
     expand,
     flatten,
     floor_divide,
+    gather,
     ge,
     gt,
+    histc,
+    index_add,
+    index_fill,
+    index_select,
     le,
     log,
     log_softmax,
@@ -59,6 +66,8 @@ from .ops.api import (
     logical_not,
     logical_or,
     lt,
+    masked_fill,
+    masked_select,
     matmul,
     maximum,
     mean,
@@ -68,11 +77,15 @@ from .ops.api import (
     ne,
     neg,
     negative,
+    nonzero,
     permute,
     reciprocal,
     relu,
     remainder,
     reshape,
+    scatter,
+    scatter_add,
+    searchsorted,
     sigmoid,
     softmax,
     sqrt,
@@ -82,6 +95,7 @@ from .ops.api import (
     tanh,
     transpose,
     true_divide,
+    unique,
     unsqueeze,
     where,
 )
@@ -93,6 +107,7 @@ from .ops.api import tensor_min as min  # noqa: A004
 from .ops.api import tensor_pow as pow  # noqa: A004
 from .ops.api import tensor_prod as prod
 from .ops.api import tensor_sum as sum  # noqa: A004
+from .ops.api import tensor_take as take
 from .ops.inplace import abs_, relu_
 from .scalar import Scalar, derivative_check
 from .tensors.base import Size
@@ -244,4 +259,20 @@ __all__: list[str] = [
     "sum",
     "get_backend",
     "set_backend",
+    # gather/scatter and selection
+    "argwhere",
+    "bincount",
+    "gather",
+    "histc",
+    "index_add",
+    "index_fill",
+    "index_select",
+    "masked_fill",
+    "masked_select",
+    "nonzero",
+    "scatter",
+    "scatter_add",
+    "searchsorted",
+    "take",
+    "unique",
 ]

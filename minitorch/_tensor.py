@@ -18,10 +18,12 @@ from .ops import (
     arithmetic,
     comparisons,
     copies,
+    gather,
     indexing,
     inplace,
     linalg,
     reductions,
+    selection,
     unary,
     views,
 )
@@ -177,6 +179,69 @@ class Tensor(TensorBase):
     def where(self, condition: Tensor, other) -> Tensor:
         """This tensor where `condition` holds, else `other`: `where(condition, self, other)`."""
         return comparisons.where(condition, self, other)
+
+    # ------------------------------------------------------------------ gather/scatter, selection
+    # Index arithmetic ops (ops/gather.py, ops/selection.py, ops/indexing.py).
+
+    def gather(self, dim: int, index: Tensor) -> Tensor:
+        return gather.gather(self, dim, index)
+
+    def scatter(self, dim: int, index: Tensor, src=None, value=None, reduce=None) -> Tensor:
+        return gather.scatter(self, dim, index, src, value, reduce)
+
+    def scatter_(self, dim: int, index: Tensor, src=None, value=None, reduce=None) -> Tensor:
+        return gather.scatter_(self, dim, index, src, value, reduce)
+
+    def scatter_add(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
+        return gather.scatter_add(self, dim, index, src)
+
+    def scatter_add_(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
+        return gather.scatter_add_(self, dim, index, src)
+
+    def index_select(self, dim: int, index: Tensor) -> Tensor:
+        return gather.index_select(self, dim, index)
+
+    def index_add(self, dim: int, index: Tensor, source: Tensor, alpha: Number = 1) -> Tensor:
+        return gather.index_add(self, dim, index, source, alpha)
+
+    def index_add_(self, dim: int, index: Tensor, source: Tensor, alpha: Number = 1) -> Tensor:
+        return gather.index_add_(self, dim, index, source, alpha)
+
+    def index_fill(self, dim: int, index: Tensor, value) -> Tensor:
+        return gather.index_fill(self, dim, index, value)
+
+    def index_fill_(self, dim: int, index: Tensor, value) -> Tensor:
+        return gather.index_fill_(self, dim, index, value)
+
+    def index_put_(self, indices: tuple, values: Tensor, accumulate: bool = False) -> Tensor:
+        return indexing.index_put_(self, tuple(indices), values, accumulate)
+
+    def take(self, index: Tensor) -> Tensor:
+        return gather.tensor_take(self, index)
+
+    def masked_fill(self, mask: Tensor, value) -> Tensor:
+        return selection.masked_fill(self, mask, value)
+
+    def masked_fill_(self, mask: Tensor, value) -> Tensor:
+        return selection.masked_fill_(self, mask, value)
+
+    def masked_select(self, mask: Tensor) -> Tensor:
+        return selection.masked_select(self, mask)
+
+    def nonzero(self, *, as_tuple: bool = False):
+        return selection.nonzero(self, as_tuple=as_tuple)
+
+    def argwhere(self) -> Tensor:
+        return selection.argwhere(self)
+
+    def unique(self, sorted: bool = True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
+        return selection.unique(self, sorted, return_inverse, return_counts, dim)
+
+    def bincount(self, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
+        return selection.bincount(self, weights, minlength)
+
+    def histc(self, bins: int = 100, min: float = 0, max: float = 0) -> Tensor:  # noqa: A002
+        return selection.histc(self, bins, min, max)
 
     # ------------------------------------------------------------------ operations
     # Each is the function of the same name in ops/ (`t.exp()` is `unary.exp(t)`).

@@ -11,7 +11,10 @@ the result's shape and dtype:
 - `arg_reduce(better, values, indices, a, dim)`: the first element along
   `dim` that no later one is `better` than, and its position (max, argmax);
 - `where(out, condition, a, b)`: $out_i = a_i$ if $condition_i$ else $b_i$;
-- `matmul(out, a, b)`: batched matrix product, batch dimensions broadcast.
+- `matmul(out, a, b)`: batched matrix product, batch dimensions broadcast;
+- `take(out, a, positions)` and `put(a, positions, values, accumulate)`: read
+  and write `a`'s storage at computed positions (advanced indexing, gather,
+  scatter).
 
 `fn` is a module-level scalar function (from `operators.py`), so that a
 compiling backend can build and cache one kernel per (function, dtype).
@@ -153,3 +156,27 @@ class SimpleBackend(HostMemory):
                     b_value = b.storage[b.offset + index_to_position(b_index, b.strides_array)]
                     total = total + a_value * b_value
                 out.storage[out.offset + index_to_position(out_index, out.strides_array)] = total
+
+    # -- gathering and scattering by storage position -------------------------
+
+    def take(self, out: TensorData, a: TensorData, positions: TensorData) -> None:
+        """$out[i] = a.storage[positions[i]]$ for every index $i$ of `out`."""
+        index = np.zeros(out.ndim, dtype=np.int64)
+        for ordinal in range(out.numel()):
+            to_index(ordinal, out.shape_array, index)
+            position = positions.storage[positions.position(index)]
+            out.storage[out.position(index)] = a.storage[position]
+
+    def put(
+        self, a: TensorData, positions: TensorData, values: TensorData, accumulate: bool
+    ) -> None:
+        """$a.storage[positions[i]] = values[i]$ (or `+=`), in order, `values` broadcast."""
+        index = np.zeros(positions.ndim, dtype=np.int64)
+        value_index = np.zeros(values.ndim, dtype=np.int64)
+        with np.errstate(all="ignore"):
+            for ordinal in range(positions.numel()):
+                to_index(ordinal, positions.shape_array, index)
+                broadcast_index(index, positions.shape_array, values.shape_array, value_index)
+                position = positions.storage[positions.position(index)]
+                value = values.storage[values.position(value_index)]
+                a.storage[position] = a.storage[position] + value if accumulate else value

@@ -36,11 +36,19 @@ from .comparisons import (
     maximum,
     minimum,
     ne,
-    where,
 )
 from .copies import (
     clone,
     detach,
+)
+from .gather import (
+    gather,
+    index_add,
+    index_fill,
+    index_select,
+    scatter,
+    scatter_add,
+    tensor_take,
 )
 from .linalg import (
     dot,
@@ -59,6 +67,17 @@ from .reductions import (
     tensor_min,
     tensor_prod,
     tensor_sum,
+)
+from .selection import (
+    argwhere,
+    bincount,
+    histc,
+    masked_fill,
+    masked_select,
+    nonzero,
+    searchsorted,
+    unique,
+    where,
 )
 from .unary import (
     exp,
@@ -146,4 +165,20 @@ __all__ = [
     "unsqueeze",
     "clone",
     "detach",
+    # gather/scatter and selection (gather.py, selection.py)
+    "gather",
+    "index_add",
+    "index_fill",
+    "index_select",
+    "scatter",
+    "scatter_add",
+    "tensor_take",
+    "argwhere",
+    "bincount",
+    "histc",
+    "masked_fill",
+    "masked_select",
+    "nonzero",
+    "searchsorted",
+    "unique",
 ]

@@ -45,9 +45,7 @@ if TYPE_CHECKING:
 # ---------------------------------------------------------------------------
 
 
-def inplace(
-    a: Tensor, operation, *args, checked: bool = True, overlap_ok: bool = False
-) -> Tensor:
+def inplace(a: Tensor, operation, *args, checked: bool = True, overlap_ok: bool = False) -> Tensor:
     """`a <- operation(a, *args)` in `a`'s storage; bumps `a`'s version counter.
 
     `checked`: PyTorch's in-place rules (the result must keep `a`'s shape and

@@ -72,7 +72,7 @@ class Backend(Protocol):
     def put(
         self, a: TensorData, positions: TensorData, values: TensorData, accumulate: bool
     ) -> None:
-        r"""$a.storage[positions_i] = values_i$, or $\mathrel{+}= values_i$ if `accumulate`.
+        r"""$a.storage[positions_i] = values_i$, or $\\mathrel{+}= values_i$ if `accumulate`.
 
         `values` is broadcast to `positions`' shape. With `accumulate`, a
         position that appears several times gets every value added (scatter_add,

@@ -65,7 +65,7 @@ def along_dim_positions(layout: TensorData, dim: int, index: Tensor, on_device) 
 
 def index_dtype_check(index: Tensor, name: str) -> None:
     if not isinstance(index, TensorBase) or index.dtype is not dtypes.int64:
-        raise RuntimeError(f"{name}(): Expected dtype int64 for index")
+        raise RuntimeError(f"{name}(): Expected dtype int32/int64 for index")
 
 
 def gather_checks(a: Tensor, dim: int, index: Tensor) -> tuple[int, Tensor]:

@@ -301,6 +301,12 @@ def index_put_(a: Tensor, key, value, accumulate: bool = False) -> Tensor:
     check_writable(a, overlap_ok=True)  # PyTorch only warns on an expanded tensor here
     plan = IndexPlan(tuple(a.shape), key)
     source = value if isinstance(value, TensorBase) else scalar_tensor(value, a.dtype, a.device)
+    if source.dtype is not a.dtype:
+        raise RuntimeError(
+            "Index put requires the source and destination dtypes match, got "
+            f"{a.dtype.torch_scalar_name} for the destination and "
+            f"{source.dtype.torch_scalar_name} for the source."
+        )
     shape = plan.result_shape()
     try:
         fits = shape_broadcast(tuple(source.shape), shape) == shape

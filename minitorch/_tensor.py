@@ -27,6 +27,7 @@ from .ops import (
     unary,
     views,
 )
+from .ops.keywords import torch_keywords
 from .tensors.base import TensorBase, set_tensor_class
 from .tensors.device import CPU, device
 from .tensors.kernels import Number
@@ -66,6 +67,11 @@ class Tensor(TensorBase):
     def data(self) -> Tensor:
         """This tensor's values outside the graph (`detach()`)."""
         return self.detach()
+
+    @data.setter
+    def data(self, value: Tensor) -> None:
+        """`w.data = t`: `w` now holds `t`'s values (its storage), outside the graph."""
+        self._layout, self.dtype, self.device = value._layout, value.dtype, value.device
 
     def to(self, *args, **kwargs) -> Tensor:
         """This tensor with another dtype and/or device (itself when nothing changes).
@@ -242,6 +248,14 @@ class Tensor(TensorBase):
 
     def histc(self, bins: int = 100, min: float = 0, max: float = 0) -> Tensor:  # noqa: A002
         return selection.histc(self, bins, min, max)
+
+    def nelement(self) -> int:
+        """`numel()`: the number of elements."""
+        return self.numel()
+
+    def ndimension(self) -> int:
+        """`dim()`: the number of dimensions."""
+        return self.dim()
 
     # ------------------------------------------------------------------ operations
     # Each is the function of the same name in ops/ (`t.exp()` is `unary.exp(t)`).
@@ -550,5 +564,9 @@ class Tensor(TensorBase):
     def __itruediv__(self, other):
         return self.div_(other)
 
+
+# NumPy's axis=/keepdims= on the reductions, as PyTorch accepts them (ops/keywords.py)
+for _name in ("sum", "mean", "prod", "max", "min", "argmax", "argmin", "all", "any"):
+    setattr(Tensor, _name, torch_keywords(getattr(Tensor, _name)))
 
 set_tensor_class(Tensor)

@@ -50,6 +50,7 @@ from .gather import (
     scatter_add,
     tensor_take,
 )
+from .keywords import torch_keywords
 from .linalg import (
     dot,
     matmul,
@@ -102,6 +103,30 @@ from .views import (
     transpose,
     unsqueeze,
 )
+
+# The keyword forms PyTorch also accepts: axis=/keepdims=, input=/other=, out= (keywords.py)
+(
+    add, sub, mul, div, true_divide, floor_divide, remainder, tensor_pow, matmul, mm, dot,
+    maximum, minimum, eq, ne, lt, le, gt, ge,
+) = (
+    torch_keywords(f, operands=2)
+    for f in (
+        add, sub, mul, div, true_divide, floor_divide, remainder, tensor_pow, matmul, mm, dot,
+        maximum, minimum, eq, ne, lt, le, gt, ge,
+    )
+)  # fmt: skip
+(
+    exp, log, sqrt, neg, negative, tanh, sigmoid, relu, tensor_abs, reciprocal, clamp, clip,
+    tensor_sum, mean, tensor_prod, tensor_max, tensor_min, argmax, argmin, tensor_all,
+    tensor_any, softmax, log_softmax,
+) = (
+    torch_keywords(f, operands=1)
+    for f in (
+        exp, log, sqrt, neg, negative, tanh, sigmoid, relu, tensor_abs, reciprocal, clamp, clip,
+        tensor_sum, mean, tensor_prod, tensor_max, tensor_min, argmax, argmin, tensor_all,
+        tensor_any, softmax, log_softmax,
+    )
+)  # fmt: skip
 
 __all__ = [
     "exp",

@@ -363,9 +363,11 @@ class TensorBase:
     __str__ = __repr__
 
     def __format__(self, spec: str) -> str:
-        if self.ndim == 0 and spec:
+        if self.ndim == 0:  # f"{loss}" and f"{loss:.4f}" format the number, as PyTorch
             return format(self.item(), spec)
-        return format(str(self), spec)
+        if spec:
+            raise TypeError("unsupported format string passed to Tensor.__format__")
+        return str(self)
 
     def __deepcopy__(self, memo) -> TensorBase:
         copied = self.clone()

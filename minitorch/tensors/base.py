@@ -352,7 +352,7 @@ class TensorBase:
     def __repr__(self) -> str:
         grad_fn = self.grad_fn
         return format_tensor(
-            np.array(self._host_values(), order="C"),
+            self._host_values(),  # a strided view: a summary reads only the corners it shows
             dtype_name=self.dtype.name,
             default_dtype=self.dtype is dtypes.get_default_dtype(),
             device=None if self.device.type == "cpu" else str(self.device),

@@ -25,6 +25,7 @@ from .dtypes import (
     int64,
     promote_types,
     result_type,
+    set_default_dtype,
 )
 from .dtypes import float32 as float  # noqa: A004
 from .dtypes import float64 as double
@@ -122,6 +123,7 @@ from .tensors.creation import (
     is_tensor,
     linspace,
     manual_seed,
+    normal,
     ones,
     ones_like,
     rand,
@@ -129,6 +131,7 @@ from .tensors.creation import (
     randint,
     randn,
     randn_like,
+    randperm,
     tensor,
     zeros,
     zeros_like,
@@ -275,4 +278,8 @@ __all__: list[str] = [
     "searchsorted",
     "take",
     "unique",
+    # creation
+    "normal",
+    "randperm",
+    "set_default_dtype",
 ]

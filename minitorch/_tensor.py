@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from . import dtypes
 from .autograd.graph import run_backward
+from .backends.tensor_data import TensorData
 from .dtypes import DType
 from .ops import (
     arithmetic,
@@ -28,15 +29,28 @@ from .ops import (
     views,
 )
 from .ops.keywords import torch_keywords
-from .tensors.base import TensorBase, set_tensor_class
+from .tensors import creation
+from .tensors.base import Size, TensorBase, set_tensor_class
 from .tensors.device import CPU, device
-from .tensors.kernels import Number
+from .tensors.kernels import Number, new_tensor
 
 
 class Tensor(TensorBase):
     """A multi-dimensional array over a flat storage, with autograd (see the module docstring)."""
 
     __slots__ = ()
+
+    def __init__(self, *args, **kwargs):
+        """`Tensor(layout, dtype, device, version_counter)` inside minitorch.
+
+        Users may call PyTorch's legacy constructor: `minitorch.Tensor(data)` (a
+        copy of `data` in the default float dtype) or `minitorch.Tensor(2, 3)`.
+        """
+        if args and isinstance(args[0], TensorData):
+            super().__init__(*args, **kwargs)
+            return
+        made = legacy_tensor(args, kwargs)
+        super().__init__(made._layout, made.dtype, made.device)
 
     @property
     def T(self) -> Tensor:  # noqa: N802 -- PyTorch's name
@@ -248,6 +262,26 @@ class Tensor(TensorBase):
 
     def histc(self, bins: int = 100, min: float = 0, max: float = 0) -> Tensor:  # noqa: A002
         return selection.histc(self, bins, min, max)
+
+    def new_tensor(self, data, dtype=None, device=None, requires_grad=False) -> Tensor:
+        """A copy of `data` with this tensor's dtype and device unless given."""
+        return creation.tensor(data, dtype or self.dtype, device or self.device, requires_grad)
+
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
+        return creation.zeros(*size, dtype=dtype or self.dtype, device=device or self.device,
+                              requires_grad=requires_grad)  # fmt: skip
+
+    def new_ones(self, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
+        return creation.ones(*size, dtype=dtype or self.dtype, device=device or self.device,
+                             requires_grad=requires_grad)  # fmt: skip
+
+    def new_empty(self, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
+        return creation.empty(*size, dtype=dtype or self.dtype, device=device or self.device,
+                              requires_grad=requires_grad)  # fmt: skip
+
+    def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False) -> Tensor:
+        return creation.full(size, fill_value, dtype=dtype or self.dtype,
+                             device=device or self.device, requires_grad=requires_grad)  # fmt: skip
 
     def nelement(self) -> int:
         """`numel()`: the number of elements."""
@@ -563,6 +597,23 @@ class Tensor(TensorBase):
 
     def __itruediv__(self, other):
         return self.div_(other)
+
+
+def legacy_tensor(args: tuple, kwargs: dict) -> TensorBase:
+    """What PyTorch's legacy `Tensor(...)` makes: sizes give zeros, data a float copy."""
+    if set(kwargs) - {"device"}:
+        raise TypeError(
+            f"new() received an invalid combination of arguments - got {sorted(kwargs)}"
+        )
+    on_device = kwargs.get("device")
+    dtype = dtypes.get_default_dtype()
+    if len(args) == 1 and isinstance(args[0], Size):
+        args = tuple(args[0])
+    if all(isinstance(a, int) and not isinstance(a, bool) for a in args) and args:
+        return new_tensor(args, dtype, device(on_device) if on_device else CPU)
+    if len(args) > 1:
+        raise TypeError("new() received an invalid combination of arguments")
+    return creation.tensor(args[0] if args else [], dtype=dtype, device=on_device)
 
 
 # NumPy's axis=/keepdims= on the reductions, as PyTorch accepts them (ops/keywords.py)

@@ -28,6 +28,8 @@ def describe(value):
         return tuple(describe(v) for v in value)
     if isinstance(value, (minitorch.Size, torch.Size)):
         return tuple(value)
+    if isinstance(value, (minitorch.dtypes.DType, torch.dtype)):
+        return str(value).split(".")[-1]
     return value
 
 
@@ -70,6 +72,24 @@ CASES = {
     "format_0d": lambda lib: (format(lib.tensor(3.14159), ".2f"), f"{lib.tensor(2.5)}"),
     "format_int_0d": lambda lib: f"{lib.tensor(7):>4}",
     "format_1d_spec": lambda lib: format(lib.tensor([1.0]), ".2f"),
+    # creation
+    "legacy_data": lambda lib: lib.Tensor([[1, 2], [True, 2.5]]),
+    "legacy_sizes": lambda lib: lib.Tensor(2, 3).shape,
+    "legacy_size_object": lambda lib: lib.Tensor(lib.Size([2])).shape,
+    "legacy_empty": lambda lib: lib.Tensor(),
+    "legacy_negative": lambda lib: lib.Tensor(-1),
+    "new_tensor": lambda lib: lib.ones(2, dtype=lib.float64).new_tensor([1, 2]),
+    "new_zeros": lambda lib: lib.ones(2, dtype=lib.float64).new_zeros(2, 3),
+    "new_ones_dtype": lambda lib: lib.ones(2).new_ones((1, 2), dtype=lib.int64),
+    "new_full": lambda lib: lib.ones(2).new_full((2,), 3),
+    "new_empty": lambda lib: lib.arange(3).new_empty(0),
+    "default_dtype_int": lambda lib: lib.set_default_dtype(lib.int64),
+    "randperm_empty": lambda lib: lib.randperm(0),
+    "normal_shapes": lambda lib: (
+        lib.normal(0.0, 1.0, size=(2,)).shape,
+        lib.normal(lib.zeros(2, 1), lib.ones(3)).shape,
+        lib.normal(lib.zeros(2, dtype=lib.float64), 1.0).dtype,
+    ),
 }
 
 
@@ -90,3 +110,21 @@ def test_data_assignment_updates_a_leaf_in_place():
         results.append((stepped, w.detach().numpy().tolist(), w.requires_grad, w.is_leaf))
     assert results[0] == results[1]
     np.testing.assert_allclose(results[0][0], [0.8, -1.6, 2.4], rtol=1e-6)
+
+
+def test_set_default_dtype_changes_new_float_tensors():
+    try:
+        minitorch.set_default_dtype(minitorch.float64)
+        assert minitorch.tensor([1.5]).dtype is minitorch.float64
+        assert minitorch.Tensor([1]).dtype is minitorch.float64
+    finally:
+        minitorch.set_default_dtype(minitorch.float32)
+    assert minitorch.tensor([1.5]).dtype is minitorch.float32
+
+
+def test_random_permutation_and_normal_samples():
+    minitorch.manual_seed(0)
+    assert sorted(minitorch.randperm(7).tolist()) == list(range(7))
+    samples = minitorch.normal(minitorch.tensor([0.0, 100.0]).expand(4000, 2), 2.0)
+    means = samples.mean(0).tolist()
+    assert abs(means[0]) < 0.3 and abs(means[1] - 100.0) < 0.3

@@ -71,6 +71,15 @@ def get_default_dtype() -> DType:
     return _default_float
 
 
+def set_default_dtype(dtype: DType) -> None:
+    """Make `dtype` (float32 or float64) the dtype of new floating tensors."""
+    global _default_float
+    dtype = to_dtype(dtype)
+    if not dtype.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    _default_float = dtype
+
+
 def from_numpy_dtype(numpy_dtype: np.dtype) -> DType:
     """The minitorch dtype storing NumPy's `numpy_dtype`; TypeError when there is none."""
     dtype = _BY_NUMPY.get(np.dtype(numpy_dtype))

@@ -62,7 +62,11 @@ NODE_NAMES: dict[str, str | Callable[..., str]] = {
     "Copy": lambda a, dtype, kind="Clone", device=None: kind + "Backward0",
     "Restride": lambda a, shape, strides, kind: RESTRIDE_NODES[kind],
     "Index": index_node_name,
-    "IndexRows": "IndexBackward0",
+    "AdvancedIndex": "IndexBackward0",
+    # scatter of a tensor (0) or of a number (1); with adding, scatter_add
+    "Scatter": lambda a, src, dim, index, accumulate: (
+        "ScatterAddBackward0" if accumulate else numbered("Scatter", src.ndim == 0)
+    ),
     "CopySlices": "minitorch::autograd::CopySlices",
     # losses and normalization: the 2-D (spatial) negative log-likelihood has its own node,
     # and C++ code dividing by a number records DivBackward1

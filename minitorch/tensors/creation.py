@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -202,6 +203,28 @@ def eye(
     return finish(tensor(values), device, requires_grad)
 
 
+def randperm(n: int, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """A random permutation of $0, \\ldots, n - 1$ (int64 unless `dtype` is given)."""
+    dtype = dtypes.int64 if dtype is None else dtypes.to_dtype(dtype)
+    return random_tensor(_generator.permutation(n), dtype, device, requires_grad)
+
+
+def normal(mean, std=1.0, size=None, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """Samples of $N(mean, std^2)$: numbers and `size`, or tensors of means and/or stds
+    (broadcast together). No gradient flows to tensor means or stds."""
+    tensors = [v for v in (mean, std) if isinstance(v, TensorBase)]
+    if not tensors:
+        if size is None:
+            raise TypeError("normal(): with a number mean and std, give the size= of the result")
+        values = _generator.normal(mean, std, size=parse_shape((size,)))
+        return random_tensor(values, dtype, device, requires_grad)
+    means, stds = (
+        np.asarray(v.detach().numpy() if isinstance(v, TensorBase) else v) for v in (mean, std)
+    )
+    values = _generator.normal(means, stds)
+    return random_tensor(values, dtype or tensors[0].dtype, tensors[0].device, requires_grad)
+
+
 def random_tensor(values: np.ndarray, dtype, on_device, requires_grad) -> Tensor:
     dtype = dtypes.get_default_dtype() if dtype is None else dtypes.to_dtype(dtype)
     return finish(tensor(np.asarray(values).astype(dtype.numpy_dtype)), on_device, requires_grad)
@@ -293,6 +316,15 @@ def from_numpy(array: np.ndarray) -> Tensor:
         raise ValueError(
             "given numpy array strides not a multiple of the element byte size. Copy the numpy "
             "array to reallocate the memory."
+        )
+    if not array.flags.writeable:
+        warnings.warn(
+            "The given NumPy array is not writable, and PyTorch does not support non-writable "
+            "tensors. This means writing to this tensor will result in undefined behavior. You "
+            "may want to copy the array to protect its data or make it writable before "
+            "converting it to a tensor.",
+            UserWarning,
+            stacklevel=2,
         )
     strides = tuple(s // itemsize for s in array.strides)
     if array.size == 0:

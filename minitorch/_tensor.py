@@ -21,26 +21,41 @@ from .ops import (
     comparisons,
     copies,
     elementwise,
+    gather,
     indexing,
     inplace,
     joins,
     linalg,
     reductions,
+    selection,
     sorting,
     statistics,
     unary,
     views,
 )
+from .ops.keywords import torch_keywords
 from .tensors import creation
-from .tensors.base import TensorBase, set_tensor_class
-from .tensors.device import CPU
-from .tensors.kernels import Number
+from .tensors.base import Size, TensorBase, set_tensor_class
+from .tensors.device import CPU, device
+from .tensors.kernels import Number, new_tensor
 
 
 class Tensor(TensorBase):
     """A multi-dimensional array over a flat storage, with autograd (see the module docstring)."""
 
     __slots__ = ()
+
+    def __init__(self, *args, **kwargs):
+        """`Tensor(layout, dtype, device, version_counter)` inside minitorch.
+
+        Users may call PyTorch's legacy constructor: `minitorch.Tensor(data)` (a
+        copy of `data` in the default float dtype) or `minitorch.Tensor(2, 3)`.
+        """
+        if args and isinstance(args[0], TensorData):
+            super().__init__(*args, **kwargs)
+            return
+        made = legacy_tensor(args, kwargs)
+        super().__init__(made._layout, made.dtype, made.device)
 
     @property
     def T(self) -> Tensor:  # noqa: N802 -- PyTorch's name
@@ -85,6 +100,7 @@ class Tensor(TensorBase):
 
     @data.setter
     def data(self, value: Tensor) -> None:
+        """`w.data = t`: `w` now holds `t`'s values (its storage), outside the graph."""
         # nn core: `p.data = t` points this tensor at `t`'s values (Module.to keeps a
         # Parameter the same object while changing its dtype or device).
         if not isinstance(value, TensorBase):
@@ -205,6 +221,97 @@ class Tensor(TensorBase):
     def where(self, condition: Tensor, other) -> Tensor:
         """This tensor where `condition` holds, else `other`: `where(condition, self, other)`."""
         return comparisons.where(condition, self, other)
+
+    # ------------------------------------------------------------------ gather/scatter, selection
+    # Index arithmetic ops (ops/gather.py, ops/selection.py, ops/indexing.py).
+
+    def gather(self, dim: int, index: Tensor) -> Tensor:
+        return gather.gather(self, dim, index)
+
+    def scatter(self, dim: int, index: Tensor, src=None, value=None, reduce=None) -> Tensor:
+        return gather.scatter(self, dim, index, src, value, reduce)
+
+    def scatter_(self, dim: int, index: Tensor, src=None, value=None, reduce=None) -> Tensor:
+        return gather.scatter_(self, dim, index, src, value, reduce)
+
+    def scatter_add(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
+        return gather.scatter_add(self, dim, index, src)
+
+    def scatter_add_(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
+        return gather.scatter_add_(self, dim, index, src)
+
+    def index_select(self, dim: int, index: Tensor) -> Tensor:
+        return gather.index_select(self, dim, index)
+
+    def index_add(self, dim: int, index: Tensor, source: Tensor, alpha: Number = 1) -> Tensor:
+        return gather.index_add(self, dim, index, source, alpha)
+
+    def index_add_(self, dim: int, index: Tensor, source: Tensor, alpha: Number = 1) -> Tensor:
+        return gather.index_add_(self, dim, index, source, alpha)
+
+    def index_fill(self, dim: int, index: Tensor, value) -> Tensor:
+        return gather.index_fill(self, dim, index, value)
+
+    def index_fill_(self, dim: int, index: Tensor, value) -> Tensor:
+        return gather.index_fill_(self, dim, index, value)
+
+    def index_put_(self, indices: tuple, values: Tensor, accumulate: bool = False) -> Tensor:
+        return indexing.index_put_(self, tuple(indices), values, accumulate)
+
+    def take(self, index: Tensor) -> Tensor:
+        return gather.tensor_take(self, index)
+
+    def masked_fill(self, mask: Tensor, value) -> Tensor:
+        return selection.masked_fill(self, mask, value)
+
+    def masked_fill_(self, mask: Tensor, value) -> Tensor:
+        return selection.masked_fill_(self, mask, value)
+
+    def masked_select(self, mask: Tensor) -> Tensor:
+        return selection.masked_select(self, mask)
+
+    def nonzero(self, *, as_tuple: bool = False):
+        return selection.nonzero(self, as_tuple=as_tuple)
+
+    def argwhere(self) -> Tensor:
+        return selection.argwhere(self)
+
+    def unique(self, sorted: bool = True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
+        return selection.unique(self, sorted, return_inverse, return_counts, dim)
+
+    def bincount(self, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
+        return selection.bincount(self, weights, minlength)
+
+    def histc(self, bins: int = 100, min: float = 0, max: float = 0) -> Tensor:  # noqa: A002
+        return selection.histc(self, bins, min, max)
+
+    def new_tensor(self, data, dtype=None, device=None, requires_grad=False) -> Tensor:
+        """A copy of `data` with this tensor's dtype and device unless given."""
+        return creation.tensor(data, dtype or self.dtype, device or self.device, requires_grad)
+
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
+        return creation.zeros(*size, dtype=dtype or self.dtype, device=device or self.device,
+                              requires_grad=requires_grad)  # fmt: skip
+
+    def new_ones(self, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
+        return creation.ones(*size, dtype=dtype or self.dtype, device=device or self.device,
+                             requires_grad=requires_grad)  # fmt: skip
+
+    def new_empty(self, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
+        return creation.empty(*size, dtype=dtype or self.dtype, device=device or self.device,
+                              requires_grad=requires_grad)  # fmt: skip
+
+    def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False) -> Tensor:
+        return creation.full(size, fill_value, dtype=dtype or self.dtype,
+                             device=device or self.device, requires_grad=requires_grad)  # fmt: skip
+
+    def nelement(self) -> int:
+        """`numel()`: the number of elements."""
+        return self.numel()
+
+    def ndimension(self) -> int:
+        """`dim()`: the number of dimensions."""
+        return self.dim()
 
     # ------------------------------------------------------------------ operations
     # Each is the function of the same name in ops/ (`t.exp()` is `unary.exp(t)`).
@@ -746,55 +853,7 @@ class Tensor(TensorBase):
         return made
 
     # ------------------------------------------------------------------ creation (autograd2)
-    # The legacy constructor `minitorch.Tensor(...)`, `new_*` factories, random methods.
-
-    def __init__(self, *args, device=None) -> None:
-        """`Tensor(data)` or `Tensor(*sizes)`: PyTorch's legacy constructor, in the default
-        float dtype (sizes give zeros where PyTorch leaves memory uninitialised)."""
-        if args and isinstance(args[0], TensorData):  # make_tensor(layout, dtype, ...)
-            TensorBase.__init__(self, *args)
-            return
-        made = legacy_tensor(args, device)
-        TensorBase.__init__(self, made._layout, made.dtype, made.device)
-
-    def new_tensor(self, data, dtype=None, device=None, requires_grad=False) -> Tensor:
-        """A copy of `data` with this tensor's dtype and device unless others are given."""
-        return creation.tensor(
-            data, dtype or self.dtype, device or self.device, requires_grad=requires_grad
-        )
-
-    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
-        """Zeros of `size` with this tensor's dtype and device unless others are given."""
-        return creation.zeros(
-            *size,
-            dtype=dtype or self.dtype,
-            device=device or self.device,
-            requires_grad=requires_grad,
-        )
-
-    def new_ones(self, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
-        """Ones of `size` with this tensor's dtype and device unless others are given."""
-        return creation.ones(
-            *size,
-            dtype=dtype or self.dtype,
-            device=device or self.device,
-            requires_grad=requires_grad,
-        )
-
-    def new_empty(self, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
-        """`new_zeros` (minitorch's empty tensors hold zeros)."""
-        return self.new_zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
-
-    def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False) -> Tensor:
-        """`fill_value` everywhere, with this tensor's dtype and device unless others are
-        given."""
-        return creation.full(
-            size,
-            fill_value,
-            dtype=dtype or self.dtype,
-            device=device or self.device,
-            requires_grad=requires_grad,
-        )
+    # Random methods taking `generator=`.
 
     def bernoulli(self, p=None, *, generator=None) -> Tensor:
         """`minitorch.bernoulli(self)`: 1 with probability `self` (or `p`) elementwise."""
@@ -805,12 +864,25 @@ class Tensor(TensorBase):
         return creation.multinomial(self, num_samples, replacement, generator=generator)
 
 
-def legacy_tensor(args: tuple, device) -> Tensor:
-    """What `Tensor(*args)` holds: sizes (ints) give zeros, anything else is data."""
+def legacy_tensor(args: tuple, kwargs: dict) -> TensorBase:
+    """What PyTorch's legacy `Tensor(...)` makes: sizes give zeros, data a float copy."""
+    if set(kwargs) - {"device"}:
+        raise TypeError(
+            f"new() received an invalid combination of arguments - got {sorted(kwargs)}"
+        )
+    on_device = kwargs.get("device")
     dtype = dtypes.get_default_dtype()
-    if len(args) == 1 and not isinstance(args[0], int):
-        return creation.tensor(args[0], dtype=dtype, device=device)
-    return creation.zeros(*(args or (0,)), dtype=dtype, device=device)
+    if len(args) == 1 and isinstance(args[0], Size):
+        args = tuple(args[0])
+    if all(isinstance(a, int) and not isinstance(a, bool) for a in args) and args:
+        return new_tensor(args, dtype, device(on_device) if on_device else CPU)
+    if len(args) > 1:
+        raise TypeError("new() received an invalid combination of arguments")
+    return creation.tensor(args[0] if args else [], dtype=dtype, device=on_device)
 
+
+# NumPy's axis=/keepdims= on the reductions, as PyTorch accepts them (ops/keywords.py)
+for _name in ("sum", "mean", "prod", "max", "min", "argmax", "argmin", "all", "any"):
+    setattr(Tensor, _name, torch_keywords(getattr(Tensor, _name)))
 
 set_tensor_class(Tensor)

@@ -71,12 +71,13 @@ def get_default_dtype() -> DType:
     return _default_float
 
 
-def set_default_dtype(d: DType) -> None:
-    """Make `d` (`float32` or `float64`) the dtype of Python floats and float factories."""
+def set_default_dtype(dtype: DType) -> None:
+    """Make `dtype` (float32 or float64) the dtype of new floating tensors."""
     global _default_float
-    if not isinstance(d, DType) or not d.is_floating_point:
+    dtype = to_dtype(dtype)
+    if not dtype.is_floating_point:
         raise TypeError("only floating-point types are supported as the default type")
-    _default_float = d
+    _default_float = dtype
 
 
 def from_numpy_dtype(numpy_dtype: np.dtype) -> DType:

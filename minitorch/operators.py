@@ -205,7 +205,13 @@ def div(x: float, y: float) -> float:
 
 
 def floor_divide(x: float, y: float) -> float:
-    """$f(x, y) = \\lfloor x / y \\rfloor$ (rounded towards $-\\infty$, as Python's `//`)"""
+    """$f(x, y) = \\lfloor x / y \\rfloor$ (rounded towards $-\\infty$, as Python's `//`).
+
+    The smallest integer divided by -1 wraps around to itself, as in PyTorch
+    (it is the one $x \\ne 0$ with $x = -x$).
+    """
+    if y == -1 and x == -x and x != 0:
+        return x
     return x // y
 
 
@@ -218,6 +224,13 @@ def remainder(x: float, y: float) -> float:
 def power(x: float, y: float) -> float:
     """$f(x, y) = x^y$"""
     return x**y
+
+
+def root_power(x: float, y: float) -> float:
+    """$f(x, y) = x^y$ for $y = \\pm 1/2$, as $\\sqrt{x}$ or $1/\\sqrt{x}$: NaN for every $x < 0$,
+    $-\\infty$ included (where `pow` gives $+\\infty$), as PyTorch."""
+    root = math.sqrt(x) if x >= 0.0 else math.nan
+    return root if y > 0 else 1.0 / root if root != 0.0 else math.inf
 
 
 def sqrt(x: float) -> float:

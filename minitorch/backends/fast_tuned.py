@@ -429,6 +429,58 @@ def _where(
 
 
 # ---------------------------------------------------------------------------
+# Gathering and scattering by storage position (advanced indexing, gather, scatter)
+# ---------------------------------------------------------------------------
+
+
+def _take(
+    out, out_shape, out_strides, out_offset,
+    a,
+    positions, p_shape, p_strides, p_offset,
+    n_chunks,
+):  # fmt: skip
+    """$out_i = a[positions_i]$, `positions` (absolute storage positions) of `out`'s shape."""
+    size = _numel(out_shape)
+    if _is_dense(out_shape, out_strides) and _same_layout(
+        out_shape, out_strides, p_shape, p_strides
+    ):
+        for chunk in prange(n_chunks):
+            begin, end = _chunk_bounds(size, n_chunks, chunk)
+            for i in range(begin, end):
+                out[_pos(out_offset + i)] = a[_pos(positions[_pos(p_offset + i)])]
+        return
+    for chunk in prange(n_chunks):
+        index = np.empty(len(out_shape), np.int64)
+        begin, end = _chunk_bounds(size, n_chunks, chunk)
+        for ordinal in range(begin, end):
+            to_index(ordinal, out_shape, index)
+            position = positions[_pos(p_offset + index_to_position(index, p_strides))]
+            out[_pos(out_offset + index_to_position(index, out_strides))] = a[_pos(position)]
+
+
+def _put(
+    a,
+    positions, p_shape, p_strides, p_offset,
+    values, v_shape, v_strides, v_offset,
+    accumulate,
+):  # fmt: skip
+    """$a[positions_i] = values_i$ (or `+=`), in order, `values` broadcast: always serial,
+    so that repeated positions add up exactly and the last write wins."""
+    index = np.empty(len(p_shape), np.int64)
+    value_index = np.empty(len(v_shape), np.int64)
+    for ordinal in range(_numel(p_shape)):
+        to_index(ordinal, p_shape, index)
+        position = _pos(positions[_pos(p_offset + index_to_position(index, p_strides))])
+        value = values[
+            _pos(_operand_position(index, p_shape, v_shape, v_strides, v_offset, value_index))
+        ]
+        if accumulate:
+            a[position] += value
+        else:
+            a[position] = value
+
+
+# ---------------------------------------------------------------------------
 # Matrix multiplication
 # ---------------------------------------------------------------------------
 
@@ -770,6 +822,8 @@ class FastBackend(HostMemory):
             compile_kernel(_where, None, False),
             compile_kernel(_where, None, True),
         )
+        self._take_kernels = (compile_kernel(_take, None, False), compile_kernel(_take, None, True))
+        self._put_kernel = compile_kernel(_put, None, False)
         fastmath = set(self.matmul_fastmath) or False
         self._matmul_kernels = (
             compile_kernel(self.matmul_body, None, False, fastmath),
@@ -911,6 +965,27 @@ class FastBackend(HostMemory):
             source.storage, source.shape_array, source.strides_array, source.offset,
             index.storage, index.strides_array, index.offset,
             dim, n_chunks,
+        )  # fmt: skip
+
+    def take(self, out: TensorData, a: TensorData, positions: TensorData) -> None:
+        """$out_i = a.storage[positions_i]$ for every index $i$ of `out`."""
+        kernel, n_chunks = self.choose(self._take_kernels, out.numel(), self.parallel_threshold)
+        kernel(
+            out.storage, out.shape_array, out.strides_array, out.offset,
+            a.storage,
+            positions.storage, positions.shape_array, positions.strides_array, positions.offset,
+            n_chunks,
+        )  # fmt: skip
+
+    def put(
+        self, a: TensorData, positions: TensorData, values: TensorData, accumulate: bool
+    ) -> None:
+        """$a.storage[positions_i] = values_i$ (or `+=`), `values` broadcast, in order."""
+        self._put_kernel(
+            a.storage,
+            positions.storage, positions.shape_array, positions.strides_array, positions.offset,
+            values.storage, values.shape_array, values.strides_array, values.offset,
+            accumulate,
         )  # fmt: skip
 
 

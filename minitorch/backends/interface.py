@@ -80,6 +80,26 @@ class Backend(Protocol):
         `source` and the int64 `index` share a shape, `out` may be longer in `dim`; the
         positions in one line of `index` are distinct (what `sort` returned, or part of it)."""
 
+    # -- gathering and scattering by storage position (advanced indexing) ---
+
+    def take(self, out: TensorData, a: TensorData, positions: TensorData) -> None:
+        """$out_i = a.storage[positions_i]$; `positions` (int64) has `out`'s shape.
+
+        The positions are absolute positions in `a`'s storage (its offset and
+        strides already applied by the caller), so one kernel serves every read
+        that picks elements by computed index: `x[idx]`, gather, index_select, take.
+        """
+
+    def put(
+        self, a: TensorData, positions: TensorData, values: TensorData, accumulate: bool
+    ) -> None:
+        r"""$a.storage[positions_i] = values_i$, or $\\mathrel{+}= values_i$ if `accumulate`.
+
+        `values` is broadcast to `positions`' shape. With `accumulate`, a
+        position that appears several times gets every value added (scatter_add,
+        index_add_, the backward of a read); without it one of them is written.
+        """
+
 
 class HostMemory:
     """Memory methods of a backend whose device memory is the host's (NumPy arrays)."""

@@ -178,11 +178,21 @@ _contiguous_layouts: dict[tuple, tuple] = {}
 _MOST_CACHED_SHAPES = 4096
 
 
+def check_sizes(shape: tuple) -> None:
+    """PyTorch's error for a negative size (a kernel would loop over it for ever)."""
+    if any(size < 0 for size in shape):
+        negative = next(size for size in shape if size < 0)
+        raise RuntimeError(
+            f"Trying to create tensor with negative dimension {negative}: {list(shape)}"
+        )
+
+
 def contiguous_layout(shape: UserShape) -> tuple:
     """(shape, strides, numel, shape array, strides array) of the row-major layout of `shape`."""
     entry = _contiguous_layouts.get(shape)
     if entry is None:
         shape = tuple(map(int, shape))
+        check_sizes(shape)
         strides = strides_from_shape(shape)
         entry = (
             shape,
@@ -221,6 +231,7 @@ class TensorData:
             self.shape, self.strides, _, self.shape_array, self.strides_array = entry
         else:
             self.shape = tuple(map(int, shape))
+            check_sizes(self.shape)
             self.strides = tuple(map(int, strides))
             if len(self.strides) != len(self.shape):
                 raise ValueError(f"shape {self.shape} and strides {self.strides} differ in length")

@@ -17,6 +17,9 @@ the result's shape and dtype:
   stably, and where its elements came from;
 - `scatter_along(out, source, index, dim)`: each line of `source` along `dim`
   written to the positions its line of `index` names (the backward of a sort).
+- `take(out, a, positions)` and `put(a, positions, values, accumulate)`: read
+  and write `a`'s storage at computed positions (advanced indexing, gather,
+  scatter).
 
 `fn` is a module-level scalar function (from `operators.py`), so that a
 compiling backend can build and cache one kernel per (function, dtype).
@@ -159,6 +162,30 @@ class SimpleBackend(HostMemory):
                     b_value = b.storage[b.offset + index_to_position(b_index, b.strides_array)]
                     total = total + a_value * b_value
                 out.storage[out.offset + index_to_position(out_index, out.strides_array)] = total
+
+    # -- gathering and scattering by storage position -------------------------
+
+    def take(self, out: TensorData, a: TensorData, positions: TensorData) -> None:
+        """$out[i] = a.storage[positions[i]]$ for every index $i$ of `out`."""
+        index = np.zeros(out.ndim, dtype=np.int64)
+        for ordinal in range(out.numel()):
+            to_index(ordinal, out.shape_array, index)
+            position = positions.storage[positions.position(index)]
+            out.storage[out.position(index)] = a.storage[position]
+
+    def put(
+        self, a: TensorData, positions: TensorData, values: TensorData, accumulate: bool
+    ) -> None:
+        """$a.storage[positions[i]] = values[i]$ (or `+=`), in order, `values` broadcast."""
+        index = np.zeros(positions.ndim, dtype=np.int64)
+        value_index = np.zeros(values.ndim, dtype=np.int64)
+        with np.errstate(all="ignore"):
+            for ordinal in range(positions.numel()):
+                to_index(ordinal, positions.shape_array, index)
+                broadcast_index(index, positions.shape_array, values.shape_array, value_index)
+                position = positions.storage[positions.position(index)]
+                value = values.storage[values.position(value_index)]
+                a.storage[position] = a.storage[position] + value if accumulate else value
 
     # -- scans and sorting along one dimension ------------------------------
 

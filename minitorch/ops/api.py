@@ -36,7 +36,6 @@ from .comparisons import (
     maximum,
     minimum,
     ne,
-    where,
 )
 from .convolution import constant_pad_nd, conv1d, conv2d, unfold
 from .convolution import pad_constant as pad
@@ -83,6 +82,15 @@ from .elementwise import (
     tensor_round,
     trunc,
 )
+from .gather import (
+    gather,
+    index_add,
+    index_fill,
+    index_select,
+    scatter,
+    scatter_add,
+    tensor_take,
+)
 from .joins import (
     addmm,
     bmm,
@@ -110,6 +118,7 @@ from .joins import (
     unbind,
     vstack,
 )
+from .keywords import torch_keywords
 from .linalg import (
     dot,
     matmul,
@@ -146,6 +155,17 @@ from .reductions import (
     tensor_min,
     tensor_prod,
     tensor_sum,
+)
+from .selection import (
+    argwhere,
+    bincount,
+    histc,
+    masked_fill,
+    masked_select,
+    nonzero,
+    searchsorted,
+    unique,
+    where,
 )
 from .sorting import argsort, kthvalue, median, msort, sort, topk
 from .statistics import (
@@ -184,6 +204,30 @@ from .views import (
     transpose,
     unsqueeze,
 )
+
+# The keyword forms PyTorch also accepts: axis=/keepdims=, input=/other=, out= (keywords.py)
+(
+    add, sub, mul, div, true_divide, floor_divide, remainder, tensor_pow, matmul, mm, dot,
+    maximum, minimum, eq, ne, lt, le, gt, ge,
+) = (
+    torch_keywords(f, operands=2)
+    for f in (
+        add, sub, mul, div, true_divide, floor_divide, remainder, tensor_pow, matmul, mm, dot,
+        maximum, minimum, eq, ne, lt, le, gt, ge,
+    )
+)  # fmt: skip
+(
+    exp, log, sqrt, neg, negative, tanh, sigmoid, relu, tensor_abs, reciprocal, clamp, clip,
+    tensor_sum, mean, tensor_prod, tensor_max, tensor_min, argmax, argmin, tensor_all,
+    tensor_any, softmax, log_softmax,
+) = (
+    torch_keywords(f, operands=1)
+    for f in (
+        exp, log, sqrt, neg, negative, tanh, sigmoid, relu, tensor_abs, reciprocal, clamp, clip,
+        tensor_sum, mean, tensor_prod, tensor_max, tensor_min, argmax, argmin, tensor_all,
+        tensor_any, softmax, log_softmax,
+    )
+)  # fmt: skip
 
 __all__ = [
     "exp",
@@ -349,4 +393,20 @@ __all__ = [
     "msort",
     "sort",
     "topk",
+    # gather/scatter and selection (gather.py, selection.py)
+    "gather",
+    "index_add",
+    "index_fill",
+    "index_select",
+    "scatter",
+    "scatter_add",
+    "tensor_take",
+    "argwhere",
+    "bincount",
+    "histc",
+    "masked_fill",
+    "masked_select",
+    "nonzero",
+    "searchsorted",
+    "unique",
 ]

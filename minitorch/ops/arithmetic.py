@@ -47,6 +47,8 @@ def add(a, b, alpha: Number = 1) -> Tensor:
     >>> minitorch.add(minitorch.tensor([1, 2]), 0.5)
     tensor([1.5000, 2.5000])
     """
+    if alpha != 1 and dtypes.result_type(a, b) is dtypes.bool_:
+        alpha = bool(alpha)  # PyTorch: bool + alpha * bool stays bool
     return Add.apply(a, b if alpha == 1 else mul(b, alpha))
 
 
@@ -225,8 +227,10 @@ class Rpow(Op):
 
 def power(ctx: GraphContext, a, b) -> Tensor:
     """$a^b$ in the promoted dtype; saves $a$, $b$ and $a^b$, which both gradients read."""
+    root = isinstance(b, float) and b in (0.5, -0.5)
     a, b, dtype = as_operands(a, b)
-    out = apply_zip(operators.power, a, b, dtype)
+    # PyTorch computes x ** 0.5 as sqrt(x) (and ** -0.5 as rsqrt): NaN at -inf
+    out = apply_zip(operators.root_power if root else operators.power, a, b, dtype)
     ctx.save_for_backward(a, b, out)
     return out
 

@@ -14,6 +14,7 @@ from .. import dtypes, operators
 from ..autograd.graph import GraphContext
 from ..backends import backend_for
 from ..backends.tensor_data import shape_broadcast
+from ..tensors.base import TensorBase
 from ..tensors.kernels import (
     Number,
     apply_map,
@@ -106,6 +107,9 @@ def clamp(a: Tensor, min: Number | None = None, max: Number | None = None) -> Te
     """Limit every element to `[min, max]` (either bound may be None)."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if any(isinstance(v, TensorBase) for v in (min, max)):  # tensor bounds, broadcast
+        low = a if min is None else maximum(a, min)
+        return low if max is None else minimum(low, max)
     return Clamp.apply(a, low=min, high=max)
 
 

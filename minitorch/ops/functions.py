@@ -62,7 +62,11 @@ NODE_NAMES: dict[str, str | Callable[..., str]] = {
     "Copy": lambda a, dtype, kind="Clone", device=None: kind + "Backward0",
     "Restride": lambda a, shape, strides, kind: RESTRIDE_NODES[kind],
     "Index": index_node_name,
-    "IndexRows": "IndexBackward0",
+    "AdvancedIndex": "IndexBackward0",
+    # scatter of a tensor (0) or of a number (1); with adding, scatter_add
+    "Scatter": lambda a, src, dim, index, accumulate: (
+        "ScatterAddBackward0" if accumulate else numbered("Scatter", src.ndim == 0)
+    ),
     # Index's backward, recorded by backward(create_graph=True)
     "Unindex": lambda grad, shape, key: index_node_name(grad, key)[: -len("0")] + "Backward0",
     "CopySlices": "minitorch::autograd::CopySlices",

@@ -46,12 +46,14 @@ if TYPE_CHECKING:
 # ---------------------------------------------------------------------------
 
 
-def inplace(a: Tensor, operation, *args, checked: bool = True) -> Tensor:
+def inplace(a: Tensor, operation, *args, checked: bool = True, overlap_ok: bool = False) -> Tensor:
     """`a <- operation(a, *args)` in `a`'s storage; bumps `a`'s version counter.
 
     `checked`: PyTorch's in-place rules (the result must keep `a`'s shape and
     be castable to its dtype); copies (`copy_`, `fill_`, setitem) only broadcast.
+    `overlap_ok`: `a` may have elements that share memory (`fill_` writes one value).
     """
+    check_writable(a, overlap_ok)
     recording = is_grad_enabled() and (
         a.requires_grad or any(isinstance(x, TensorBase) and x.requires_grad for x in args)
     )
@@ -67,6 +69,24 @@ def inplace(a: Tensor, operation, *args, checked: bool = True) -> Tensor:
     if recording:
         rebase_history(a, result)
     return a
+
+
+def check_writable(a: Tensor, overlap_ok: bool = False) -> None:
+    """Errors for memory that cannot be written: read-only NumPy memory, or (unless
+    `overlap_ok`) elements that share one location, as an `expand`ed tensor's do."""
+    storage = a._layout.storage
+    if isinstance(storage, np.ndarray) and not storage.flags.writeable:
+        raise RuntimeError(
+            "cannot write into a tensor whose memory is read-only (from_numpy of a NumPy "
+            "array that is not writeable): clone() it, or pass a writeable array"
+        )
+    if not overlap_ok and any(
+        size > 1 and stride == 0 for size, stride in zip(a.shape, a.stride(), strict=True)
+    ):
+        raise RuntimeError(
+            "unsupported operation: more than one element of the written-to tensor refers to a "
+            "single memory location. Please clone() the tensor before performing the operation."
+        )
 
 
 def check_inplace_allowed(a: Tensor) -> None:
@@ -249,7 +269,7 @@ def fill_(a: Tensor, value: Number) -> Tensor:
                 f"{value.ndim} dimensions."
             )
         value = value.item()
-    return inplace(a, copied_into, scalar_tensor(value, a.dtype), checked=False)
+    return inplace(a, copied_into, scalar_tensor(value, a.dtype), checked=False, overlap_ok=True)
 
 
 def zero_(a: Tensor) -> Tensor:

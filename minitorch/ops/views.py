@@ -195,7 +195,7 @@ class Restride(Op):
 
 def squeeze(a: Tensor, dim=None) -> Tensor:
     """Drop size-1 dimensions (all of them, or those in `dim`)."""
-    dims = reduction_dims(dim, a.ndim)
+    dims = reduction_dims(dim, a.ndim, empty_is_all=False)
     kept = [d for d in range(a.ndim) if d not in dims or a.shape[d] != 1]
     shape, strides = tuple(a.shape[d] for d in kept), tuple(a.stride()[d] for d in kept)
     kind = "squeeze" if dim is None else "squeeze.dim"

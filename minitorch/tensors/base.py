@@ -358,7 +358,7 @@ class TensorBase:
     def __repr__(self) -> str:
         grad_fn = self.grad_fn
         return format_tensor(
-            np.array(self._host_values(), order="C"),
+            self._host_values(),  # a strided view: a summary reads only the corners it shows
             dtype_name=self.dtype.name,
             default_dtype=self.dtype is dtypes.get_default_dtype(),
             device=None if self.device.type == "cpu" else str(self.device),
@@ -369,9 +369,11 @@ class TensorBase:
     __str__ = __repr__
 
     def __format__(self, spec: str) -> str:
-        if self.ndim == 0 and spec:
+        if self.ndim == 0:  # f"{loss}" and f"{loss:.4f}" format the number, as PyTorch
             return format(self.item(), spec)
-        return format(str(self), spec)
+        if spec:
+            raise TypeError("unsupported format string passed to Tensor.__format__")
+        return str(self)
 
     def __deepcopy__(self, memo) -> TensorBase:
         copied = self.clone()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -327,7 +328,7 @@ def normal(
         if size is not None:
             raise TypeError("normal(): size is given only with a number mean and std")
         means, stds = (
-            np.asarray(v.numpy() if isinstance(v, TensorBase) else v, dtype=np.float64)
+            np.asarray(v.detach().numpy() if isinstance(v, TensorBase) else v, dtype=np.float64)
             for v in (mean, std)
         )
         if np.any(stds < 0):
@@ -336,7 +337,8 @@ def normal(
         dtype = dtype or tensors[0].dtype
         if not dtype.is_floating_point:
             raise NotImplementedError(f"\"normal_kernel_cpu\" not implemented for '{dtype.scalar}'")
-        return random_tensor(np.asarray(values), dtype, device, requires_grad)
+        on_device = tensors[0].device if device is None else device
+        return random_tensor(np.asarray(values), dtype, on_device, requires_grad)
     if size is None:
         raise TypeError("normal() missing required argument 'size' (with a number mean and std)")
     if std < 0:
@@ -470,6 +472,15 @@ def from_numpy(array: np.ndarray) -> Tensor:
         raise ValueError(
             "given numpy array strides not a multiple of the element byte size. Copy the numpy "
             "array to reallocate the memory."
+        )
+    if not array.flags.writeable:
+        warnings.warn(
+            "The given NumPy array is not writable, and PyTorch does not support non-writable "
+            "tensors. This means writing to this tensor will result in undefined behavior. You "
+            "may want to copy the array to protect its data or make it writable before "
+            "converting it to a tensor.",
+            UserWarning,
+            stacklevel=2,
         )
     strides = tuple(s // itemsize for s in array.strides)
     if array.size == 0:

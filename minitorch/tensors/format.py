@@ -224,9 +224,13 @@ def _choose_format(shown: np.ndarray, options: PrintOptions) -> _ElementFormat:
 def _edge_values(values: np.ndarray, edgeitems: int) -> np.ndarray:
     """The elements a summarised tensor shows: ``edgeitems`` at each end of each long axis."""
     for axis, size in enumerate(values.shape):
-        if size > 2 * edgeitems:
-            kept = np.r_[0:edgeitems, size - edgeitems : size]
-            values = np.take(values, kept, axis=axis)
+        if size > 2 * edgeitems:  # slices are views: a huge expanded tensor is never copied
+            before = (slice(None),) * axis
+            ends = (
+                values[(*before, slice(0, edgeitems))],
+                values[(*before, slice(size - edgeitems, None))],
+            )
+            values = np.concatenate(ends, axis=axis)
     return values
 
 

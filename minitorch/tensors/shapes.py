@@ -22,13 +22,17 @@ def not_implemented(kernel: str, dtype: DType) -> NotImplementedError:
     return NotImplementedError(f"\"{kernel}\" not implemented for '{dtype.torch_scalar_name}'")
 
 
-def reduction_dims(dim, ndim: int) -> tuple[int, ...]:
-    """The dims a reduction runs over: all for None, else `dim` (an int or a sequence)."""
-    if dim is None:
+def reduction_dims(dim, ndim: int, empty_is_all: bool = True) -> tuple[int, ...]:
+    """The dims a reduction runs over: all for None (and for `()`, as PyTorch's reductions,
+    unless not `empty_is_all`), else `dim` (an int or a sequence without repeats)."""
+    if dim is None or (empty_is_all and not isinstance(dim, int) and len(dim) == 0):
         return tuple(range(ndim))
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
-    normalized = tuple(sorted({normalize_dim(d, ndim) for d in dims}))
-    return normalized if ndim else ()
+    normalized = [normalize_dim(d, ndim) for d in dims]
+    for k, d in enumerate(normalized):
+        if d in normalized[:k]:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    return tuple(sorted(normalized)) if ndim else ()
 
 
 def infer_shape(shape: tuple, numel: int) -> tuple:

@@ -1,0 +1,262 @@
+"""Selecting by a condition: masked_fill, masked_select, nonzero, where, unique, counting.
+
+`masked_fill` is the `where` kernel with a constant; `masked_select` is
+`a[mask]` (an advanced index). `nonzero`, `unique` and the number of bins of
+`bincount` have a size that depends on the values, so they read the values in
+host memory (as PyTorch synchronises with the GPU for them). `bincount` and
+`histc` add ones at computed positions (the backend's `put`, accumulating);
+`searchsorted` counts, with a broadcast comparison, how many sorted values
+come before each value.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .. import dtypes
+from ..autograd.graph import GraphContext
+from ..backends import backend_for
+from ..backends.tensor_data import shape_broadcast
+from ..tensors.base import TensorBase
+from ..tensors.creation import from_numpy, zeros
+from ..tensors.kernels import converted, float_version, new_tensor, scalar_tensor
+from ..tensors.shapes import not_implemented
+from .comparisons import le, lt
+from .comparisons import where as where3
+from .functions import Op
+from .indexing import AdvancedIndex, IndexPlan
+from .inplace import inplace
+from .positions import put
+from .reductions import tensor_sum
+from .views import expand
+
+if TYPE_CHECKING:
+    from .._tensor import Tensor
+
+# ---------------------------------------------------------------------------
+# masked_fill, masked_select
+# ---------------------------------------------------------------------------
+
+
+class MaskedFill(Op):
+    @staticmethod
+    def forward(ctx: GraphContext, a: Tensor, value: Tensor, mask: Tensor) -> Tensor:
+        """$value$ where $mask_i$, else $a_i$ (broadcast), in `a`'s dtype"""
+        ctx.save_for_backward(mask)
+        shape = shape_broadcast(tuple(a.shape), tuple(mask.shape))
+        out = new_tensor(shape, a.dtype, a.device)
+        value = converted(value, a.dtype)
+        backend_for(a.device).where(out._layout, mask._layout, value._layout, a._layout)
+        return out
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> tuple[Tensor, Tensor]:
+        """$g$ where the mask is false to `a`; the sum of $g$ where it is true to `value`"""
+        (mask,) = ctx.saved_tensors
+        return grad.where(~mask, 0.0), grad.where(mask, 0.0)
+
+
+def mask_check(mask, name: str) -> None:
+    if not isinstance(mask, TensorBase) or mask.dtype is not dtypes.bool_:
+        found = mask.dtype.torch_scalar_name.lower() if isinstance(mask, TensorBase) else "?"
+        raise RuntimeError(f"{name} only supports boolean masks, but got mask with dtype {found}")
+
+
+def masked_fill(a: Tensor, mask: Tensor, value) -> Tensor:
+    """`value` where `mask` is True, `a` elsewhere.
+
+    >>> import minitorch
+    >>> x = minitorch.tensor([1.0, -2.0, 3.0])
+    >>> x.masked_fill(x < 0, 0.0)
+    tensor([1., 0., 3.])
+    """
+    mask_check(mask, "masked_fill_")
+    if isinstance(value, TensorBase):
+        if value.ndim:
+            raise RuntimeError(
+                "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                f"{value.ndim} dimension(s)."
+            )
+    else:
+        value = scalar_tensor(value, a.dtype, a.device)
+    return MaskedFill.apply(a, value, mask=mask)
+
+
+def masked_fill_(a: Tensor, mask: Tensor, value) -> Tensor:
+    """`masked_fill` in place."""
+    return inplace(a, masked_fill, mask, value)
+
+
+class MaskedSelect(AdvancedIndex):
+    """`a.masked_select(mask)`: `a[mask]` (1-D) under its own node name."""
+
+
+def masked_select(a: Tensor, mask: Tensor) -> Tensor:
+    """The elements of `a` where `mask` is True (both broadcast), as a 1-D tensor.
+
+    >>> import minitorch
+    >>> x = minitorch.tensor([[1, 2], [3, 4]])
+    >>> x.masked_select(x > 1)
+    tensor([2, 3, 4])
+    """
+    if not isinstance(mask, TensorBase) or mask.dtype is not dtypes.bool_:
+        raise RuntimeError("masked_select: expected BoolTensor for mask")
+    shape = shape_broadcast(tuple(a.shape), tuple(mask.shape))
+    a = a if tuple(a.shape) == shape else expand(a, shape)
+    mask = mask if tuple(mask.shape) == shape else expand(mask, shape)
+    if not shape:
+        a, mask = a.reshape(1), mask.reshape(1)
+    return MaskedSelect.apply(a, plan=IndexPlan(tuple(a.shape), mask))
+
+
+# ---------------------------------------------------------------------------
+# nonzero, argwhere, one-argument where
+# ---------------------------------------------------------------------------
+
+
+def nonzero(a: Tensor, *, as_tuple: bool = False):
+    """The indices of the nonzero elements: an (n, ndim) int64 tensor, one row per element.
+
+    With `as_tuple=True`, one 1-D tensor per dim instead (what `a[...]` takes).
+    >>> import minitorch
+    >>> minitorch.tensor([[0, 1], [2, 0]]).nonzero()
+    tensor([[0, 1],
+            [1, 0]])
+    """
+    values = a._host_values()
+    if as_tuple:
+        found = np.nonzero(values.reshape(1) if values.ndim == 0 else values)
+        return tuple(from_numpy(k.astype(np.int64)) for k in found)
+    return from_numpy(np.ascontiguousarray(np.argwhere(values).astype(np.int64)))
+
+
+def argwhere(a: Tensor) -> Tensor:
+    """`nonzero(a)`: one row of indices per nonzero element."""
+    return nonzero(a)
+
+
+def where(condition: Tensor, input=None, other=None):  # noqa: A002 -- PyTorch's name
+    """`input` where `condition` is True, else `other`; with the condition alone, its
+    nonzero indices (`nonzero(condition, as_tuple=True)`)."""
+    if input is None and other is None:
+        return nonzero(condition, as_tuple=True)
+    if input is None or other is None:
+        raise TypeError("where() takes a condition and two values, or the condition alone")
+    return where3(condition, input, other)
+
+
+# ---------------------------------------------------------------------------
+# unique, searchsorted, bincount, histc
+# ---------------------------------------------------------------------------
+
+
+def unique(
+    a: Tensor,
+    sorted: bool = True,  # noqa: A002 -- PyTorch's name; the values always come out sorted
+    return_inverse: bool = False,
+    return_counts: bool = False,
+    dim: int | None = None,
+):
+    """The distinct values of `a` (or distinct slices along `dim`), sorted.
+
+    `return_inverse`: also where each element of `a` went; `return_counts`:
+    also how often each value occurs.
+    >>> import minitorch
+    >>> minitorch.tensor([3, 1, 3, 2]).unique(return_counts=True)
+    (tensor([1, 2, 3]), tensor([1, 1, 2]))
+    """
+    values = a._host_values()
+    axis = None if dim is None else dim % max(a.ndim, 1)
+    found, inverse, counts = np.unique(values, return_inverse=True, return_counts=True, axis=axis)
+    result = [from_numpy(np.ascontiguousarray(found))]
+    if return_inverse:
+        shape = tuple(a.shape) if dim is None else (a.shape[axis],)
+        result.append(from_numpy(np.ascontiguousarray(inverse.reshape(shape), dtype=np.int64)))
+    if return_counts:
+        result.append(from_numpy(counts.astype(np.int64)))
+    return result[0] if len(result) == 1 else tuple(result)
+
+
+def searchsorted(
+    sorted_sequence: Tensor,
+    values,
+    *,
+    out_int32: bool = False,
+    right: bool = False,
+    side: str | None = None,
+    sorter=None,
+) -> Tensor:
+    """For each value, how many elements of `sorted_sequence` (its last dim) come before it:
+    the index to insert it at to keep the order ($<$ for `right=False`, $\\le$ for `right=True`).
+
+    >>> import minitorch
+    >>> minitorch.searchsorted(minitorch.tensor([1, 3, 5, 7]), minitorch.tensor([3, 6]))
+    tensor([1, 3])
+    """
+    if side is not None:
+        if side not in ("left", "right"):
+            raise RuntimeError(
+                f"torch.searchsorted(): side can only be 'left' or 'right' but got {side}"
+            )
+        if right and side == "left":
+            raise RuntimeError(
+                "torch.searchsorted(): side and right can't be set to opposites, got side of "
+                "left while right was True"
+            )
+        right = side == "right"
+    if sorter is not None:
+        raise NotImplementedError("searchsorted(sorter=...) is not supported by minitorch")
+    scalar = not isinstance(values, TensorBase)
+    values = (
+        scalar_tensor(values, dtypes.result_type(values), sorted_sequence.device)
+        if scalar
+        else values
+    )
+    before = (le if right else lt)(sorted_sequence.unsqueeze(-2), values.unsqueeze(-1))
+    counts = tensor_sum(before, -1)
+    counts = counts.reshape(()) if scalar else counts
+    return converted(counts, dtypes.int64) if not out_int32 else counts
+
+
+def bincount(a: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
+    """How many times each of $0, 1, \\ldots$ occurs in the 1-D int tensor `a` (the sum of
+    `weights` at its occurrences, with weights).
+
+    >>> import minitorch
+    >>> minitorch.bincount(minitorch.tensor([1, 3, 3, 0]))
+    tensor([1, 1, 0, 2])
+    """
+    if a.dtype.is_floating_point or a.dtype is dtypes.bool_:
+        raise not_implemented("bincount_cpu", a.dtype)
+    if a.ndim != 1 or (a.numel() and int(a.min()) < 0):
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    length = max(int(a.max()) + 1 if a.numel() else 0, minlength)
+    if weights is None:
+        counts = zeros(length, dtype=dtypes.int64, device=a.device)
+        put(counts, a.contiguous(), scalar_tensor(1, dtypes.int64, a.device), True)
+        return counts
+    dtype = weights.dtype if weights.dtype.is_floating_point else dtypes.float64
+    counts = zeros(length, dtype=dtype, device=a.device)
+    put(counts, a.contiguous(), converted(weights.detach(), dtype), True)
+    return counts
+
+
+def histc(a: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Tensor:  # noqa: A002
+    """A histogram: counts of the elements in `bins` equal-width bins over `[min, max]`
+    (the data's range when both are 0); elements outside are not counted."""
+    if not a.dtype.is_floating_point:
+        raise not_implemented("histogram_cpu", a.dtype)
+    low, high = float(min), float(max)
+    if low == high and a.numel():
+        low, high = float(a.min()), float(a.max())
+    if low == high:
+        low, high = low - 1, high + 1
+    x = a.detach()
+    inside = (x >= low).logical_and(x <= high)
+    scaled = float_version((x - low) * bins / (high - low))
+    position = converted(scaled.clamp(0, bins - 1), dtypes.int64)
+    counts = zeros(bins, dtype=a.dtype, device=a.device)
+    put(counts, position.contiguous(), converted(inside, a.dtype), True)
+    return counts

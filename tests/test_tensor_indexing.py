@@ -1,0 +1,235 @@
+"""Advanced indexing against PyTorch: reads, writes, errors, gradients (on every CPU backend).
+
+Each case is a function of the library module (`lib`), run with minitorch and
+with torch: results must agree in shape, dtype and values, errors in type and
+message, and gradients with torch's and with central differences.
+"""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import minitorch
+
+torch = pytest.importorskip("torch")
+
+
+def outcome(function, lib):
+    """What `function(lib)` returns, or the (type, message) of what it raises."""
+    try:
+        return function(lib)
+    except Exception as error:  # noqa: BLE001 -- the exception is the result being compared
+        return ("raised", type(error).__name__, str(error))
+
+
+def describe(value):
+    """Tensors by shape, dtype and values; tuples item by item."""
+    if isinstance(value, (minitorch.Tensor, torch.Tensor)):
+        values = value.detach().numpy() if isinstance(value, torch.Tensor) else value.numpy()
+        return ("tensor", tuple(value.shape), str(value.dtype).split(".")[-1], values.tolist())
+    if isinstance(value, (tuple, list)):
+        return tuple(describe(v) for v in value)
+    return value
+
+
+def assert_same(function):
+    ours, theirs = describe(outcome(function, minitorch)), describe(outcome(function, torch))
+    assert ours == theirs, f"\nminitorch: {ours}\ntorch:     {theirs}"
+
+
+def cube(lib):
+    """A 2 x 3 x 4 tensor of 0..23 (float32)."""
+    return lib.arange(24.0).reshape(2, 3, 4)
+
+
+def mask(lib, values):
+    return lib.tensor(values, dtype=lib.bool)
+
+
+READS = {
+    "list": lambda lib: cube(lib)[[1, 0, 1]],
+    "second_dim": lambda lib: cube(lib)[:, [0, 2]],
+    "two_broadcast": lambda lib: cube(lib)[[[0], [1]], [0, 2, 1]],
+    "range_and_tensor": lambda lib: cube(lib)[range(2), lib.tensor([2, 0])],
+    "int_then_index": lambda lib: cube(lib)[0, :, [0, 1]],  # torch selects the int first
+    "separated": lambda lib: cube(lib)[[0, 1], :, [0, 3]],
+    "none_and_ellipsis": lambda lib: cube(lib)[None, [0, 1], ..., None, [1, 2]],
+    "ellipsis_last": lambda lib: cube(lib)[..., [3, 0]],
+    "negative": lambda lib: cube(lib)[[-1], [-3, 2]],
+    "slices_mixed": lambda lib: cube(lib)[::2, [1, 2], 1:3],
+    "empty_list": lambda lib: cube(lib)[[]],
+    "tuple_in_key": lambda lib: cube(lib)[(0, 1),],
+    "mask_full": lambda lib: cube(lib)[cube(lib) > 17],
+    "mask_dim1": lambda lib: cube(lib)[:, mask(lib, [True, False, True])],
+    "mask_and_list": lambda lib: cube(lib)[[1, 0], mask(lib, [True, False, True])],
+    "mask_0d_true": lambda lib: cube(lib)[lib.tensor(True)],
+    "mask_0d_false": lambda lib: cube(lib)[lib.tensor(False)],
+    "permuted": lambda lib: cube(lib).permute(2, 0, 1)[[1, 3], :, [0, 2]],
+    "expanded": lambda lib: lib.arange(3).expand(2, 3)[[1, 0], [2, 2]],
+    "int64": lambda lib: lib.arange(6).view(2, 3)[[1, 1], [0, 2]],
+    "bool_tensor": lambda lib: (lib.arange(6) > 2)[[0, 5]],
+}
+
+ERRORS = {
+    "out_of_bounds": lambda lib: cube(lib)[[5]],
+    "out_of_bounds_dim": lambda lib: cube(lib)[[0, 1], [0, 7]],
+    "out_of_bounds_negative": lambda lib: cube(lib)[:, :, [0, -9]],
+    "no_broadcast": lambda lib: cube(lib)[[0, 1], [0, 1, 2]],
+    "mask_shape": lambda lib: cube(lib)[mask(lib, [True, False, True])],
+    "float_index": lambda lib: cube(lib)[lib.tensor([0.0])],
+    "too_many": lambda lib: cube(lib)[0, 0, 0, [0]],
+}
+
+
+@pytest.mark.parametrize("case", sorted(READS))
+def test_advanced_read(case):
+    assert_same(READS[case])
+
+
+@pytest.mark.parametrize("case", sorted(ERRORS))
+def test_advanced_read_errors(case):
+    assert_same(ERRORS[case])
+
+
+def written(key, value):
+    """`x[key] = value` on a 3 x 4 float tensor; `x` afterwards, or the error."""
+
+    def write(lib):
+        x = lib.arange(12.0).reshape(3, 4)
+        k = key(lib) if callable(key) else key
+        x[k] = value(lib) if callable(value) else value
+        return x
+
+    return write
+
+
+WRITES = {
+    "row_into_both": written([0, 2], lambda lib: lib.tensor([1.0, 2.0, 3.0, 4.0])),
+    "number": written((slice(None), [1, 3]), -1.0),
+    "column_broadcast": written(
+        (slice(None), [1, 3]), lambda lib: lib.tensor([[7.0], [8.0], [9.0]])
+    ),
+    "mask_number": written(lambda lib: lib.arange(12.0).reshape(3, 4) > 5, 0.0),
+    "mask_values": written(
+        lambda lib: lib.arange(12.0).reshape(3, 4) > 9, lambda lib: lib.tensor([1.0, 2.0])
+    ),
+    "pairs": written(([0, 2], [1, 3]), lambda lib: lib.tensor([5.0, 6.0])),
+    "int_and_list": written(([1], 2), 5),
+}
+
+WRITE_ERRORS = {
+    "too_short": written(
+        lambda lib: lib.arange(12.0).reshape(3, 4) > 8, lambda lib: lib.tensor([1.0, 2.0])
+    ),
+    "out_of_bounds": written([0, 9], 1.0),
+    "dtype": written(([0, 2], [1, 3]), lambda lib: lib.tensor([5, 6])),
+    "bad_row": written([0, 2], lambda lib: lib.tensor([1.0, 2.0, 3.0])),
+}
+
+
+@pytest.mark.parametrize("case", sorted(WRITES))
+def test_advanced_write(case):
+    assert_same(WRITES[case])
+
+
+@pytest.mark.parametrize("case", sorted(WRITE_ERRORS))
+def test_advanced_write_errors_leave_the_tensor_unchanged(case):
+    assert_same(WRITE_ERRORS[case])
+    x = minitorch.arange(12.0).reshape(3, 4)
+    with pytest.raises((RuntimeError, IndexError)):
+        x[[0, 2], [1, 9]] = minitorch.tensor([7.0, 8.0])
+    assert x.tolist() == np.arange(12.0).reshape(3, 4).tolist()
+
+
+def test_write_into_an_expanded_tensor_raises():
+    """In-place ops refuse memory that several elements share (torch's text), fill_ does not."""
+
+    def add_to_expanded(lib):
+        e = lib.zeros(3).expand(2, 3)
+        e.add_(1)
+
+    def copy_into_expanded(lib):
+        e = lib.zeros(3).expand(2, 3)
+        e[:] = 1.0
+
+    assert_same(add_to_expanded)
+    assert_same(copy_into_expanded)
+    assert_same(lambda lib: lib.zeros(3).expand(2, 3).fill_(2.0))
+
+
+def test_index_put_accumulate_adds_repeats():
+    assert_same(
+        lambda lib: lib.zeros(4).index_put_(
+            (lib.tensor([0, 2, 0, 0]),), lib.tensor([1.0, 2.0, 3.0, 4.0]), accumulate=True
+        )
+    )
+
+
+GRAD_CASES = {
+    "read": (lambda x: x[[0, 2, 0], 1:], "IndexBackward0"),
+    "read_two": (lambda x: x[[[0], [2]], [1, 1, 3]], "IndexBackward0"),
+    "read_mask": (lambda x: x[x > 0], "IndexBackward0"),
+    "read_transposed": (lambda x: x.t()[[3, 1, 3]], "IndexBackward0"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(GRAD_CASES))
+def test_read_gradient(case):
+    fn, name = GRAD_CASES[case]
+    values = np.random.default_rng(1).standard_normal((3, 4))
+    x = minitorch.tensor(values, requires_grad=True)
+    y = fn(x)
+    assert y.grad_fn.name() == name
+    weights = np.arange(1.0, y.numel() + 1).reshape(tuple(y.shape))
+    (y * minitorch.tensor(weights)).sum().backward()
+    xt = torch.tensor(values, requires_grad=True)
+    (fn(xt) * torch.tensor(weights)).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), xt.grad.numpy())
+    assert minitorch.grad_check(fn, minitorch.tensor(values, requires_grad=True))
+
+
+def test_write_gradient():
+    """`z[idx] = v` records IndexPutBackward0: overwritten elements get no gradient, `v` theirs."""
+    values = np.random.default_rng(2).standard_normal(6)
+
+    def fn(lib, x, v):
+        z = x * 1
+        z[[0, 4]] = v
+        return z
+
+    x = minitorch.tensor(values, requires_grad=True)
+    v = minitorch.tensor([5.0, 6.0], dtype=minitorch.float64, requires_grad=True)
+    z = fn(minitorch, x, v)
+    assert z.grad_fn.name() == "IndexPutBackward0"
+    (z * minitorch.arange(6.0)).sum().backward()
+    xt = torch.tensor(values, requires_grad=True)
+    vt = torch.tensor([5.0, 6.0], dtype=torch.float64, requires_grad=True)
+    (fn(torch, xt, vt) * torch.arange(6.0)).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), xt.grad.numpy())
+    np.testing.assert_allclose(v.grad.numpy(), vt.grad.numpy())
+    x, v = x.detach().requires_grad_(), v.detach().requires_grad_()
+    assert minitorch.grad_check(lambda a, b: fn(minitorch, a, b), x, v)
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    st.lists(st.integers(1, 3), min_size=1, max_size=3),
+    st.data(),
+)
+def test_random_index_tensors_match_numpy(shape, data):
+    """Random shapes, index tensors at random dims (others full slices): values as NumPy's."""
+    array = np.arange(np.prod(shape), dtype=np.float32).reshape(shape)
+    key = []
+    for size in shape:
+        if data.draw(st.booleans()):
+            key.append(data.draw(st.lists(st.integers(-size, size - 1), min_size=1, max_size=3)))
+        else:
+            key.append(slice(None))
+    lengths = {len(k) for k in key if isinstance(k, list)}
+    if len(lengths) > 1:  # keep the index lists broadcastable
+        key = [k[:1] if isinstance(k, list) else k for k in key]
+    expected = torch.from_numpy(array)[tuple(key)].numpy()
+    got = minitorch.tensor(array)[tuple(key)]
+    assert tuple(got.shape) == expected.shape
+    np.testing.assert_array_equal(got.numpy(), expected)

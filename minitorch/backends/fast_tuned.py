@@ -450,10 +450,13 @@ def _pack(packed, first_row, source, position, count, row_step, depth, k_step):
     that both the reads and the writes stay within a few cache lines (a
     transposed matrix is read down its columns).
     """
+    # Element loops, not slice assignments: those compile Numba's shape checks, a third of
+    # a cold matmul's compile time.
     if k_step == 1:
         for i in range(count):
             start = position + i * row_step
-            packed[first_row + i, :depth] = source[start : start + depth]
+            for k in range(depth):
+                packed[first_row + i, k] = source[_pos(start + k)]
         return
     for i0 in range(0, count, PACK_TILE):
         for k0 in range(0, depth, PACK_TILE):

@@ -616,6 +616,86 @@ def bench_scan_sort(rounds: int) -> None:
         print_row(f"sort dim={dim}", compare(contenders, rounds))
 
 
+# ---------------------------------------------------------------------------
+# Speed where learners feel it (issue 14): medians of interleaved rounds, tensor level
+# ---------------------------------------------------------------------------
+
+FIRST_MATMUL_PROBE = """
+import time
+start = time.perf_counter()
+import minitorch
+imported = time.perf_counter()
+a = minitorch.ones(64, 64)
+a @ a
+done = time.perf_counter()
+serial, parallel = minitorch.get_backend()._matmul_kernels
+misses = sum(serial.stats.cache_misses.values()) + sum(parallel.stats.cache_misses.values())
+print(imported - start, done - imported, misses)
+"""
+
+
+def median_of_rounds(contenders: dict[str, Callable], rounds: int) -> dict[str, float]:
+    """Median seconds per call of each contender, over interleaved rounds."""
+    numbers = {name: calls_per_sample(fn) for name, fn in contenders.items()}
+    times: dict[str, list[float]] = {name: [] for name in contenders}
+    for _ in range(max(rounds, 3)):
+        for name, fn in contenders.items():
+            start = time.perf_counter()
+            for _ in range(numbers[name]):
+                fn()
+            times[name].append((time.perf_counter() - start) / numbers[name])
+    return {name: float(np.median(t)) for name, t in times.items()}
+
+
+def bench_speed(rounds: int) -> None:
+    """Vectorized math, small and batched matmuls through `minitorch.Tensor`, and cold starts."""
+    print_header("tensor-level math and matmuls (medians of interleaved rounds, float32)")
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal(1 << 22).astype(np.float32)
+    ours = minitorch.tensor(x)
+    theirs = torch.from_numpy(x) if torch else None
+    numpy_sigmoid = lambda: 1 / (1 + np.exp(-x))  # noqa: E731 (NumPy has no sigmoid)
+    for name, numpy_fn in (
+        ("exp", lambda: np.exp(x)),
+        ("log", lambda: np.log(x)),
+        ("tanh", lambda: np.tanh(x)),
+        ("sigmoid", numpy_sigmoid),
+    ):
+        contenders = {"minitorch": getattr(ours, name), "numpy": numpy_fn}
+        if torch:
+            contenders["torch"] = getattr(theirs, name)
+        with np.errstate(invalid="ignore", over="ignore"):
+            print_row(f"{name}, 4M elements", median_of_rounds(contenders, rounds))
+    for shape in ((256, 256), (8, 256, 256)):
+        u = rng.standard_normal(shape).astype(np.float32)
+        v = rng.standard_normal(shape).astype(np.float32)
+        a, b = minitorch.tensor(u), minitorch.tensor(v)
+        contenders = {"minitorch": lambda a=a, b=b: a @ b, "numpy": lambda u=u, v=v: u @ v}
+        if torch:
+            tu, tv = torch.from_numpy(u), torch.from_numpy(v)
+            contenders["torch"] = lambda tu=tu, tv=tv: tu @ tv
+        flops = 2 * np.prod(shape) * shape[-1]
+        label = "x".join(map(str, shape)) + " @ same"
+        print_row(label, median_of_rounds(contenders, rounds), flops, "GF/s")
+
+    print("\nfirst 64x64 matmul in fresh processes (one with an empty kernel cache, then 5)")
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, MINITORCH_CACHE_DIR=cache, PYTHONPATH=str(ROOT))
+        for run in range(6):
+            result = subprocess.run(
+                [sys.executable, "-c", FIRST_MATMUL_PROBE], env=env, capture_output=True, text=True
+            )
+            if result.returncode != 0:
+                print(f"  failed\n{result.stderr}")
+                return
+            imported, first, misses = result.stdout.split()
+            label = "cold (empty kernel cache)" if run == 0 else f"warm, process {run}"
+            print(
+                f"  {label:34} import {float(imported):.2f} s + first matmul {float(first):.2f} s"
+                f"  (matmul kernels compiled: {misses})"
+            )
+
+
 SECTIONS = {
     "matmul": bench_matmul,
     "add": bench_elementwise,
@@ -630,6 +710,7 @@ SECTIONS = {
     "losses": bench_losses,
     "gpu": bench_gpu,
     "scan_sort": bench_scan_sort,
+    "speed": bench_speed,
 }
 
 

@@ -38,6 +38,7 @@ import numpy as np
 from numba import njit, prange
 from numba.np.ufunc.parallel import _launch_threads  # starts the threads (no public API)
 
+from .. import operators
 from .interface import HostMemory
 from .kernel_cache import (
     broadcast_index,
@@ -503,10 +504,13 @@ def _pack(packed, first_row, source, position, count, row_step, depth, k_step):
     that both the reads and the writes stay within a few cache lines (a
     transposed matrix is read down its columns).
     """
+    # Element loops, not slice assignments: those compile Numba's shape checks, a third of
+    # a cold matmul's compile time.
     if k_step == 1:
         for i in range(count):
             start = position + i * row_step
-            packed[first_row + i, :depth] = source[start : start + depth]
+            for k in range(depth):
+                packed[first_row + i, k] = source[_pos(start + k)]
         return
     for i0 in range(0, count, PACK_TILE):
         for k0 in range(0, depth, PACK_TILE):
@@ -861,6 +865,8 @@ class FastBackend(HostMemory):
 
     def map(self, fn: Callable, out: TensorData, a: TensorData) -> None:
         """$out[i] = fn(a[i])$ for every index $i$ of `out`, with `a` broadcast."""
+        if fn in VECTOR_MATH and _vector_math(self, fn, out, a):
+            return
         pair = self._kernels.get((tensor_map, fn)) or self.kernels(tensor_map, fn)
         kernel, n_chunks = self.choose(pair, math.prod(out.shape), self.parallel_threshold)
         kernel(
@@ -987,6 +993,60 @@ class FastBackend(HostMemory):
             values.storage, values.shape_array, values.strides_array, values.offset,
             accumulate,
         )  # fmt: skip
+
+
+# ---------------------------------------------------------------------------
+# Vectorized transcendental math
+# ---------------------------------------------------------------------------
+
+# Numba calls libm's scalar `exp`, `log`, `tanh` (this llvmlite has no SVML); NumPy's loops
+# are SIMD. Measured on 4M float32: NumPy's exp 4.8x faster than the compiled scalar loop,
+# log 6x, tanh 24x. Below `VECTOR_MATH_MIN` elements the kernel is as fast.
+VECTOR_MATH_MIN = 4096
+
+
+def _sigmoid_from_exp(x: float, e: float) -> float:
+    """$\\sigma(x)$ from $e = e^{-|x|}$: $1/(1+e)$ for $x \\ge 0$, $e/(1+e)$ below."""
+    return (1.0 if x >= 0.0 else e) / (1.0 + e)
+
+
+def _vector_math(backend: FastBackend, fn: Callable, out: TensorData, a: TensorData) -> bool:
+    """Run `fn` with NumPy's SIMD loops when `out` and `a` are contiguous float arrays alike.
+
+    Returns whether it did; otherwise the map kernel runs. NaN stays NaN, overflow gives
+    $\\pm\\infty$, $\\ln 0 = -\\infty$ and $\\ln x$ is NaN below 0, as `operators` says
+    and PyTorch does; NumPy's warnings about them are silenced.
+    """
+    dtype = out.storage.dtype
+    if (
+        a.storage.dtype != dtype
+        or dtype not in (np.float32, np.float64)
+        or a.shape != out.shape
+        or a.strides != out.strides
+        or not out.is_contiguous()
+    ):
+        return False
+    size = out.numel()
+    if size < VECTOR_MATH_MIN:
+        return False
+    x = a.storage[a.offset : a.offset + size]
+    y = out.storage[out.offset : out.offset + size]
+    with np.errstate(all="ignore"):
+        if fn is operators.sigmoid:
+            np.negative(np.abs(x, out=y), out=y)
+            np.exp(y, out=y)
+            backend.zip(_sigmoid_from_exp, out, a, out)  # reads e from out, in order
+        else:
+            VECTOR_MATH[fn](x, out=y)
+    return True
+
+
+VECTOR_MATH = {
+    operators.exp: np.exp,
+    operators.log: np.log,
+    operators.tanh: np.tanh,
+    operators.sigmoid: None,  # exp, then `_sigmoid_from_exp`
+}
 
 
 def _one_at_a_time(kernel: Callable) -> Callable:

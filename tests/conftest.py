@@ -2,8 +2,9 @@
 
 The tests of tensors and autograd run once per CPU backend, with ids ending in
 `[simple]` (the reference loops), `[student]` (the plain Numba kernels of
-fast_ops.py, the exercises of module 3) and `[fast]` (the tuned Numba kernels of
-fast_tuned.py, the default): see `cpu_backend`. The
+fast_ops.py, the exercises of module 3; the core suites only, see
+STUDENT_BACKEND_FILES) and `[fast]` (the tuned Numba kernels of fast_tuned.py,
+the default): see `cpu_backend`. The
 environment variable MINITORCH_TEST_BACKENDS (comma-separated, e.g. `simple`)
 narrows them to some backends, e.g. where a cold Numba cache is not worth filling.
 """
@@ -28,6 +29,18 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 BACKENDS = ["simple", "student", "fast"]
 BACKEND_TEST_PREFIXES = ("test_tensor", "test_autograd", "test_train_tensor")
 SINGLE_BACKEND_FILES = {"test_tensor_data.py", "test_tensor_format.py", "test_tensor_ops.py"}
+# The student backend (module 3's plain kernels) runs the core suites, which reach every kernel
+# it has; the files that cover the breadth of the API (more math, joins, indexing, ...) call
+# the same kernels with many more scalar functions, and would only add minutes of compiling.
+STUDENT_BACKEND_FILES = {
+    "test_tensor.py",
+    "test_tensor_torch.py",
+    "test_autograd.py",
+    "test_autograd_api.py",
+    "test_autograd_gradients.py",
+    "test_autograd_torch.py",
+    "test_train_tensor.py",
+}
 
 
 # scripts/check_exercises.py only needs a stubbed task's tests to fail: this profile skips
@@ -67,8 +80,12 @@ def tested_backends() -> list[str]:
 
 
 def pytest_generate_tests(metafunc):
-    if runs_on_every_backend(metafunc.definition.path):
-        metafunc.parametrize("cpu_backend", tested_backends(), indirect=True)
+    path = metafunc.definition.path
+    if runs_on_every_backend(path):
+        backends = tested_backends()
+        if path.name not in STUDENT_BACKEND_FILES and backends != ["student"]:
+            backends = [name for name in backends if name != "student"]
+        metafunc.parametrize("cpu_backend", backends, indirect=True)
 
 
 @cache

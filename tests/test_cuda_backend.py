@@ -500,3 +500,39 @@ def test_matmul_refuses_a_grid_larger_than_cuda_allows(monkeypatch):
     with pytest.raises(RuntimeError, match="at most 2 matrices"):
         ones @ ones
     assert_matches(ones[:2] @ ones[:2], minitorch.full((2, 2, 2), 2.0))
+
+
+# ---------------------------------------------------------------------------
+# kernels that run on the host for now: scan, sort, take/put (indexing, gather)
+# ---------------------------------------------------------------------------
+
+HOST_RUN_OPS = {
+    "cumsum": lambda t: t.cumsum(1),
+    "sort": lambda t: t.sort(dim=1, descending=True).values * 2.0,
+    "argsort": lambda t: t.argsort(dim=0).float(),
+    "index": lambda t: t[[2, 0, 2]],
+    "index_two_arrays": lambda t: t[[0, 1], [3, 1]],
+    "gather": lambda t: minitorch.gather(
+        t, 1, minitorch.tensor([[0, 3], [2, 2], [1, 0]], device=t.device)
+    ),
+    "mask": lambda t: t[t > 0],
+}
+
+
+@pytest.mark.parametrize("name", HOST_RUN_OPS)
+def test_ops_without_a_cuda_kernel_give_cuda_results_and_gradients(name):
+    op = HOST_RUN_OPS[name]
+    cpu, gpu = both(values(3, 4, seed=21), requires_grad=True)
+    out_cpu, out_gpu = op(cpu), op(gpu)
+    assert_matches(out_gpu.detach(), out_cpu.detach())
+    if out_cpu.requires_grad:
+        (out_cpu * out_cpu).sum().backward()
+        (out_gpu * out_gpu).sum().backward()
+        assert_matches(gpu.grad, cpu.grad)
+
+
+def test_an_index_write_stays_on_the_device():
+    cpu, gpu = both(np.zeros((3, 2), dtype=np.float32))
+    for t in (cpu, gpu):
+        t[[0, 2]] = minitorch.tensor([1.5, -2.0], device=t.device)
+    assert_matches(gpu, cpu)

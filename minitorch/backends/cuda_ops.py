@@ -35,6 +35,7 @@ from collections.abc import Callable
 import numba
 import numpy as np
 
+from .fast_tuned import FastBackend
 from .kernel_cache import INDEX_FUNCTIONS
 from .tensor_data import TensorData
 
@@ -400,6 +401,10 @@ class CudaBackend:
             self.kernel(cuda_fill)[blocks(size, self.threads), self.threads](storage, 0)
         return storage
 
+    def empty(self, size: int, dtype: np.dtype):
+        """Device memory left as it is: for a result whose every element a kernel writes."""
+        return cuda.device_array(size, dtype)
+
     def from_host(self, array: np.ndarray):
         return cuda.to_device(np.ascontiguousarray(array))
 
@@ -498,3 +503,45 @@ class CudaBackend:
         grid = (blocks(columns, tile), blocks(rows, tile), batches)
         args = self.layout_args(out) + self.layout_args(a) + self.layout_args(b)
         kernel[grid, (tile, tile)](*args)
+
+    # -- on the host, for now: scans, sorts, gathers and scatters -------------
+    # These kernels have no numba.cuda version yet. A cuda tensor still gets the right
+    # result: the storages go to the host, the CPU backend's kernel runs there, and the
+    # storages it wrote come back (correct, and slow: two copies each way).
+
+    def on_host(self, method: str, written: tuple[int, ...], *args) -> None:
+        """Run the CPU kernel `method` on host copies of the layouts in `args`, then copy
+        the storages of the arguments at the positions `written` back to the device."""
+        host = [
+            TensorData(self.to_host(x.storage), x.shape, x.strides, x.offset)
+            if isinstance(x, TensorData)
+            else x
+            for x in args
+        ]
+        getattr(HOST_KERNELS, method)(*host)
+        for k in written:
+            args[k].storage.copy_to_device(host[k].storage)
+
+    def scan(self, fn: Callable, out: TensorData, a: TensorData, dim: int, start) -> None:
+        self.on_host("scan", (1,), fn, out, a, dim, start)
+
+    def sort(
+        self, values: TensorData, indices: TensorData, a: TensorData, dim: int, descending: bool
+    ) -> None:
+        self.on_host("sort", (0, 1), values, indices, a, dim, descending)
+
+    def scatter_along(
+        self, out: TensorData, source: TensorData, index: TensorData, dim: int
+    ) -> None:
+        self.on_host("scatter_along", (0,), out, source, index, dim)
+
+    def take(self, out: TensorData, a: TensorData, positions: TensorData) -> None:
+        self.on_host("take", (0,), out, a, positions)
+
+    def put(
+        self, a: TensorData, positions: TensorData, values: TensorData, accumulate: bool
+    ) -> None:
+        self.on_host("put", (0,), a, positions, values, accumulate)
+
+
+HOST_KERNELS = FastBackend()

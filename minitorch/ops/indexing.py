@@ -203,7 +203,8 @@ class IndexPlan:
         ndim = len(before) + len(self.shape) + len(after)
         total = scalar_tensor(view.offset, dtypes.int64, on_device)
         for d, index in zip(self.dims, self.indices, strict=True):
-            total = plus(total, scaled(index, view.strides[d]))
+            # index tensors may live on the CPU while `a` lives elsewhere, as PyTorch allows
+            total = plus(total, scaled(index.to(on_device), view.strides[d]))
         total = with_shape(
             contiguous_int64(total, self.shape), (1,) * len(before) + self.shape + (1,) * len(after)
         )

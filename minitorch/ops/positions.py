@@ -39,7 +39,8 @@ def as_index(value) -> Tensor:
 
 def along(dim: int, ndim: int, size: int, stride: int, on_device) -> Tensor:
     """$i \\cdot stride$ for $i < size$, shaped to broadcast along `dim` of `ndim` dims."""
-    steps = arange(size, device=on_device) if stride == 1 else scaled(arange(size), stride)
+    steps = arange(size, device=on_device)
+    steps = steps if stride == 1 else scaled(steps, stride)
     shape = [1] * ndim
     shape[dim] = size
     return steps.view(tuple(shape))

@@ -165,9 +165,9 @@ ACTIVATIONS = [
 def test_activation_matches_torch(name, args, node):
     values = RNG.normal(scale=2.0, size=(3, 4))
     values[0, :2] = [0.0, -6.0]  # the kink at 0 and a far tail
-    # GELU's exact form uses an erf approximation good to 1.5e-7
-    tol = 1e-6 if name == "GELU" and not args else 1e-10
-    check_against_torch(getattr(nn, name)(*args), getattr(torch.nn, name)(*args), values, tol, node)
+    check_against_torch(
+        getattr(nn, name)(*args), getattr(torch.nn, name)(*args), values, 1e-10, node
+    )
     assert repr(getattr(nn, name)(*args)) == repr(getattr(torch.nn, name)(*args))
 
 

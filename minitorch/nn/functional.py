@@ -25,6 +25,7 @@ from ..ops.api import (
     conv1d,
     conv2d,
     cross_entropy,
+    erf,
     huber_loss,
     l1_loss,
     layer_norm,
@@ -137,18 +138,6 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = Fals
     return _maybe_inplace(input, LeakyRelu.apply(input, negative_slope=negative_slope), inplace)
 
 
-def _erf(x: Tensor) -> Tensor:
-    """$\\operatorname{erf} x$ by Abramowitz & Stegun 7.1.26 (absolute error below
-    $1.5 \\cdot 10^{-7}$): $1 - t(a_1 + t(a_2 + \\dots)) e^{-x^2}$, $t = 1/(1 + p|x|)$, odd."""
-    magnitude = x.abs()
-    t = 1.0 / (1.0 + 0.3275911 * magnitude)
-    poly = t * (
-        0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))
-    )
-    value = 1.0 - poly * (-(magnitude * magnitude)).exp()
-    return where(x < 0, -value, value)
-
-
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
 
 
@@ -166,7 +155,7 @@ class Gelu(Function):
         ctx.approximate = approximate
         if approximate == "tanh":
             return 0.5 * a * (1.0 + (_SQRT_2_OVER_PI * (a + 0.044715 * a * a * a)).tanh())
-        return 0.5 * a * (1.0 + _erf(a * (1 / math.sqrt(2.0))))
+        return 0.5 * a * (1.0 + erf(a * (1 / math.sqrt(2.0))))
 
     @staticmethod
     def backward(ctx, grad: Tensor) -> Tensor:
@@ -176,7 +165,7 @@ class Gelu(Function):
             th = inner.tanh()
             d_inner = _SQRT_2_OVER_PI * (1.0 + 3 * 0.044715 * a * a)
             return grad * (0.5 * (1.0 + th) + 0.5 * a * (1.0 - th * th) * d_inner)
-        cdf = 0.5 * (1.0 + _erf(a * (1 / math.sqrt(2.0))))
+        cdf = 0.5 * (1.0 + erf(a * (1 / math.sqrt(2.0))))
         pdf = (-0.5 * a * a).exp() * (1 / math.sqrt(2.0 * math.pi))
         return grad * (cdf + a * pdf)
 

@@ -2,7 +2,7 @@
 
 Usage:
     python scripts/run_tutorials.py                          # every tutorials/*.md but README.md
-    python scripts/run_tutorials.py tutorials/module1_autodiff.md
+    python scripts/run_tutorials.py tutorials/01_autodiff.md
     python scripts/run_tutorials.py --notebook OUTDIR        # write notebooks instead of running
 
 A tutorial is a Markdown file. Its ```python blocks run in order, in one namespace per file,

@@ -442,9 +442,9 @@ def test_notebook_links_point_to_notebooks_and_other_files_stay_reachable(tmp_pa
 def test_notebook_of_a_real_tutorial_is_valid(tmp_path, capsys):
     import nbformat
 
-    tutorial = REPO / "tutorials" / "module0_operators.md"
+    tutorial = REPO / "tutorials" / "00_operators.md"
     assert run(capsys, tutorial, "--notebook", tmp_path)[0] == 0
-    nbformat.validate(nbformat.read(tmp_path / "module0_operators.ipynb", as_version=4))
+    nbformat.validate(nbformat.read(tmp_path / "00_operators.ipynb", as_version=4))
 
 
 @pytest.mark.parametrize("tutorial", run_tutorials.tutorial_files(REPO), ids=lambda p: p.name)

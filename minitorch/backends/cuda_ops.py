@@ -16,7 +16,7 @@ very code of `tensor_data.py`, compiled as device functions.
 
 With `NUMBA_ENABLE_CUDASIM=1` Numba's simulator runs the kernels on the CPU
 (one Python thread per CUDA thread: slow, for small tensors); see
-`tutorials/module3_cuda.md`. Each kernel is one short section below: a body
+`tutorials/03b_cuda.md`. Each kernel is one short section below: a body
 factory (the closure over the scalar function and the compile-time sizes) and
 a launch method of `CudaBackend`.
 """

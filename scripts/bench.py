@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -66,17 +67,25 @@ def calls_per_sample(fn: Callable, min_seconds: float = 0.02) -> int:
         number *= 4
 
 
-def compare(contenders: dict[str, Callable], rounds: int) -> dict[str, float]:
-    """Best seconds per call of each contender, over interleaved rounds."""
+def compare(
+    contenders: dict[str, Callable], rounds: int, summary: Callable = min
+) -> dict[str, float]:
+    """Seconds per call of each contender over interleaved rounds, summarised by `summary`
+    (the best round by default; `statistics.median` for noisier rows)."""
     numbers = {name: calls_per_sample(fn) for name, fn in contenders.items()}
-    best = dict.fromkeys(contenders, float("inf"))
+    times: dict[str, list[float]] = {name: [] for name in contenders}
     for _ in range(rounds):
         for name, fn in contenders.items():
             start = time.perf_counter()
             for _ in range(numbers[name]):
                 fn()
-            best[name] = min(best[name], (time.perf_counter() - start) / numbers[name])
-    return best
+            times[name].append((time.perf_counter() - start) / numbers[name])
+    return {name: float(summary(t)) for name, t in times.items()}
+
+
+def median_of_rounds(contenders: dict[str, Callable], rounds: int) -> dict[str, float]:
+    """Median seconds per call of each contender, over at least 3 interleaved rounds."""
+    return compare(contenders, max(rounds, 3), statistics.median)
 
 
 def format_time(seconds: float) -> str:
@@ -95,19 +104,35 @@ def print_header(title: str) -> None:
 def print_row(
     label: str, best: dict[str, float], work: float | None = None, unit: str = ""
 ) -> None:
-    """Times (or work/time in `unit` when `work` is given) and minitorch's speed ratios."""
+    """Times (or work/time in `unit` when `work` is given) and minitorch's speed ratios; a row
+    timed against torch only shows `-` in the numpy columns."""
+    numpy_missing = "numpy" not in best and "torch" in best
     cells = []
     for name in ("minitorch", "numpy", "torch"):
         if name not in best:
+            cells += [f"{'-':>13}"] if name == "numpy" and numpy_missing else []
             continue
         if work is None:
             cells.append(f"{format_time(best[name]):>13}")
         else:
             cells.append(f"{work / best[name] / 1e9:>8.1f} {unit:>4}")
-    ratios = [
+    ratios = [f"{'':>10}"] if numpy_missing else []
+    ratios += [
         f"{best[name] / best['minitorch']:>9.2f}x" for name in ("numpy", "torch") if name in best
     ]
     print(f"  {label:34}" + "".join(cells) + "".join(ratios))
+
+
+def steps_agree(params: list, torch_params: list, tolerance: float, label: str) -> bool:
+    """Whether one step from the same weights left minitorch's and torch's weights within
+    `tolerance` of each other; says so when they are not (the row is then not timed)."""
+    difference = max(
+        float(np.abs(p.detach().numpy() - q.detach().numpy()).max())
+        for p, q in zip(params, torch_params, strict=True)
+    )
+    if difference > tolerance:
+        print(f"  {label} differs from PyTorch's by {difference:.2g}: not timed")
+    return difference <= tolerance
 
 
 # ---------------------------------------------------------------------------
@@ -352,21 +377,10 @@ def bench_mlp_step(rounds: int) -> None:
     if torch:
         torch_step, torch_params = make_step(torch)
         torch_step()
-        # one step from the same weights: the updated weights must agree
-        difference = max(
-            float(np.abs(p.detach().numpy() - q.detach().numpy()).max())
-            for p, q in zip(params, torch_params, strict=True)
-        )
-        if difference > 1e-4:
-            print(f"  MLP step differs from PyTorch's by {difference:.2g}: not timed")
+        if not steps_agree(params, torch_params, 1e-4, "MLP step"):
             return
         contenders["torch"] = torch_step
-    best = compare(contenders, rounds)
-    line = f"  {'MLP 784-256-10 step, batch 128':34}{format_time(best['minitorch']):>13}"
-    if torch:
-        ratio = best["torch"] / best["minitorch"]
-        line += f"{'-':>13}{format_time(best['torch']):>13}{'':>10}{ratio:>9.2f}x"
-    print(line)
+    print_row("MLP 784-256-10 step, batch 128", compare(contenders, rounds))
 
 
 def bench_conv(rounds: int) -> None:
@@ -375,24 +389,6 @@ def bench_conv(rounds: int) -> None:
     Times are medians of interleaved rounds (minitorch, torch, minitorch, ...), both float32.
     """
     rng = np.random.default_rng(5)
-
-    def median_times(contenders: dict[str, Callable]) -> dict[str, float]:
-        numbers = {name: calls_per_sample(fn) for name, fn in contenders.items()}
-        times: dict[str, list[float]] = {name: [] for name in contenders}
-        for _ in range(max(rounds, 3)):
-            for name, fn in contenders.items():
-                start = time.perf_counter()
-                for _ in range(numbers[name]):
-                    fn()
-                times[name].append((time.perf_counter() - start) / numbers[name])
-        return {name: float(np.median(t)) for name, t in times.items()}
-
-    def report(label: str, best: dict[str, float]) -> None:
-        line = f"  {label:34}{format_time(best['minitorch']):>13}"
-        if "torch" in best:
-            ratio = best["torch"] / best["minitorch"]
-            line += f"{'-':>13}{format_time(best['torch']):>13}{'':>10}{ratio:>9.2f}x"
-        print(line)
 
     print_header("convolution (medians of interleaved rounds, float32)")
     x = rng.standard_normal((16, 1, 28, 28)).astype(np.float32)
@@ -411,7 +407,7 @@ def bench_conv(rounds: int) -> None:
     contenders = {"minitorch": conv_step(minitorch)}
     if torch:
         contenders["torch"] = conv_step(torch)
-    report("conv2d fwd+bwd (16,1,28,28)*(8,1,3,3)", median_times(contenders))
+    print_row("conv2d fwd+bwd (16,1,28,28)*(8,1,3,3)", median_of_rounds(contenders, rounds))
 
     # LeNet-5: conv 6@5x5 pad 2, relu, maxpool 2, conv 16@5x5, relu, maxpool 2, 400-120-84-10
     shapes = [(6, 1, 5, 5), (6,), (16, 6, 5, 5), (16,), (120, 400), (120,), (84, 120), (84,)]
@@ -449,15 +445,10 @@ def bench_conv(rounds: int) -> None:
     if torch:
         torch_step, torch_params = lenet_step(torch)
         torch_step()
-        difference = max(
-            float(np.abs(p.detach().numpy() - q.detach().numpy()).max())
-            for p, q in zip(params, torch_params, strict=True)
-        )
-        if difference > 1e-4:
-            print(f"  LeNet step differs from PyTorch's by {difference:.2g}: not timed")
+        if not steps_agree(params, torch_params, 1e-4, "LeNet step"):
             return
         contenders["torch"] = torch_step
-    report("LeNet-5 SGD step, batch 64", median_times(contenders))
+    print_row("LeNet-5 SGD step, batch 64", median_of_rounds(contenders, rounds))
 
 
 def bench_optim(rounds: int) -> None:
@@ -480,21 +471,10 @@ def bench_optim(rounds: int) -> None:
     if torch:
         torch_step, torch_params = make_step(torch)
         torch_step()
-        # one step from the same weights: the updated weights must agree
-        difference = max(
-            float(np.abs(p.detach().numpy() - q.detach().numpy()).max())
-            for p, q in zip(params, torch_params, strict=True)
-        )
-        if difference > 1e-5:
-            print(f"  Adam step differs from PyTorch's by {difference:.2g}: not timed")
+        if not steps_agree(params, torch_params, 1e-5, "Adam step"):
             return
         contenders["torch"] = torch_step
-    best = compare(contenders, rounds)
-    line = f"  {'Adam step, 1M float32 params':34}{format_time(best['minitorch']):>13}"
-    if torch:
-        ratio = best["torch"] / best["minitorch"]
-        line += f"{'-':>13}{format_time(best['torch']):>13}{'':>10}{ratio:>9.2f}x"
-    print(line)
+    print_row("Adam step, 1M float32 params", compare(contenders, rounds))
 
 
 def bench_losses(rounds: int) -> None:
@@ -632,19 +612,6 @@ serial, parallel = minitorch.get_backend()._matmul_kernels
 misses = sum(serial.stats.cache_misses.values()) + sum(parallel.stats.cache_misses.values())
 print(imported - start, done - imported, misses)
 """
-
-
-def median_of_rounds(contenders: dict[str, Callable], rounds: int) -> dict[str, float]:
-    """Median seconds per call of each contender, over interleaved rounds."""
-    numbers = {name: calls_per_sample(fn) for name, fn in contenders.items()}
-    times: dict[str, list[float]] = {name: [] for name in contenders}
-    for _ in range(max(rounds, 3)):
-        for name, fn in contenders.items():
-            start = time.perf_counter()
-            for _ in range(numbers[name]):
-                fn()
-            times[name].append((time.perf_counter() - start) / numbers[name])
-    return {name: float(np.median(t)) for name, t in times.items()}
 
 
 def bench_speed(rounds: int) -> None:

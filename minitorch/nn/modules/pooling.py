@@ -8,6 +8,7 @@ from __future__ import annotations
 from ..._tensor import Tensor
 from .. import functional
 from ..module import Module
+from .conv import as_tuple
 
 
 class MaxPoolNd(Module):
@@ -82,9 +83,9 @@ class AvgPool1d(Module):
         self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True
     ) -> None:
         super().__init__()
-        self.kernel_size = single(kernel_size)
-        self.stride = single(stride if stride is not None else kernel_size)
-        self.padding = single(padding)
+        self.kernel_size = as_tuple(kernel_size, 1)
+        self.stride = as_tuple(stride if stride is not None else kernel_size, 1)
+        self.padding = as_tuple(padding, 1)
         self.ceil_mode, self.count_include_pad = ceil_mode, count_include_pad
 
     def extra_repr(self) -> str:
@@ -99,11 +100,6 @@ class AvgPool1d(Module):
             self.ceil_mode,
             self.count_include_pad,
         )
-
-
-def single(value) -> tuple:
-    """An int as a 1-tuple (`torch.nn.modules.utils._single`)."""
-    return (value,) if isinstance(value, int) else tuple(value)
 
 
 class AvgPool2d(Module):

@@ -6,33 +6,11 @@ Runs on every CPU backend. Each case is a function of the library module
 
 import numpy as np
 import pytest
+from torch_compare import assert_same
 
 import minitorch
 
 torch = pytest.importorskip("torch")
-
-
-def outcome(function, lib):
-    """What `function(lib)` returns, or the (type, message) of what it raises."""
-    try:
-        return function(lib)
-    except Exception as error:  # noqa: BLE001 -- the exception is the result being compared
-        return ("raised", type(error).__name__, str(error))
-
-
-def describe(value):
-    """Tensors by shape, dtype and values; tuples item by item."""
-    if isinstance(value, (minitorch.Tensor, torch.Tensor)):
-        values = value.detach().numpy() if isinstance(value, torch.Tensor) else value.numpy()
-        return ("tensor", tuple(value.shape), str(value.dtype).split(".")[-1], values.tolist())
-    if isinstance(value, (tuple, list)):
-        return tuple(describe(v) for v in value)
-    return value
-
-
-def assert_same(function):
-    ours, theirs = describe(outcome(function, minitorch)), describe(outcome(function, torch))
-    assert ours == theirs, f"\nminitorch: {ours}\ntorch:     {theirs}"
 
 
 def x23(lib):

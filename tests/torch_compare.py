@@ -6,10 +6,13 @@ runs `fn(lib, *inputs)`, and checks that the results agree in shape, dtype,
 values and `grad_fn` name; for floating inputs it backpropagates the same
 random weighting of the outputs in both and compares the gradients, and
 checks minitorch's gradients against central differences (`grad_check`).
-`same_error(fn)` checks that both raise the same exception with the same text.
+`same_error(fn)` checks that both raise the same exception with the same text;
+`assert_same(fn)` that `fn(lib)` gives the same result or the same error in both.
 """
 
 from __future__ import annotations
+
+import warnings
 
 import numpy as np
 import pytest
@@ -127,3 +130,35 @@ def floats(shape, seed: int = 0, low: float = -2.0, high: float = 2.0) -> np.nda
     """Distinct float64 values in [low, high) (no ties: sorting has one answer)."""
     rng = np.random.default_rng(seed)
     return rng.uniform(low, high, size=shape)
+
+
+def outcome(function, lib):
+    """What `function(lib)` returns, or ("raised", type name, message) of what it raises."""
+    try:
+        return function(lib)
+    except Exception as error:  # noqa: BLE001 -- the exception is the result being compared
+        return ("raised", type(error).__name__, str(error))
+
+
+def describe(value):
+    """Tensors by shape, dtype and values; sizes as tuples, dtypes by name; tuples item by item."""
+    if isinstance(value, (minitorch.Tensor, torch.Tensor)):
+        values = value.detach().numpy() if isinstance(value, torch.Tensor) else value.numpy()
+        return ("tensor", tuple(value.shape), str(value.dtype).split(".")[-1], values.tolist())
+    if isinstance(value, (minitorch.Size, torch.Size)):
+        return tuple(value)
+    if isinstance(value, (minitorch.dtypes.DType, torch.dtype)):
+        return str(value).split(".")[-1]
+    if isinstance(value, (tuple, list)):
+        return tuple(describe(v) for v in value)
+    return value
+
+
+def assert_same(function, quiet: bool = False):
+    """`function(minitorch)` and `function(torch)` give the same `describe`d result or error
+    (`quiet`: with the warnings both may give silenced)."""
+    with warnings.catch_warnings():
+        if quiet:
+            warnings.simplefilter("ignore")
+        ours, theirs = describe(outcome(function, minitorch)), describe(outcome(function, torch))
+    assert ours == theirs, f"\nminitorch: {ours}\ntorch:     {theirs}"

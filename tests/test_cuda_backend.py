@@ -615,3 +615,10 @@ def test_an_index_write_stays_on_the_device():
     for t in (cpu, gpu):
         t[[0, 2]] = minitorch.tensor([1.5, -2.0], device=t.device)
     assert_matches(gpu, cpu)
+
+
+def test_where_of_numbers_takes_the_device_of_the_condition():
+    condition_cpu, condition_gpu = both(np.array([True, False, True]))
+    assert_matches(minitorch.where(condition_gpu, 1, 2.5), minitorch.where(condition_cpu, 1, 2.5))
+    scalar = minitorch.tensor(True)  # a 0-dim cpu condition joins cuda values
+    assert_matches(minitorch.where(scalar, condition_gpu.float(), 0), condition_cpu.float())

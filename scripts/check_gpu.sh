@@ -36,7 +36,7 @@ tests=$?
 
 step "the tensor and autograd suites on cuda (MINITORCH_TEST_BACKENDS=cuda)"
 NUMBA_ENABLE_CUDASIM=0 MINITORCH_TEST_BACKENDS=cuda python -m pytest -q -p no:cacheprovider \
-    tests/test_tensor*.py tests/test_autograd*.py
+    tests/test_tensor*.py tests/test_autograd*.py tests/test_train_tensor.py
 suites=$?
 
 step "GPU benchmark rows"

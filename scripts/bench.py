@@ -539,6 +539,10 @@ def bench_gpu(rounds: int) -> None:
     y, ty = pair(64 * 2**20)
     gpu_row("add 64M float32 (GB/s moved)", lambda: x + y, lambda: tx + ty, 12 * 2**26, "GB/s")
     gpu_row("sum(dim=1) of 4096x4096 float32", lambda: a.sum(1), lambda: ta.sum(1))
+    gpu_row("cumsum(dim=1) of 4096x4096 float32", lambda: a.cumsum(1), lambda: ta.cumsum(1))
+    index = minitorch.randint(0, 4096, (1024,), device="cuda")
+    torch_index = torch.tensor(index.tolist(), device="cuda") if on_torch else None
+    gpu_row("a[:, index] 4096x1024 of 4096x4096", lambda: a[:, index], lambda: ta[:, torch_index])
     host, torch_host = x.cpu(), (tx.cpu() if on_torch else None)
     gpu_row(
         "64M float32 host -> device (GB/s)", host.cuda, lambda: torch_host.cuda(), 4 * 2**26, "GB/s"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # On a machine with an NVIDIA GPU: install the `cuda` extra (with NVIDIA's toolkit wheels for the
-# driver's CUDA version) in a fresh virtual environment, run the cuda tests on the device (not in
-# the simulator) and the GPU rows of the benchmark, and print a summary.
+# driver's CUDA version) in a fresh virtual environment, run the cuda tests and the whole tensor and
+# autograd suites with cuda tensors on the device (not in the simulator), then the GPU rows of
+# the benchmark, and print a summary.
 #
 #     scripts/check_gpu.sh            # from the project root; about a few minutes
 #     VENV=/tmp/gpu-venv scripts/check_gpu.sh
@@ -13,6 +14,7 @@ step() { printf '\n==> %s\n' "$*"; }
 if ! command -v nvidia-smi >/dev/null || ! nvidia-smi >/dev/null 2>&1; then
     echo "check_gpu.sh: no NVIDIA GPU here (nvidia-smi fails); the simulator tests are:" >&2
     echo "  NUMBA_ENABLE_CUDASIM=1 python -m pytest tests/test_cuda_backend.py" >&2
+    echo "  NUMBA_ENABLE_CUDASIM=1 MINITORCH_TEST_BACKENDS=cuda python -m pytest tests/test_tensor.py" >&2
     exit 2
 fi
 gpu=$(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | head -1)
@@ -32,6 +34,11 @@ step "cuda tests on the GPU"
 NUMBA_ENABLE_CUDASIM=0 python -m pytest -q -p no:cacheprovider tests/test_cuda_backend.py
 tests=$?
 
+step "the tensor and autograd suites on cuda (MINITORCH_TEST_BACKENDS=cuda)"
+NUMBA_ENABLE_CUDASIM=0 MINITORCH_TEST_BACKENDS=cuda python -m pytest -q -p no:cacheprovider \
+    tests/test_tensor*.py tests/test_autograd*.py tests/test_train_tensor.py
+suites=$?
+
 step "GPU benchmark rows"
 NUMBA_ENABLE_CUDASIM=0 python scripts/bench.py --only gpu --rounds 3 | tee /tmp/minitorch-gpu-bench.txt
 bench=${PIPESTATUS[0]}
@@ -39,6 +46,7 @@ bench=${PIPESTATUS[0]}
 step "summary"
 echo "GPU:        $gpu (driver's CUDA $cuda_major, numba-cuda[$toolkit])"
 echo "cuda tests: $([ "$tests" -eq 0 ] && echo passed || echo "FAILED (pytest exit $tests)")"
+echo "suites:     $([ "$suites" -eq 0 ] && echo passed || echo "FAILED (pytest exit $suites)")"
 echo "benchmark:  $([ "$bench" -eq 0 ] && echo done || echo "FAILED (exit $bench)")"
 grep -E "^  (matmul|add|sum|64M|MLP)" /tmp/minitorch-gpu-bench.txt || true
-[ "$tests" -eq 0 ] && [ "$bench" -eq 0 ]
+[ "$tests" -eq 0 ] && [ "$suites" -eq 0 ] && [ "$bench" -eq 0 ]

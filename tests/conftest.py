@@ -7,9 +7,16 @@ STUDENT_BACKEND_FILES) and `[fast]` (the tuned Numba kernels of fast_tuned.py,
 the default): see `cpu_backend`. The
 environment variable MINITORCH_TEST_BACKENDS (comma-separated, e.g. `simple`)
 narrows them to some backends, e.g. where a cold Numba cache is not worth filling.
+
+`MINITORCH_TEST_BACKENDS=cuda` runs the same tests on the GPU instead (ids ending in
+`[cuda]`): the factory functions put tensors on `cuda` (`set_default_device`), and the
+tests read results back with `.numpy()`, which then copies a cuda tensor to the host, after
+checking that it is one (see `cuda_device`). It is never among the defaults: it needs a GPU or
+Numba's CUDA simulator (`NUMBA_ENABLE_CUDASIM=1`, slow: CI runs a subset, see .ci/run).
 """
 
 import os
+import sys
 from functools import cache
 from pathlib import Path
 
@@ -27,6 +34,11 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 # that never reach a backend through the tensor layer (layout arithmetic, printing) or that call
 # a backend object of their own (test_tensor_ops.py: the reference, test_fast_ops.py: Numba).
 BACKENDS = ["simple", "student", "fast"]
+# The GPU, run only where MINITORCH_TEST_BACKENDS names it; tests marked `cpu_only` (about host
+# memory or printing without a device) do not run there. In Numba's CUDA simulator, where each
+# CUDA thread is a Python thread, hypothesis draws at most SIMULATOR_EXAMPLES examples per test.
+CUDA = "cuda"
+SIMULATOR_EXAMPLES = 3
 BACKEND_TEST_PREFIXES = ("test_tensor", "test_autograd", "test_train_tensor")
 SINGLE_BACKEND_FILES = {"test_tensor_data.py", "test_tensor_format.py", "test_tensor_ops.py"}
 # The student backend (module 3's plain kernels) runs the core suites, which reach every kernel
@@ -57,6 +69,7 @@ def task_table() -> dict[str, dict[str, str]]:
 
 
 def pytest_configure(config):
+    config.addinivalue_line("markers", "cpu_only: not run with MINITORCH_TEST_BACKENDS=cuda")
     for task_id, task in task_table().items():
         marker = "task" + task_id.replace(".", "_")
         config.addinivalue_line("markers", f"{marker}: Task {task_id} — {task['title']}")
@@ -71,10 +84,11 @@ def tested_backends() -> list[str]:
     """The backends named by MINITORCH_TEST_BACKENDS, or all of BACKENDS when it is unset."""
     names = [name.strip() for name in os.environ.get("MINITORCH_TEST_BACKENDS", "").split(",")]
     names = [name for name in names if name]
-    unknown = sorted(set(names) - set(BACKENDS))
+    unknown = sorted(set(names) - {*BACKENDS, CUDA})
     if unknown:
         raise pytest.UsageError(
-            f"MINITORCH_TEST_BACKENDS names unknown backends {unknown}; choose from {BACKENDS}"
+            f"MINITORCH_TEST_BACKENDS names unknown backends {unknown}; "
+            f"choose from {[*BACKENDS, CUDA]}"
         )
     return names or BACKENDS
 
@@ -85,7 +99,22 @@ def pytest_generate_tests(metafunc):
         backends = tested_backends()
         if path.name not in STUDENT_BACKEND_FILES and backends != ["student"]:
             backends = [name for name in backends if name != "student"]
+        if metafunc.definition.get_closest_marker("cpu_only"):
+            backends = [name for name in backends if name != CUDA]
         metafunc.parametrize("cpu_backend", backends, indirect=True)
+
+
+def pytest_collection_modifyitems(config, items):
+    """Fewer hypothesis examples for the `[cuda]` tests in Numba's CUDA simulator."""
+    if os.environ.get("NUMBA_ENABLE_CUDASIM", "0") in ("", "0"):
+        return
+    for item in items:
+        test = getattr(item, "obj", None)
+        current = getattr(test, "_hypothesis_internal_use_settings", None)
+        callspec = getattr(item, "callspec", None)
+        if current is not None and callspec and callspec.params.get("cpu_backend") == CUDA:
+            examples = min(current.max_examples, SIMULATOR_EXAMPLES)
+            test._hypothesis_internal_use_settings = settings(current, max_examples=examples)
 
 
 @cache
@@ -124,6 +153,9 @@ def cpu_backend(request):
         return
     import minitorch
 
+    if name == CUDA:
+        yield from cuda_device(request)
+        return
     previous = minitorch.get_backend().name
     minitorch.set_backend(name)
     try:
@@ -132,3 +164,56 @@ def cpu_backend(request):
         yield name
     finally:
         minitorch.set_backend(previous)
+
+
+TESTS_DIR = str(Path(__file__).resolve().parent)
+LIBRARY_DIR = str(PROJECT_ROOT / "minitorch")
+
+
+def called_from_a_test() -> bool:
+    """Whether the innermost caller in a test file (other than this one) or in minitorch
+    itself is in a test file."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if filename.startswith(LIBRARY_DIR):
+            return False
+        if filename.startswith(TESTS_DIR) and frame.f_globals is not globals():
+            return True
+        frame = frame.f_back
+    return False
+
+
+def cuda_device(request):
+    """Run the test with `cuda` as the factory functions' default device.
+
+    A test reads results with `.numpy()` (or `np.asarray`), which PyTorch refuses on a cuda
+    tensor; called from a test file, it copies the tensor to the host instead, after
+    checking that it is on cuda (an operation on cuda tensors must give a cuda tensor). The
+    library's own calls keep the refusal, so a host read on an operation's path still fails.
+    """
+    import minitorch
+    from minitorch.tensors.base import TensorBase
+
+    if not minitorch.cuda.is_available():
+        pytest.skip("no cuda device: run with NUMBA_ENABLE_CUDASIM=1 or on a GPU")
+    monkeypatch = request.getfixturevalue("monkeypatch")
+    numpy, array = TensorBase.numpy, TensorBase.__array__
+
+    def on_host(tensor):
+        if not called_from_a_test():
+            return tensor
+        assert tensor.device.type == "cuda", (
+            f"a test on cuda read a tensor on {tensor.device}: an operation left the device"
+        )
+        return tensor.cpu()
+
+    monkeypatch.setattr(TensorBase, "numpy", lambda self: numpy(on_host(self)))
+    monkeypatch.setattr(
+        TensorBase, "__array__", lambda self, *args, **kwargs: array(on_host(self), *args, **kwargs)
+    )
+    minitorch.set_default_device("cuda")
+    try:
+        yield CUDA
+    finally:
+        minitorch.set_default_device(None)

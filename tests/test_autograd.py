@@ -49,6 +49,7 @@ def test_seed_graph_sum_pow_accumulate():
     assert accumulate.next_functions == ()
 
 
+@pytest.mark.cpu_only  # host memory, or printing without a device
 def test_grad_fn_prints_like_torch():
     y = leaf([1.0]) + 2
     assert re.fullmatch(r"<AddBackward0 object at 0x[0-9a-f]+>", repr(y.grad_fn)), repr(y.grad_fn)

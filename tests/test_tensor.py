@@ -537,6 +537,7 @@ def test_from_numpy_shares_memory_both_ways():
     assert strided.stride() == (4, 2) and strided.tolist() == [[1.0, 3.0], [5.0, 7.0], [9.0, 11.0]]
 
 
+@pytest.mark.cpu_only  # host memory, or printing without a device
 def test_numpy_shares_memory_and_asarray_works():
     t = minitorch.zeros(2, 3)
     array = t.numpy()
@@ -558,6 +559,7 @@ def test_tensor_data_types_like_torch():
     assert minitorch.arange(0, 1, 0.25).tolist() == [0.0, 0.25, 0.5, 0.75]
 
 
+@pytest.mark.cpu_only  # host memory, or printing without a device
 def test_conversions_return_self_when_nothing_changes():
     a = minitorch.tensor([1.5, -2.5])
     assert a.to(minitorch.float32) is a and a.cpu() is a and a.float() is a
@@ -579,6 +581,7 @@ def test_python_values():
     assert f"{a.sum():.2f}" == "3.50"
 
 
+@pytest.mark.cpu_only  # host memory, or printing without a device
 def test_requires_grad_fields():
     a = minitorch.ones(2, requires_grad=True)
     assert a.requires_grad and a.is_leaf and a.grad is None and a.grad_fn is None

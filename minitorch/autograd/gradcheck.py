@@ -105,7 +105,7 @@ def numerical_jacobians(func: Callable, inputs: tuple, k: int, eps: float) -> li
     """$J_{ij} = \\partial out_j / \\partial x_i$ for input `k` and each output, by central
     differences in the input's own dtype: one `(x.numel(), out.numel())` array per output."""
     x = inputs[k]
-    base = x.detach().numpy().copy()
+    base = x.detach().cpu().numpy().copy()
     columns: list[list[np.ndarray]] = []
     for index in np.ndindex(*base.shape):
         values = []
@@ -113,11 +113,11 @@ def numerical_jacobians(func: Callable, inputs: tuple, k: int, eps: float) -> li
             moved = base.copy()
             moved[index] += step
             args = list(inputs)
-            args[k] = creation.tensor(moved, dtype=x.dtype, requires_grad=True)
+            args[k] = creation.tensor(moved, dtype=x.dtype, device=x.device, requires_grad=True)
             outs = as_tuple(func(*args))  # with grad: gradgradcheck's func differentiates
             values.append(
                 [
-                    np.asarray(o.detach().numpy(), dtype=np.float64).ravel()
+                    np.asarray(o.detach().cpu().numpy(), dtype=np.float64).ravel()
                     for o in outs
                     if isinstance(o, TensorBase)
                 ]
@@ -137,10 +137,12 @@ def analytical_jacobians(outputs: tuple, inputs: tuple, k: int) -> list[np.ndarr
             for j in range(out.numel()):
                 seed = np.zeros(out.numel())
                 seed[j] = 1.0
-                weight = creation.tensor(seed.reshape(tuple(out.shape)), dtype=out.dtype)
+                weight = creation.tensor(
+                    seed.reshape(tuple(out.shape)), dtype=out.dtype, device=out.device
+                )
                 (d,) = grad(out, x, weight, retain_graph=True, allow_unused=True)
                 if d is not None:
-                    jac[:, j] = np.asarray(d.numpy(), dtype=np.float64).ravel()
+                    jac[:, j] = np.asarray(d.cpu().numpy(), dtype=np.float64).ravel()
         result.append(jac)
     return result
 

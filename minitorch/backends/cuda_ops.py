@@ -13,6 +13,10 @@ very code of `tensor_data.py`, compiled as device functions.
 - matmul (task 3.5): one block per `tile`×`tile` block of the output; the
   threads load a tile of `a` and one of `b` into shared memory, multiply
   them, and move on along the inner dimension.
+- scan (cumsum, cumprod): one thread per line along the scanned dimension.
+- take and put (indexing, gather's and index_add's storage reads and writes):
+  one thread per position; `put` with accumulation adds atomically.
+- sort and scatter along a dimension still run on the host (see `on_host`).
 
 With `NUMBA_ENABLE_CUDASIM=1` Numba's simulator runs the kernels on the CPU
 (one Python thread per CUDA thread: slow, for small tensors); see
@@ -339,6 +343,100 @@ def cuda_matmul(tile: int, element, zero) -> Callable:
 
 
 # ---------------------------------------------------------------------------
+# scan: one thread per line along the scanned dimension
+# ---------------------------------------------------------------------------
+
+
+def cuda_scan(fn: Callable) -> Callable:
+    """The body of a scan kernel: thread $i$ folds line $i$ along `dim` in order,
+    $out[i|j] = fn(\\ldots fn(start, a[i|0]) \\ldots, a[i|j])$.
+
+    `line_shape` is `a`'s shape with size 1 in `dim`: thread $i$'s line starts at its
+    index $i$ in that shape. The partial fold stays in a register, in `start`'s type.
+    """
+    to_index, index_to_position, _ = index_functions()
+    fn = device_function(fn)
+
+    def _scan(
+        out, out_strides, out_offset,
+        a, a_shape, a_strides, a_offset,
+        line_shape, lines, dim, start,
+    ):  # fmt: skip
+        i = cuda.grid(1)
+        if i >= lines:
+            return
+        index = cuda.local.array(MAX_DIMS, numba.int64)[: len(a_shape)]
+        to_index(i, line_shape, index)
+        p = a_offset + index_to_position(index, a_strides)
+        o = out_offset + index_to_position(index, out_strides)
+        total = start
+        for j in range(a_shape[dim]):
+            total = fn(total, a[p + j * a_strides[dim]])
+            out[o + j * out_strides[dim]] = total
+
+    return _scan
+
+
+# ---------------------------------------------------------------------------
+# take and put: one thread per position read or written
+# ---------------------------------------------------------------------------
+
+
+def cuda_take() -> Callable:
+    """The body of the take kernel: $out_i = a.storage[positions_i]$."""
+    to_index, index_to_position, _ = index_functions()
+
+    def _take(
+        out, out_shape, out_strides, out_offset, out_size,
+        positions, positions_shape, positions_strides, positions_offset,
+        a,
+    ):  # fmt: skip
+        i = cuda.grid(1)
+        if i >= out_size:
+            return
+        index = cuda.local.array(MAX_DIMS, numba.int64)[: len(out_shape)]
+        to_index(i, out_shape, index)
+        position = positions[positions_offset + index_to_position(index, positions_strides)]
+        out[out_offset + index_to_position(index, out_strides)] = a[position]
+
+    return _take
+
+
+def cuda_put(accumulate: bool) -> Callable:
+    """The body of the put kernel: $a.storage[positions_i] = values_i$, `values` broadcast.
+
+    With `accumulate`, $a.storage[positions_i] \\mathrel{+}= values_i$ as an atomic add, so that
+    threads adding to the same position all count; without it one of them wins.
+    """
+    to_index, index_to_position, broadcast_index = index_functions()
+    store = cuda.jit(device=True)(add_to if accumulate else write_to)
+
+    def _put(
+        a, positions, positions_shape, positions_strides, positions_offset, size,
+        values, values_shape, values_strides, values_offset,
+    ):  # fmt: skip
+        i = cuda.grid(1)
+        if i >= size:
+            return
+        index = cuda.local.array(MAX_DIMS, numba.int64)[: len(positions_shape)]
+        value_index = cuda.local.array(MAX_DIMS, numba.int64)[: len(values_shape)]
+        to_index(i, positions_shape, index)
+        broadcast_index(index, positions_shape, values_shape, value_index)
+        position = positions[positions_offset + index_to_position(index, positions_strides)]
+        store(a, position, values[values_offset + index_to_position(value_index, values_strides)])
+
+    return _put
+
+
+def write_to(a, position, value) -> None:
+    a[position] = value
+
+
+def add_to(a, position, value) -> None:
+    cuda.atomic.add(a, position, value)
+
+
+# ---------------------------------------------------------------------------
 # fill: zeros for new storages
 # ---------------------------------------------------------------------------
 
@@ -466,7 +564,7 @@ class CudaBackend:
             return
         floating = a.storage.dtype.kind == "f"
         accumulator = numba.float64 if floating else numba.int64
-        start = float(start) if floating else int(start)
+        start = np.float64(start) if floating else np.int64(start)
         kernel = self.kernel(cuda_reduce, fn, self.block, accumulator)
         args = self.layout_args(out) + self.layout_args(a) + (dim, start)
         kernel[out.numel(), self.block](*args)
@@ -504,7 +602,44 @@ class CudaBackend:
         args = self.layout_args(out) + self.layout_args(a) + self.layout_args(b)
         kernel[grid, (tile, tile)](*args)
 
-    # -- on the host, for now: scans, sorts, gathers and scatters -------------
+    def scan(self, fn: Callable, out: TensorData, a: TensorData, dim: int, start) -> None:
+        """Running folds of `fn` from `start` along `dim` (cumsum, cumprod): a thread a line."""
+        check_dims(out, a)
+        length = a.shape[dim]
+        lines = a.numel() // length if length else 0
+        if lines == 0:
+            return
+        line = TensorData.contiguous(a.storage, a.shape[:dim] + (1,) + a.shape[dim + 1 :])
+        _, line_shape, _, _ = self.layout_args(line)  # `a`'s shape with size 1 in `dim`
+        storage, _, strides, offset = self.layout_args(out)
+        start = np.float64(start) if a.storage.dtype.kind == "f" else np.int64(start)
+        args = (storage, strides, offset, *self.layout_args(a), line_shape, lines, dim, start)
+        self.kernel(cuda_scan, fn)[blocks(lines, self.threads), self.threads](*args)
+
+    def take(self, out: TensorData, a: TensorData, positions: TensorData) -> None:
+        """$out_i = a.storage[positions_i]$: a thread per element of `out`."""
+        check_dims(out, positions)
+        size = out.numel()
+        if size == 0:
+            return
+        args = self.layout_args(out) + (size,) + self.layout_args(positions) + (a.storage,)
+        self.kernel(cuda_take)[blocks(size, self.threads), self.threads](*args)
+
+    def put(
+        self, a: TensorData, positions: TensorData, values: TensorData, accumulate: bool
+    ) -> None:
+        """$a.storage[positions_i] = values_i$ (`+=` if `accumulate`): a thread per position."""
+        if accumulate and a.storage.dtype == np.bool_:  # no atomic add of bools
+            self.on_host("put", (0,), a, positions, values, accumulate)
+            return
+        check_dims(positions, values)
+        size = positions.numel()
+        if size == 0:
+            return
+        args = (a.storage, *self.layout_args(positions), size, *self.layout_args(values))
+        self.kernel(cuda_put, accumulate)[blocks(size, self.threads), self.threads](*args)
+
+    # -- on the host, for now: sorts and scatters ------------------------------
     # These kernels have no numba.cuda version yet. A cuda tensor still gets the right
     # result: the storages go to the host, the CPU backend's kernel runs there, and the
     # storages it wrote come back (correct, and slow: two copies each way).
@@ -522,9 +657,6 @@ class CudaBackend:
         for k in written:
             args[k].storage.copy_to_device(host[k].storage)
 
-    def scan(self, fn: Callable, out: TensorData, a: TensorData, dim: int, start) -> None:
-        self.on_host("scan", (1,), fn, out, a, dim, start)
-
     def sort(
         self, values: TensorData, indices: TensorData, a: TensorData, dim: int, descending: bool
     ) -> None:
@@ -534,14 +666,6 @@ class CudaBackend:
         self, out: TensorData, source: TensorData, index: TensorData, dim: int
     ) -> None:
         self.on_host("scatter_along", (0,), out, source, index, dim)
-
-    def take(self, out: TensorData, a: TensorData, positions: TensorData) -> None:
-        self.on_host("take", (0,), out, a, positions)
-
-    def put(
-        self, a: TensorData, positions: TensorData, values: TensorData, accumulate: bool
-    ) -> None:
-        self.on_host("put", (0,), a, positions, values, accumulate)
 
 
 HOST_KERNELS = FastBackend()

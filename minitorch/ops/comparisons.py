@@ -22,7 +22,6 @@ from ..tensors.kernels import (
     as_operands,
     converted,
     new_tensor,
-    on_device,
     on_one_device,
     scalar_tensor,
 )
@@ -129,8 +128,10 @@ class Where(Op):
             )
         ctx.save_for_backward(condition)
         a, b, dtype = as_operands(a, b)
+        # one device for the three; 0-dim cpu tensors (numbers among them) join the others'
         a, b = on_one_device(a, b)
-        condition = on_device(condition, a.device)
+        condition, a = on_one_device(condition, a)
+        a, b = on_one_device(a, b)
         shape = shape_broadcast(condition.shape, shape_broadcast(a.shape, b.shape))
         out = new_tensor(shape, dtype, a.device)
         backend_for(a.device).where(out._layout, condition._layout, a._layout, b._layout)

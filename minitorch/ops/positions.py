@@ -19,7 +19,7 @@ from ..backends import backend_for
 from ..backends.tensor_data import shape_broadcast
 from ..tensors.base import TensorBase
 from ..tensors.creation import arange, from_numpy, tensor
-from ..tensors.kernels import apply_zip, new_tensor, scalar_tensor
+from ..tensors.kernels import apply_zip, moved, new_tensor, scalar_tensor
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -121,7 +121,13 @@ def nonzero_indices(mask: Tensor) -> list[Tensor]:
     The count is known only after reading the mask, so it is read in host memory.
     """
     found = np.nonzero(mask._host_values())
-    return [from_numpy(np.ascontiguousarray(k, dtype=np.int64)) for k in found]
+    return [host_result(k.astype(np.int64), mask.device) for k in found]
+
+
+def host_result(array: np.ndarray, device) -> Tensor:
+    """`array`, a result computed in host memory, as a tensor on `device` (its input's)."""
+    t = from_numpy(np.ascontiguousarray(array))
+    return t if device.type == "cpu" else moved(t, device)
 
 
 def take(a: Tensor, positions: Tensor) -> Tensor:

@@ -20,7 +20,7 @@ from ..autograd.graph import GraphContext
 from ..backends import backend_for
 from ..backends.tensor_data import shape_broadcast
 from ..tensors.base import TensorBase
-from ..tensors.creation import from_numpy, zeros
+from ..tensors.creation import zeros
 from ..tensors.kernels import converted, float_version, new_tensor, scalar_tensor
 from ..tensors.shapes import not_implemented
 from .comparisons import le, lt
@@ -28,7 +28,7 @@ from .comparisons import where as where3
 from .functions import Op
 from .indexing import AdvancedIndex, IndexPlan
 from .inplace import inplace
-from .positions import put
+from .positions import host_result, put
 from .reductions import tensor_sum
 from .views import expand
 
@@ -128,8 +128,8 @@ def nonzero(a: Tensor, *, as_tuple: bool = False):
     values = a._host_values()
     if as_tuple:
         found = np.nonzero(values.reshape(1) if values.ndim == 0 else values)
-        return tuple(from_numpy(k.astype(np.int64)) for k in found)
-    return from_numpy(np.ascontiguousarray(np.argwhere(values).astype(np.int64)))
+        return tuple(host_result(k.astype(np.int64), a.device) for k in found)
+    return host_result(np.argwhere(values).astype(np.int64), a.device)
 
 
 def argwhere(a: Tensor) -> Tensor:
@@ -170,12 +170,12 @@ def unique(
     values = a._host_values()
     axis = None if dim is None else dim % max(a.ndim, 1)
     found, inverse, counts = np.unique(values, return_inverse=True, return_counts=True, axis=axis)
-    result = [from_numpy(np.ascontiguousarray(found))]
+    result = [host_result(found, a.device)]
     if return_inverse:
         shape = tuple(a.shape) if dim is None else (a.shape[axis],)
-        result.append(from_numpy(np.ascontiguousarray(inverse.reshape(shape), dtype=np.int64)))
+        result.append(host_result(inverse.reshape(shape).astype(np.int64), a.device))
     if return_counts:
-        result.append(from_numpy(counts.astype(np.int64)))
+        result.append(host_result(counts.astype(np.int64), a.device))
     return result[0] if len(result) == 1 else tuple(result)
 
 

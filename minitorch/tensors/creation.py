@@ -328,7 +328,7 @@ def normal(
         if size is not None:
             raise TypeError("normal(): size is given only with a number mean and std")
         means, stds = (
-            np.asarray(v.detach().numpy() if isinstance(v, TensorBase) else v, dtype=np.float64)
+            np.asarray(v._host_values() if isinstance(v, TensorBase) else v, dtype=np.float64)
             for v in (mean, std)
         )
         if np.any(stds < 0):
@@ -357,14 +357,14 @@ def randperm(n: int, *, generator=None, dtype=None, device=None, requires_grad=F
 
 def bernoulli(input: Tensor, p: float | None = None, *, generator=None) -> Tensor:  # noqa: A002
     """1 with probability `input` (or `p`) elementwise, else 0; `input`'s dtype and shape."""
-    probabilities = np.asarray(input.numpy() if p is None else p, dtype=np.float64)
+    probabilities = np.asarray(input._host_values() if p is None else p, dtype=np.float64)
     if np.any(~((probabilities >= 0) & (probabilities <= 1))):
         raise RuntimeError(
             "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error "
             "message be improved?  If so, please report an enhancement request to PyTorch.)"
         )
     draws = rng_of(generator).random(tuple(input.shape)) < probabilities
-    return random_tensor(draws, input.dtype, None, False)
+    return random_tensor(draws, input.dtype, input.device, False)
 
 
 def multinomial(
@@ -381,7 +381,7 @@ def multinomial(
     comes only after all the others)."""
     if input.ndim not in (1, 2):
         raise RuntimeError("prob_dist must be 1 or 2 dim")
-    weights = np.asarray(input.numpy(), dtype=np.float64).reshape(-1, input.shape[-1])
+    weights = np.asarray(input._host_values(), dtype=np.float64).reshape(-1, input.shape[-1])
     n = weights.shape[1]
     if num_samples <= 0:
         raise RuntimeError("cannot sample n_sample <= 0 samples")
@@ -404,7 +404,7 @@ def multinomial(
             keys = rng.exponential(size=weights.shape) / weights
         picks = np.argsort(keys, axis=1, kind="stable")[:, :num_samples]
     shape = (num_samples,) if input.ndim == 1 else (weights.shape[0], num_samples)
-    return random_tensor(picks.reshape(shape), dtypes.int64, None, False)
+    return random_tensor(picks.reshape(shape), dtypes.int64, input.device, False)
 
 
 def _like(factory, a: Tensor, dtype, device, requires_grad: bool, *args) -> Tensor:

@@ -522,7 +522,7 @@ def _pack(packed, first_row, source, position, count, row_step, depth, k_step):
                     packed[first_row + i, k] = source[_pos(row + k * k_step)]
 
 
-@njit(fastmath={"reassoc", "contract"})
+@njit(fastmath={"reassoc", "contract"}, inline="always")
 def _tile_4x4(c, ci, cj, a_pack, ai, b_pack, bj, k0, k1):
     """$c[ci{+}r, cj{+}s] \\mathrel{+}= \\sum_{k_0 \\le k < k_1} A[ai{+}r, k] \\, B^T[bj{+}s, k]$.
 

@@ -312,7 +312,7 @@ print(imported - start, done - imported, sum(serial.stats.cache_hits.values()))
 def bench_start() -> None:
     print("\nstart: a fresh process imports minitorch and runs one 10-element add")
     with tempfile.TemporaryDirectory() as cache:
-        env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(ROOT))
+        env = dict(os.environ, MINITORCH_CACHE_DIR=cache, PYTHONPATH=str(ROOT))
         for label in ("cold (empty kernel cache)", "warm (cache filled)"):
             result = subprocess.run(
                 [sys.executable, "-c", START_PROBE], env=env, capture_output=True, text=True

@@ -154,8 +154,18 @@ def steps_agree(params: list, torch_params: list, tolerance: float, label: str) 
 
 def bench_matmul(rounds: int) -> None:
     print_header("matmul (GFLOP/s)")
+    matmul_kernel_rows(rounds, (256, 1024))
+    if threadpool_limits:
+        with one_thread():  # the calling thread does all the work: its CPU time is the measure
+            matmul_kernel_rows(rounds, (256,), ", 1 thread, CPU", time.thread_time)
+
+
+def matmul_kernel_rows(
+    rounds: int, sizes: tuple, note: str = "", clock: Callable = time.perf_counter
+) -> None:
+    """Square products of each size in `sizes`, float32 and float64, on the backend's kernel."""
     rng = np.random.default_rng(0)
-    for n in (256, 1024):
+    for n in sizes:
         for numpy_dtype in (np.float32, np.float64):
             x = rng.standard_normal((n, n)).astype(numpy_dtype)
             y = rng.standard_normal((n, n)).astype(numpy_dtype)
@@ -169,9 +179,8 @@ def bench_matmul(rounds: int) -> None:
             if torch:
                 tx, ty = torch.from_numpy(x), torch.from_numpy(y)
                 contenders["torch"] = lambda tx=tx, ty=ty: tx @ ty
-            print_row(
-                f"{n}x{n} {numpy_dtype.__name__}", compare(contenders, rounds), 2 * n**3, "GF/s"
-            )
+            label = f"{n}x{n} {numpy_dtype.__name__}{note}"
+            print_row(label, compare(contenders, rounds, clock=clock), 2 * n**3, "GF/s")
 
 
 def bench_elementwise(rounds: int) -> None:

@@ -24,8 +24,10 @@ with the tuning that makes them compete with NumPy:
 
 Each kernel body is compiled twice (`kernel_cache.compile_kernel`): with
 `parallel=True`, and without, for small tensors, where starting threads costs
-more than the work (`FastBackend.parallel_threshold`). Nothing compiles before
-a kernel's first call, and compiled kernels are cached on disk.
+more than the work (`FastBackend.parallel_threshold`); matmul has a body for
+each (`_matmul_rows` serial, `_matmul` parallel). Nothing compiles before a
+kernel's first call, for each dtype it is called with, and compiled kernels
+are cached on disk.
 """
 
 from __future__ import annotations

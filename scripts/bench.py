@@ -21,6 +21,7 @@ cache the first one filled (warm).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import statistics
 import subprocess
@@ -30,6 +31,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import numba
 import numpy as np
 
 import minitorch
@@ -43,6 +45,10 @@ try:
     import torch
 except ImportError:  # PyTorch is optional
     torch = None
+try:
+    from threadpoolctl import threadpool_limits  # NumPy's BLAS threads, for one-thread rows
+except ImportError:  # optional (scikit-learn installs it)
+    threadpool_limits = None
 
 NUMBA_BACKENDS = {"fast": fast_tuned.FastBackend, "student": fast_ops.StudentBackend}
 backend = fast_tuned.FastBackend()  # replaced by --backend's
@@ -68,24 +74,30 @@ def calls_per_sample(fn: Callable, min_seconds: float = 0.02) -> int:
 
 
 def compare(
-    contenders: dict[str, Callable], rounds: int, summary: Callable = min
+    contenders: dict[str, Callable],
+    rounds: int,
+    summary: Callable = min,
+    clock: Callable = time.perf_counter,
 ) -> dict[str, float]:
     """Seconds per call of each contender over interleaved rounds, summarised by `summary`
-    (the best round by default; `statistics.median` for noisier rows)."""
+    (the best round by default; `statistics.median` for noisier rows), read from `clock`
+    (wall time by default; `time.thread_time` for work that stays on the calling thread)."""
     numbers = {name: calls_per_sample(fn) for name, fn in contenders.items()}
     times: dict[str, list[float]] = {name: [] for name in contenders}
     for _ in range(rounds):
         for name, fn in contenders.items():
-            start = time.perf_counter()
+            start = clock()
             for _ in range(numbers[name]):
                 fn()
-            times[name].append((time.perf_counter() - start) / numbers[name])
+            times[name].append((clock() - start) / numbers[name])
     return {name: float(summary(t)) for name, t in times.items()}
 
 
-def median_of_rounds(contenders: dict[str, Callable], rounds: int) -> dict[str, float]:
+def median_of_rounds(
+    contenders: dict[str, Callable], rounds: int, clock: Callable = time.perf_counter
+) -> dict[str, float]:
     """Median seconds per call of each contender, over at least 3 interleaved rounds."""
-    return compare(contenders, max(rounds, 3), statistics.median)
+    return compare(contenders, max(rounds, 3), statistics.median, clock)
 
 
 def format_time(seconds: float) -> str:
@@ -142,8 +154,18 @@ def steps_agree(params: list, torch_params: list, tolerance: float, label: str) 
 
 def bench_matmul(rounds: int) -> None:
     print_header("matmul (GFLOP/s)")
+    matmul_kernel_rows(rounds, (256, 1024))
+    if threadpool_limits:
+        with one_thread():  # the calling thread does all the work: its CPU time is the measure
+            matmul_kernel_rows(rounds, (256,), ", 1 thread, CPU", time.thread_time)
+
+
+def matmul_kernel_rows(
+    rounds: int, sizes: tuple, note: str = "", clock: Callable = time.perf_counter
+) -> None:
+    """Square products of each size in `sizes`, float32 and float64, on the backend's kernel."""
     rng = np.random.default_rng(0)
-    for n in (256, 1024):
+    for n in sizes:
         for numpy_dtype in (np.float32, np.float64):
             x = rng.standard_normal((n, n)).astype(numpy_dtype)
             y = rng.standard_normal((n, n)).astype(numpy_dtype)
@@ -157,9 +179,8 @@ def bench_matmul(rounds: int) -> None:
             if torch:
                 tx, ty = torch.from_numpy(x), torch.from_numpy(y)
                 contenders["torch"] = lambda tx=tx, ty=ty: tx @ ty
-            print_row(
-                f"{n}x{n} {numpy_dtype.__name__}", compare(contenders, rounds), 2 * n**3, "GF/s"
-            )
+            label = f"{n}x{n} {numpy_dtype.__name__}{note}"
+            print_row(label, compare(contenders, rounds, clock=clock), 2 * n**3, "GF/s")
 
 
 def bench_elementwise(rounds: int) -> None:
@@ -300,7 +321,7 @@ print(imported - start, done - imported, sum(serial.stats.cache_hits.values()))
 def bench_start() -> None:
     print("\nstart: a fresh process imports minitorch and runs one 10-element add")
     with tempfile.TemporaryDirectory() as cache:
-        env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(ROOT))
+        env = dict(os.environ, MINITORCH_CACHE_DIR=cache, PYTHONPATH=str(ROOT))
         for label in ("cold (empty kernel cache)", "warm (cache filled)"):
             result = subprocess.run(
                 [sys.executable, "-c", START_PROBE], env=env, capture_output=True, text=True
@@ -606,16 +627,50 @@ def bench_scan_sort(rounds: int) -> None:
 
 FIRST_MATMUL_PROBE = """
 import time
-start = time.perf_counter()
+start, start_cpu = time.perf_counter(), time.process_time()
 import minitorch
-imported = time.perf_counter()
+imported, imported_cpu = time.perf_counter(), time.process_time()
 a = minitorch.ones(64, 64)
 a @ a
-done = time.perf_counter()
+done, done_cpu = time.perf_counter(), time.process_time()
 serial, parallel = minitorch.get_backend()._matmul_kernels
 misses = sum(serial.stats.cache_misses.values()) + sum(parallel.stats.cache_misses.values())
-print(imported - start, done - imported, misses)
+print(imported - start, done - imported, imported_cpu - start_cpu, done_cpu - imported_cpu, misses)
 """
+
+
+@contextlib.contextmanager
+def one_thread():
+    """Numba, NumPy's BLAS and PyTorch each on one thread (NumPy's needs threadpoolctl)."""
+    numba_threads = numba.get_num_threads()
+    torch_threads = torch.get_num_threads() if torch else 0
+    numba.set_num_threads(1)
+    if torch:
+        torch.set_num_threads(1)
+    try:
+        with threadpool_limits(1):
+            yield
+    finally:
+        numba.set_num_threads(numba_threads)
+        if torch:
+            torch.set_num_threads(torch_threads)
+
+
+def matmul_rows(
+    rng: np.random.Generator, rounds: int, note: str = "", clock: Callable = time.perf_counter
+) -> None:
+    """`a @ b` through `minitorch.Tensor` for a square and a batched float32 product."""
+    for shape in ((256, 256), (8, 256, 256)):
+        u = rng.standard_normal(shape).astype(np.float32)
+        v = rng.standard_normal(shape).astype(np.float32)
+        a, b = minitorch.tensor(u), minitorch.tensor(v)
+        contenders = {"minitorch": lambda a=a, b=b: a @ b, "numpy": lambda u=u, v=v: u @ v}
+        if torch:
+            tu, tv = torch.from_numpy(u), torch.from_numpy(v)
+            contenders["torch"] = lambda tu=tu, tv=tv: tu @ tv
+        flops = 2 * np.prod(shape) * shape[-1]
+        label = "x".join(map(str, shape)) + " @ same" + note
+        print_row(label, median_of_rounds(contenders, rounds, clock), flops, "GF/s")
 
 
 def bench_speed(rounds: int) -> None:
@@ -637,17 +692,10 @@ def bench_speed(rounds: int) -> None:
             contenders["torch"] = getattr(theirs, name)
         with np.errstate(invalid="ignore", over="ignore"):
             print_row(f"{name}, 4M elements", median_of_rounds(contenders, rounds))
-    for shape in ((256, 256), (8, 256, 256)):
-        u = rng.standard_normal(shape).astype(np.float32)
-        v = rng.standard_normal(shape).astype(np.float32)
-        a, b = minitorch.tensor(u), minitorch.tensor(v)
-        contenders = {"minitorch": lambda a=a, b=b: a @ b, "numpy": lambda u=u, v=v: u @ v}
-        if torch:
-            tu, tv = torch.from_numpy(u), torch.from_numpy(v)
-            contenders["torch"] = lambda tu=tu, tv=tv: tu @ tv
-        flops = 2 * np.prod(shape) * shape[-1]
-        label = "x".join(map(str, shape)) + " @ same"
-        print_row(label, median_of_rounds(contenders, rounds), flops, "GF/s")
+    matmul_rows(rng, rounds)
+    if threadpool_limits:
+        with one_thread():  # the calling thread does all the work: its CPU time is the measure
+            matmul_rows(rng, rounds, ", 1 thread, CPU", time.thread_time)
 
     print("\nfirst 64x64 matmul in fresh processes (one with an empty kernel cache, then 5)")
     with tempfile.TemporaryDirectory() as cache:
@@ -659,11 +707,12 @@ def bench_speed(rounds: int) -> None:
             if result.returncode != 0:
                 print(f"  failed\n{result.stderr}")
                 return
-            imported, first, misses = result.stdout.split()
+            imported, first, imported_cpu, first_cpu, misses = result.stdout.split()
             label = "cold (empty kernel cache)" if run == 0 else f"warm, process {run}"
             print(
-                f"  {label:34} import {float(imported):.2f} s + first matmul {float(first):.2f} s"
-                f"  (matmul kernels compiled: {misses})"
+                f"  {label:28} import {float(imported):.2f} s + first matmul {float(first):.2f} s"
+                f" (CPU {float(imported_cpu):.2f} s + {float(first_cpu):.2f} s;"
+                f" matmul kernels compiled: {misses})"
             )
 
 
@@ -699,8 +748,6 @@ def main() -> None:
     backend = NUMBA_BACKENDS[args.backend]()
     minitorch.set_backend(args.backend)  # for the tensor-level rows
     print(f"kernel rows: the {args.backend!r} backend ({type(backend).__name__})")
-    import numba
-
     print(
         f"numba {numba.__version__}, {numba.get_num_threads()} threads; numpy {np.__version__}"
         + (f"; torch {torch.__version__}, {torch.get_num_threads()} threads" if torch else "")

@@ -14,7 +14,9 @@ with the tuning that makes them compete with NumPy:
   (`MIN_SEGMENT`), and one over a dimension that is not the last folds blocks
   of columns together (`COLUMN_BLOCK`), so memory is read in order.
 - **Matmul.** Operands packed into contiguous tiles (`_pack`), and 4 x 4
-  blocks of the output summed in registers (`_tile_4x4`).
+  blocks of the output summed in registers (`_tile_4x4`). Small products
+  (serial) take `_matmul_rows` instead: no packing, and a body short enough
+  to compile in a fraction of the time, so a first small matmul starts fast.
 - **Storage positions are unsigned.** Numba wraps negative indices as Python
   does; that check in an inner loop stops LLVM from vectorizing it. Positions
   are never negative, so kernels index storage with `_pos(p)` (an unsigned
@@ -22,8 +24,10 @@ with the tuning that makes them compete with NumPy:
 
 Each kernel body is compiled twice (`kernel_cache.compile_kernel`): with
 `parallel=True`, and without, for small tensors, where starting threads costs
-more than the work (`FastBackend.parallel_threshold`). Nothing compiles before
-a kernel's first call, and compiled kernels are cached on disk.
+more than the work (`FastBackend.parallel_threshold`); matmul has a body for
+each (`_matmul_rows` serial, `_matmul` parallel). Nothing compiles before a
+kernel's first call, for each dtype it is called with, and compiled kernels
+are cached on disk.
 """
 
 from __future__ import annotations
@@ -520,7 +524,7 @@ def _pack(packed, first_row, source, position, count, row_step, depth, k_step):
                     packed[first_row + i, k] = source[_pos(row + k * k_step)]
 
 
-@njit(fastmath={"reassoc", "contract"})
+@njit(fastmath={"reassoc", "contract"}, inline="always")
 def _tile_4x4(c, ci, cj, a_pack, ai, b_pack, bj, k0, k1):
     """$c[ci{+}r, cj{+}s] \\mathrel{+}= \\sum_{k_0 \\le k < k_1} A[ai{+}r, k] \\, B^T[bj{+}s, k]$.
 
@@ -564,6 +568,47 @@ def _tile_4x4(c, ci, cj, a_pack, ai, b_pack, bj, k0, k1):
     c[ci + 1, cj], c[ci + 1, cj + 1], c[ci + 1, cj + 2], c[ci + 1, cj + 3] = c10, c11, c12, c13
     c[ci + 2, cj], c[ci + 2, cj + 1], c[ci + 2, cj + 2], c[ci + 2, cj + 3] = c20, c21, c22, c23
     c[ci + 3, cj], c[ci + 3, cj + 1], c[ci + 3, cj + 2], c[ci + 3, cj + 3] = c30, c31, c32, c33
+
+
+def _matmul_rows(
+    out, out_shape, out_strides, out_offset,
+    a, a_shape, a_strides, a_offset,
+    b, b_shape, b_strides, b_offset,
+):  # fmt: skip
+    """$out[\\ldots, i, j] = \\sum_k a[\\ldots, i, k] \\, b[\\ldots, k, j]$, a row at a time.
+
+    For small products. No packing, no tiles: for each row $i$, each $a_{ik}$ scales row $k$ of `b`
+    into a row of sums `c` (the `j` loop, which LLVM vectorizes when the rows of `b`
+    are contiguous), then `c` is written into row $i$ of `out`. A short function
+    compiles fast, so a process's first small matmul does not wait for `_matmul`.
+    """
+    ndim = len(out_shape)
+    rows, columns, depth = out_shape[ndim - 2], out_shape[ndim - 1], a_shape[ndim - 1]
+    batch_shape = out_shape[: ndim - 2]
+    a_row, a_step = a_strides[ndim - 2], a_strides[ndim - 1]
+    b_row, b_step = b_strides[ndim - 2], b_strides[ndim - 1]
+    out_row, out_step = out_strides[ndim - 2], out_strides[ndim - 1]
+    out_index = np.empty(ndim - 2, np.int64)
+    a_index = np.empty(ndim - 2, np.int64)
+    b_index = np.empty(ndim - 2, np.int64)
+    c = np.empty(columns, out.dtype)
+    for batch in range(_numel(batch_shape)):
+        to_index(batch, batch_shape, out_index)
+        broadcast_index(out_index, batch_shape, a_shape[: ndim - 2], a_index)
+        broadcast_index(out_index, batch_shape, b_shape[: ndim - 2], b_index)
+        o = out_offset + index_to_position(out_index, out_strides[: ndim - 2])
+        p = a_offset + index_to_position(a_index, a_strides[: ndim - 2])
+        q = b_offset + index_to_position(b_index, b_strides[: ndim - 2])
+        for i in range(rows):
+            for j in range(columns):
+                c[j] = 0
+            for k in range(depth):
+                x = a[_pos(p + i * a_row + k * a_step)]
+                first = q + k * b_row
+                for j in range(columns):
+                    c[j] += x * b[_pos(first + j * b_step)]
+            for j in range(columns):
+                out[_pos(o + i * out_row + j * out_step)] = c[j]
 
 
 def _matmul(
@@ -806,7 +851,9 @@ class FastBackend(HostMemory):
 
     Below `parallel_threshold` elements (`matmul_parallel_threshold`
     multiply-adds for matmul) the serial version of a kernel runs, above it
-    the parallel one. Measured on 2 cores: an add of 1M float32 takes 80 us
+    the parallel one. Matmul has two bodies: `_matmul_rows` (short, quick to
+    compile) for small products, serial, and the packed and tiled `_matmul`
+    for the others, parallel. Measured on 2 cores: an add of 1M float32 takes 80 us
     either way, 4M take 600 us serially and 280-650 us in parallel, depending
     on what else the machine runs.
     """
@@ -814,8 +861,10 @@ class FastBackend(HostMemory):
     name = "fast"
     parallel_threshold = 1 << 20
     matmul_parallel_threshold = 1 << 20
-    # The matmul body and its fastmath flags (`reassoc` lets LLVM vectorize the 4 x 4 tiles'
-    # sums); `fast_ops.StudentBackend` plugs in its own.
+    # The matmul bodies: `matmul_serial_body` below `matmul_parallel_threshold` (compiled
+    # serial), `matmul_body` above it (compiled parallel), and their fastmath flags (`reassoc`
+    # lets LLVM vectorize the 4 x 4 tiles' sums). `fast_ops.StudentBackend` plugs in its own.
+    matmul_serial_body = staticmethod(_matmul_rows)
     matmul_body = staticmethod(_matmul)
     matmul_fastmath: tuple = ("reassoc", "contract")
 
@@ -830,7 +879,7 @@ class FastBackend(HostMemory):
         self._put_kernel = compile_kernel(_put, None, False)
         fastmath = set(self.matmul_fastmath) or False
         self._matmul_kernels = (
-            compile_kernel(self.matmul_body, None, False, fastmath),
+            compile_kernel(self.matmul_serial_body, None, False, fastmath),
             compile_kernel(self.matmul_body, None, True, fastmath),
         )
         self._sort_kernels = (compile_kernel(_sort, None, False), compile_kernel(_sort, None, True))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..tensors.base import TensorBase
-from .grad_mode import _state, no_grad
+from .grad_mode import _state
 from .graph import GraphContext, record
 
 if TYPE_CHECKING:
@@ -79,12 +79,15 @@ class Function:
             output = cls.forward(*inputs, **params)
             cls.setup_context(ctx, inputs, output)
             return output
-        with no_grad():  # the steps inside forward are not recorded on their own
+        _state.enabled = False  # the steps inside forward are not recorded on their own
+        try:
             if pytorch2_style:
                 output = cls.forward(*inputs, **params)
                 cls.setup_context(ctx, inputs, output)
             else:
                 output = cls.forward(ctx, *inputs, **params)
+        finally:
+            _state.enabled = True  # as it was: recording needs grad mode on
         name = cls.node_name(*inputs, **params)
         own = cls.__module__.partition(".")[0] == __package__.partition(".")[0]
         if not own:

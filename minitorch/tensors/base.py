@@ -45,12 +45,13 @@ class Size(tuple):
 
 
 class VersionCounter:
-    """Counts in-place writes to a storage; shared by a tensor and all its views."""
+    """Counts in-place writes to a storage; shared by a tensor and all its views.
 
-    __slots__ = ("value",)
+    It starts at the class attribute `value = 0` (no `__init__` to run: one is made
+    for every operation's result); the first in-place write gives it its own.
+    """
 
-    def __init__(self) -> None:
-        self.value = 0
+    value = 0
 
 
 class StorageRef:

@@ -34,9 +34,9 @@ import numpy as np
 
 import minitorch
 from minitorch import operators
-from minitorch.datasets import DATASETS
 from minitorch.backends import cuda_ops, fast_ops, fast_tuned
 from minitorch.backends.tensor_data import TensorData
+from minitorch.datasets import DATASETS
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -38,6 +38,7 @@ import minitorch
 from minitorch import operators
 from minitorch.backends import cuda_ops, fast_ops, fast_tuned
 from minitorch.backends.tensor_data import TensorData
+from minitorch.datasets import DATASETS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -308,6 +309,7 @@ import time
 start = time.perf_counter()
 import minitorch
 from minitorch import operators
+from minitorch.datasets import DATASETS
 from minitorch.backends import fast_tuned
 imported = time.perf_counter()
 a = minitorch.arange(10, dtype=minitorch.float32)
@@ -354,6 +356,7 @@ def bench_tensor(rounds: int) -> None:
         contenders["torch"] = lambda: tu + tv
     print_row("10-element add", compare(contenders, rounds))
     bench_mlp_step(rounds)
+    bench_course_epoch(rounds)
 
 
 def bench_mlp_step(rounds: int) -> None:
@@ -402,6 +405,53 @@ def bench_mlp_step(rounds: int) -> None:
             return
         contenders["torch"] = torch_step
     print_row("MLP 784-256-10 step, batch 128", compare(contenders, rounds))
+
+
+def bench_course_epoch(rounds: int) -> None:
+    """One epoch of the MiniTorch course's tensor training (scripts/train_tensor.py's network
+    2-100-100-1 with ReLU, 50 points of the xor set, full batch, binary cross-entropy on the
+    logits, SGD): small tensors, so per-operation overhead is most of the time."""
+    data = DATASETS["xor"](50, seed=0)
+    points, labels = np.array(data.X, np.float32), np.array(data.y, np.float32)
+    minitorch.manual_seed(0)
+    shapes = [(100, 2), (100, 100), (1, 100)]
+    weights = [w for s in shapes for w in (minitorch.randn(*s).numpy() / 10, np.zeros(s[0]))]
+
+    def make_epoch(lib):
+        """An epoch function of `lib` (minitorch or torch) and the parameters it updates."""
+        layers = [lib.nn.Linear(s[1], s[0]) for s in shapes]
+        params = [p for layer in layers for p in (layer.weight, layer.bias)]
+        with lib.no_grad():
+            for p, w in zip(params, weights, strict=True):
+                p.copy_(lib.tensor(w.astype(np.float32)))
+        optimizer = lib.optim.SGD(params, lr=0.5)
+        inputs, targets = lib.tensor(points), lib.tensor(labels)
+
+        def epoch():
+            hidden = layers[0](inputs * 2 - 1).relu()
+            hidden = layers[1](hidden).relu()
+            logits = layers[2](hidden).view(-1)
+            loss = lib.nn.functional.binary_cross_entropy_with_logits(logits, targets)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+
+        return epoch, params
+
+    try:
+        epoch, params = make_epoch(minitorch)
+        epoch()
+    except Exception as error:
+        print(f"  course epoch unavailable: {type(error).__name__}: {error}")
+        return
+    contenders = {"minitorch": epoch}
+    if torch:
+        torch_epoch, torch_params = make_epoch(torch)
+        torch_epoch()
+        if not steps_agree(params, torch_params, 1e-4, "course epoch"):
+            return
+        contenders["torch"] = torch_epoch
+    print_row("course epoch 2-100-100-1, 50 points", median_of_rounds(contenders, rounds))
 
 
 def bench_conv(rounds: int) -> None:

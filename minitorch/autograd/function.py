@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..tensors.base import TensorBase
-from .grad_mode import is_grad_enabled, no_grad
+from .grad_mode import _state
 from .graph import GraphContext, record
 
 if TYPE_CHECKING:
@@ -65,24 +65,29 @@ class Function:
     @classmethod
     def apply(cls, *inputs, **params):
         ctx = GraphContext()
-        ctx.needs_input_grad = tuple(
-            [isinstance(x, TensorBase) and x.requires_grad for x in inputs]
-        )
-        recording = True in ctx.needs_input_grad and is_grad_enabled()
+        # a tensor requires grad when it is a leaf that asked to or has a grad_fn (read
+        # off the slots: this runs for every operation)
+        ctx.needs_input_grad = needs = tuple(
+            [isinstance(x, TensorBase) and (x._requires_grad or x.grad_fn is not None)
+             for x in inputs]
+        )  # fmt: skip
         pytorch2_style = cls.setup_context is not Function.setup_context
-        if not recording:
+        if not (_state.enabled and True in needs):  # nothing to record
             ctx.no_grad = True  # no backward will run: nothing needs saving
             if not pytorch2_style:
                 return cls.forward(ctx, *inputs, **params)
             output = cls.forward(*inputs, **params)
             cls.setup_context(ctx, inputs, output)
             return output
-        with no_grad():  # the steps inside forward are not recorded on their own
+        _state.enabled = False  # the steps inside forward are not recorded on their own
+        try:
             if pytorch2_style:
                 output = cls.forward(*inputs, **params)
                 cls.setup_context(ctx, inputs, output)
             else:
                 output = cls.forward(ctx, *inputs, **params)
+        finally:
+            _state.enabled = True  # as it was: recording needs grad mode on
         name = cls.node_name(*inputs, **params)
         own = cls.__module__.partition(".")[0] == __package__.partition(".")[0]
         if not own:

@@ -395,7 +395,7 @@ def record(
     for x in inputs:
         if isinstance(x, TensorBase):
             edges.append(edge(x))
-            meta.append((x.shape, x.dtype))
+            meta.append((x._layout.shape, x.dtype))
         else:
             edges.append((None, 0))
             meta.append(None)

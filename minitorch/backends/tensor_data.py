@@ -176,6 +176,9 @@ def normalize_dim(dim: int, ndim: int) -> int:
 # The kernels only read the arrays; nothing may write them.
 _contiguous_layouts: dict[tuple, tuple] = {}
 _MOST_CACHED_SHAPES = 4096
+# The same for the (shape array, strides array) of strided layouts (views: transposes,
+# expands, slices), keyed by (shape, strides).
+_strided_arrays: dict[tuple, tuple] = {}
 
 
 def check_sizes(shape: tuple) -> None:
@@ -207,6 +210,20 @@ def contiguous_layout(shape: UserShape) -> tuple:
     return entry
 
 
+def strided_arrays(shape: tuple, strides: tuple) -> tuple:
+    """The (shape array, strides array) of a layout, checked and made once per pair."""
+    entry = _strided_arrays.get((shape, strides))
+    if entry is None:
+        check_sizes(shape)
+        if len(strides) != len(shape):
+            raise ValueError(f"shape {shape} and strides {strides} differ in length")
+        entry = (np.array(shape, dtype=np.int64), np.array(strides, dtype=np.int64))
+        if len(_strided_arrays) >= _MOST_CACHED_SHAPES:
+            _strided_arrays.clear()
+        _strided_arrays[(shape, strides)] = entry
+    return entry
+
+
 class TensorData:
     """The layout of one tensor: storage, shape, strides, offset.
 
@@ -231,12 +248,8 @@ class TensorData:
             self.shape, self.strides, _, self.shape_array, self.strides_array = entry
         else:
             self.shape = tuple(map(int, shape))
-            check_sizes(self.shape)
             self.strides = tuple(map(int, strides))
-            if len(self.strides) != len(self.shape):
-                raise ValueError(f"shape {self.shape} and strides {self.strides} differ in length")
-            self.shape_array = np.array(self.shape, dtype=np.int64)
-            self.strides_array = np.array(self.strides, dtype=np.int64)
+            self.shape_array, self.strides_array = strided_arrays(self.shape, self.strides)
         self._check_bounds()
 
     @classmethod

@@ -32,6 +32,12 @@ class MatMul(Op):
         ctx.save_for_backward(a if needs_b else None, b if needs_a else None)
         # A vector is a matrix with one row (on the left) or one column (on the right),
         # and that extra dimension is dropped from the result.
+        ctx.a_ndim, ctx.b_ndim = a.ndim, b.ndim
+        a_layout, b_layout = a._layout, b._layout
+        if a.ndim == 2 and b.ndim == 2:  # the common case: no dimension to add or drop
+            out = new_tensor((a_layout.shape[0], b_layout.shape[1]), a.dtype, a.device)
+            backend_for(a.device).matmul(out._layout, a_layout, b_layout)
+            return out
         a_matrix = a.unsqueeze(0) if a.ndim == 1 else a
         b_matrix = b.unsqueeze(1) if b.ndim == 1 else b
         batch = shape_broadcast(a_matrix.shape[:-2], b_matrix.shape[:-2])
@@ -45,7 +51,6 @@ class MatMul(Op):
             shape = shape[:-1]
         if a.ndim == 1:
             shape = shape[:-2] + shape[-1:] if b.ndim > 1 else shape[:-1]
-        ctx.a_ndim, ctx.b_ndim = a.ndim, b.ndim
         return with_shape(out, shape)
 
     @staticmethod

@@ -33,6 +33,8 @@ def parse_shape(args) -> tuple:
     """Sizes given as `(2, 3)`, `[2, 3]`, a Size, or as separate arguments `2, 3`."""
     if len(args) == 1 and isinstance(args[0], Sequence):
         args = tuple(args[0])
+    if all([type(size) is int for size in args]):  # the common case, checked first
+        return args
     for size in args:
         if not isinstance(size, (int, np.integer)) or isinstance(size, bool):
             raise TypeError(f"sizes must be integers, got {size!r}")

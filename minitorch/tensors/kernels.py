@@ -113,6 +113,11 @@ def as_operands(a: Tensor | Number, b: Tensor | Number) -> tuple[Tensor, Tensor,
     """
     if isinstance(a, TensorBase) and isinstance(b, TensorBase) and a.dtype is b.dtype:
         return a, b, a.dtype  # nothing to promote (the common case, checked first)
+    # a floating tensor and a Python float: the tensor's dtype (`x * 0.5`, `p - lr * g`)
+    if type(b) is float and isinstance(a, TensorBase) and a.dtype.is_floating_point:
+        return a, scalar_tensor(b, a.dtype, a.device), a.dtype
+    if type(a) is float and isinstance(b, TensorBase) and b.dtype.is_floating_point:
+        return scalar_tensor(a, b.dtype, b.device), b, b.dtype
     dtype = dtypes.result_type(a, b)
     on = a.device if isinstance(a, TensorBase) else b.device if isinstance(b, TensorBase) else CPU
     a = a if isinstance(a, TensorBase) else scalar_tensor(a, dtype, on)
@@ -130,7 +135,8 @@ def apply_map(fn, a: Tensor, out_dtype: DType) -> Tensor:
 
 def apply_zip(fn, a: Tensor, b: Tensor, out_dtype: DType) -> Tensor:
     """A new tensor with $fn(a_i, b_i)$ over the broadcast shape of `a` and `b`."""
-    a, b = on_one_device(a, b)
+    if a.device is not b.device:
+        a, b = on_one_device(a, b)
     shape = a._layout.shape
     if b._layout.shape != shape:
         shape = shape_broadcast(shape, b._layout.shape)

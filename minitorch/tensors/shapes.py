@@ -37,6 +37,8 @@ def reduction_dims(dim, ndim: int, empty_is_all: bool = True) -> tuple[int, ...]
 
 def infer_shape(shape: tuple, numel: int) -> tuple:
     """Replace one -1 in `shape` so that it holds `numel` elements (PyTorch's errors)."""
+    if prod(shape) == numel and all([size >= 0 for size in shape]):
+        return shape  # the common case, checked first: nothing to infer
     unknown = [k for k, size in enumerate(shape) if size == -1]
     if len(unknown) > 1:
         raise RuntimeError("only one dimension can be inferred")

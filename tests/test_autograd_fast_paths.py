@@ -1,0 +1,95 @@
+"""The shortcuts of the per-operation hot path give what the general path gives (and torch).
+
+Results are made without `Tensor.__init__`, Function.apply reads `requires_grad` off the
+fields, strided layouts share cached index arrays, a float tensor with a Python float skips
+promotion, a 2-D @ 2-D matmul skips the view steps, and ReLU's backward is one kernel when no
+graph is recorded. Each test here fails if its shortcut answers differently.
+"""
+
+import numpy as np
+import pytest
+import torch
+
+import minitorch
+from minitorch.backends.tensor_data import TensorData
+
+
+def test_each_result_has_its_own_version_counter():
+    a, b = minitorch.ones(3), minitorch.ones(3)
+    x, y = a + b, a + b
+    x.add_(1)
+    assert (x._version, y._version, a._version) == (1, 0, 0)
+    view = x.view(3, 1)
+    view.mul_(2)  # a view shares its base's counter, and only its base's
+    assert (x._version, view._version, y._version) == (2, 2, 0)
+
+
+def test_results_are_plain_tensors_that_track_grad_only_when_asked():
+    x = minitorch.ones(2) * 3
+    assert type(x) is minitorch.Tensor
+    assert (x.requires_grad, x.is_leaf, x.grad_fn, x._base) == (False, True, None, None)
+    w = minitorch.ones(2, requires_grad=True)
+    assert (w * 3).grad_fn.name() == "MulBackward0"
+    with minitorch.no_grad():
+        assert (w * 3).grad_fn is None
+
+
+def test_strided_layouts_share_checked_arrays():
+    storage = np.zeros(6, np.float32)
+    first, second = TensorData(storage, (2, 3), (1, 2)), TensorData(storage, (2, 3), (1, 2))
+    assert first.shape_array is second.shape_array
+    assert list(first.strides_array) == [1, 2]
+    with pytest.raises(ValueError, match="differ in length"):
+        TensorData(storage, (2, 3), (1,))
+    with pytest.raises(RuntimeError, match="negative dimension -1"):
+        TensorData(storage, (2, -1), (1, 2))
+    with pytest.raises(RuntimeError, match="outside a storage"):
+        TensorData(storage, (2, 3), (1, 3))  # cached arrays, bounds still checked
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_relu_gradient_matches_torch(dtype, create_graph):
+    # (a NaN input is left out: torch passes its gradient through, minitorch gives 0)
+    values = [-2.0, -0.0, 0.0, 0.5, 1e-30, 3.0]
+    grads = [1.0, 2.0, 3.0, float("nan"), 5.0, -1.0]
+    results = []
+    for lib in (minitorch, torch):
+        x = lib.tensor(values, dtype=getattr(lib, dtype), requires_grad=True)
+        g = lib.tensor(grads, dtype=getattr(lib, dtype), requires_grad=create_graph)
+        (dx,) = lib.autograd.grad(x.relu(), x, g, create_graph=create_graph)
+        results.append(np.array(dx.detach().tolist()))
+        if create_graph:  # d(dx)/dg = 1 where x > 0: the recorded backward is differentiable
+            (dg,) = lib.autograd.grad(dx.sum(), g)
+            results.append(np.array(dg.tolist()))
+    half = len(results) // 2
+    for ours, theirs in zip(results[:half], results[half:], strict=True):
+        np.testing.assert_array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize(
+    ("dtype", "number"), [("float32", 0.1), ("float64", 0.1), ("int64", 0.5), ("float64", 1e-300)]
+)
+def test_tensor_with_a_python_float(dtype, number):
+    results = []
+    for lib in (minitorch, torch):
+        t = lib.tensor([1, 2, 3], dtype=getattr(lib, dtype))
+        for out in (t * number, number - t, t + number):
+            results.append((str(out.dtype).split(".")[-1], out.tolist()))
+    assert results[:3] == results[3:]
+
+
+def test_matrix_product_and_gradients_match_torch():
+    rng = np.random.default_rng(0)
+    a, b = rng.standard_normal((3, 4)), rng.standard_normal((5, 4))
+    results = []
+    for lib in (minitorch, torch):
+        x = lib.tensor(a, requires_grad=True)
+        y = lib.tensor(b, requires_grad=True)
+        out = x @ y.T  # a transposed (non-contiguous) right operand
+        out.backward(lib.ones(3, 5))
+        results.append([out.grad_fn.name(), out.shape[0], out.shape[1]])
+        results.append([np.array(v.detach().tolist()) for v in (out, x.grad, y.grad)])
+    assert results[0] == results[2]
+    for ours, theirs in zip(results[1], results[3], strict=True):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-12)

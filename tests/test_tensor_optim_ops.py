@@ -96,3 +96,69 @@ def test_updating_a_leaf_that_requires_grad_raises_torchs_error():
         a = lib.ones(2, requires_grad=True)
         with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
             a.addcmul_(lib.ones(2), lib.ones(2))
+
+
+# ---------------------------------------------------------------------------
+# minitorch._fused_adam_ / _fused_adamw_ (one backend kernel per parameter) against torch's
+# ---------------------------------------------------------------------------
+
+FUSED_OPTIONS = {
+    "plain": dict(
+        lr=0.1, beta1=0.9, beta2=0.999, weight_decay=0.0, eps=1e-8, amsgrad=False, maximize=False
+    ),
+    # beta1 < 0.5 takes lerp's other form; amsgrad keeps v's running maximum
+    "amsgrad-wd-max": dict(
+        lr=0.05, beta1=0.3, beta2=0.9, weight_decay=0.2, eps=1e-3, amsgrad=True, maximize=True
+    ),
+}
+
+
+def fused_values() -> list[np.ndarray]:
+    """A parameter, its gradient and Adam's three moments (not zero: an earlier step's)."""
+    values = [RNG.normal(size=(2, 3)) for _ in range(2)] + [RNG.normal(size=(2, 3)) * 0.1]
+    return values + [RNG.uniform(0.0, 0.2, size=(2, 3)), RNG.uniform(0.0, 0.3, size=(2, 3))]
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("name", sorted(FUSED_OPTIONS))
+@pytest.mark.parametrize("fused", ["_fused_adam_", "_fused_adamw_"])
+def test_fused_adam_steps_match_torchs(fused, name, dtype):
+    options = FUSED_OPTIONS[name]
+    seeds = fused_values()
+    ours = [minitorch.tensor(v, dtype=getattr(minitorch, dtype)) for v in seeds]
+    theirs = [torch.tensor(v, dtype=getattr(torch, dtype)) for v in seeds]
+    steps = [minitorch.tensor(0.0), torch.tensor(0.0)]
+    for _ in range(3):
+        for lib, (p, g, m, v, v_max), step in zip(
+            (minitorch, torch), (ours, theirs), steps, strict=True
+        ):
+            step += 1
+            maxima = [v_max] if options["amsgrad"] else []
+            getattr(lib, fused)([p], [g], [m], [v], maxima, [step], **options)
+    rtol = 1e-12 if dtype == "float64" else 1e-5
+    for k, (got, expected) in enumerate(zip(ours, theirs, strict=True)):
+        np.testing.assert_allclose(got.numpy(), expected.numpy(), rtol=rtol, err_msg=str(k))
+    assert ours[0]._version == 3 and ours[1]._version == 0  # the gradient is only read
+
+
+def fused_call(p, g, m, v, **changes):
+    options = {**FUSED_OPTIONS["plain"], **changes}
+    minitorch._fused_adam_([p], [g], [m], [v], [], [minitorch.tensor(1.0)], **options)
+
+
+def test_fused_adam_refuses_what_its_kernel_cannot_step():
+    p, g, m, v, _ = (minitorch.tensor(x) for x in fused_values())
+    with pytest.raises(RuntimeError, match="contiguous floating point"):
+        fused_call(p.t(), g.t(), m.t(), v.t())
+    with pytest.raises(RuntimeError, match="shape, dtype and device"):
+        fused_call(p, g.float(), m, v)
+    with pytest.raises(RuntimeError, match="shape, dtype and device"):
+        fused_call(p, g[:1], m, v)
+    with pytest.raises(RuntimeError, match="the same length"):
+        minitorch._fused_adam_([p], [], [m], [v], [], [], **FUSED_OPTIONS["plain"])
+    with pytest.raises(NotImplementedError, match="grad_scale"):
+        fused_call(p, g, m, v, grad_scale=minitorch.tensor(2.0))
+    leaf = minitorch.tensor(p.numpy(), requires_grad=True)
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
+        fused_call(leaf, g, m, v)
+    assert p._version == 0  # nothing was written

@@ -543,5 +543,18 @@ class CudaBackend:
     ) -> None:
         self.on_host("put", (0,), a, positions, values, accumulate)
 
+    def adam(
+        self,
+        param: TensorData,
+        grad: TensorData,
+        exp_avg: TensorData,
+        exp_avg_sq: TensorData,
+        max_exp_avg_sq: TensorData,
+        settings: np.ndarray,
+    ) -> None:
+        self.on_host(
+            "adam", (0, 2, 3, 4), param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, settings
+        )
+
 
 HOST_KERNELS = FastBackend()

@@ -162,3 +162,59 @@ def test_fused_adam_refuses_what_its_kernel_cannot_step():
     with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
         fused_call(leaf, g, m, v)
     assert p._version == 0  # nothing was written
+
+
+# ---------------------------------------------------------------------------
+# add_, sub_, mul_, div_ written straight into the tensor (one zip kernel) outside autograd
+# ---------------------------------------------------------------------------
+
+ARITHMETIC = {
+    "mul_ number": lambda lib, a, b: a.mul_(0.9),
+    "mul_ True": lambda lib, a, b: a.mul_(True),
+    "add_ int": lambda lib, a, b: a.add_(3),
+    "add_ alpha": lambda lib, a, b: a.add_(b, alpha=-0.25),
+    "sub_ broadcast row": lambda lib, a, b: a.sub_(b[0]),
+    "div_": lambda lib, a, b: a.div_(b.abs() + 1),
+    "sub_ alpha": lambda lib, a, b: a.sub_(b, alpha=2),
+    "transposed": lambda lib, a, b: a.t().add_(b.t()),
+    "float64 into float32": lambda lib, a, b: a.float().mul_(b),
+    "int64 times 2": lambda lib, a, b: a.long().mul_(2),
+    "a view": lambda lib, a, b: a[1].mul_(b[0]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ARITHMETIC))
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_inplace_arithmetic_matches_torch(case, dtype):
+    results = []
+    for lib in (minitorch, torch):
+        a = lib.tensor(A, dtype=getattr(lib, dtype))
+        result = ARITHMETIC[case](lib, a, lib.tensor(B, dtype=getattr(lib, dtype)))
+        results.append((result, a))
+    (got, ours), (expected, theirs) = results
+    assert str(got.dtype) == str(expected.dtype).replace("torch.", "minitorch.")
+    np.testing.assert_allclose(got.numpy(), expected.numpy(), rtol=1e-7)
+    np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-7)  # views write through
+    assert ours._version == theirs._version
+
+
+def test_optimizer_style_updates_write_into_the_tensor_without_a_copy(monkeypatch):
+    w = minitorch.tensor(A, requires_grad=True)
+    expected = A * 0.5 - 0.1 * B
+    monkeypatch.setattr(minitorch.ops.inplace, "inplace", None)  # the compute-then-copy path
+    with minitorch.no_grad():
+        w.mul_(0.5).add_(minitorch.tensor(B), alpha=-0.1)
+    np.testing.assert_allclose(w.detach().numpy(), expected, rtol=1e-12)
+    assert w._version == 2 and w.is_leaf and w.grad_fn is None
+
+
+def test_inplace_arithmetic_keeps_torchs_errors():
+    for lib in (torch, minitorch):
+        with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
+            lib.ones(2, requires_grad=True).mul_(2.0)
+        with pytest.raises(RuntimeError, match=r"output with shape \[2\] doesn't match"):
+            lib.ones(2).add_(lib.ones(3, 2))
+        with pytest.raises(RuntimeError, match="result type Float can't be cast"):
+            lib.ones(2, dtype=lib.long).mul_(0.5)
+        with pytest.raises(RuntimeError, match="single memory location"):
+            lib.ones(1).expand(3).add_(1.0)

@@ -200,22 +200,60 @@ def region_of(t: Tensor, region: tuple) -> Tensor:
 
 def add_(a: Tensor, b, alpha: Number = 1) -> Tensor:
     """$a \\leftarrow a + \\alpha b$ in place."""
+    if writes_directly(a, b, alpha):
+        return zip_into(a, operators.add, b if alpha == 1 else mul(b, alpha))
     return inplace(a, add, b, alpha)
 
 
 def sub_(a: Tensor, b, alpha: Number = 1) -> Tensor:
     """$a \\leftarrow a - \\alpha b$ in place."""
+    if writes_directly(a, b, alpha):
+        return zip_into(a, operators.sub, b if alpha == 1 else mul(b, alpha))
     return inplace(a, sub, b, alpha)
 
 
 def mul_(a: Tensor, b) -> Tensor:
     """$a \\leftarrow a \\cdot b$ in place."""
+    if writes_directly(a, b):
+        return zip_into(a, operators.mul, b)
     return inplace(a, mul, b)
 
 
 def div_(a: Tensor, b) -> Tensor:
     """$a \\leftarrow a / b$ in place."""
+    if writes_directly(a, b):
+        return zip_into(a, operators.div, b)
     return inplace(a, div, b)
+
+
+def writes_directly(a: Tensor, b, alpha: Number = 1) -> bool:
+    """Whether `a <- a op alpha * b` can run as one zip kernel writing into `a` (`zip_into`):
+    outside autograd's recording, `a` floating and `b` a Python number (with `alpha` 1) or
+    a tensor of `a`'s dtype and device that broadcasts to `a`'s shape without sharing its
+    storage. Otherwise `inplace` computes the result and then copies it in."""
+    if not a.dtype.is_floating_point:
+        return False
+    if isinstance(b, TensorBase):
+        return (
+            not (is_grad_enabled() and (a.requires_grad or b.requires_grad))
+            and b.dtype is a.dtype
+            and b.device == a.device
+            and b._layout.storage is not a._layout.storage
+            and tuple(shape_broadcast(tuple(a.shape), tuple(b.shape))) == tuple(a.shape)
+        )
+    return (
+        isinstance(b, (int, float)) and alpha == 1 and not (is_grad_enabled() and a.requires_grad)
+    )
+
+
+def zip_into(a: Tensor, fn, b) -> Tensor:
+    """$a_i \\leftarrow fn(a_i, b_i)$ in `a`'s storage (one pass, no temporary), `b` a number
+    or a tensor that `writes_directly` accepted; bumps `a`'s version."""
+    check_writable(a)
+    b = b if isinstance(b, TensorBase) else scalar_tensor(b, a.dtype, a.device)
+    backend_for(a.device).zip(fn, a._layout, a._layout, b._layout)
+    a._bump_version()
+    return a
 
 
 def pow_(a: Tensor, b) -> Tensor:

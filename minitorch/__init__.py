@@ -31,6 +31,8 @@ from .dtypes import float32 as float  # noqa: A004
 from .dtypes import float64 as double
 from .dtypes import int64 as long
 from .nn import Module, Parameter, ScalarParameter
+from .ops.api import _fused_adam_ as _fused_adam_  # optim: torch's private fused steps
+from .ops.api import _fused_adamw_ as _fused_adamw_
 from .ops.api import (
     acos,
     adaptive_avg_pool1d,

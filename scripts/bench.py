@@ -33,12 +33,13 @@ from pathlib import Path
 
 import numba
 import numpy as np
+import train_mnist  # scripts/train_mnist.py: the main job's model
 
 import minitorch
 from minitorch import operators
 from minitorch.backends import cuda_ops, fast_ops, fast_tuned
 from minitorch.backends.tensor_data import TensorData
-from minitorch.datasets import DATASETS
+from minitorch.datasets import DATASETS, Digits
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -548,6 +549,49 @@ def bench_optim(rounds: int) -> None:
     print_row("Adam step, 1M float32 params", compare(contenders, rounds))
 
 
+def bench_digits_epoch(rounds: int) -> None:
+    """optim: one training epoch of `train_mnist.py`'s CNN on the 1,438 training digits (batch
+    32, Adam, lr 2e-3, no shuffling), against the same loop in PyTorch from the same weights."""
+    print_header("training epoch (medians of interleaved rounds, float32)")
+    train = Digits(train=True)
+    images = np.stack([train[k][0].numpy() for k in range(len(train))])
+    labels = np.array([train[k][1] for k in range(len(train))])
+    start = train_mnist.build_model(8)
+    weights = {name: value.detach().numpy().copy() for name, value in start.state_dict().items()}
+
+    def make_epoch(lib):
+        model = train_mnist.build_model(8, lib.nn)
+        model.load_state_dict({name: lib.tensor(value) for name, value in weights.items()})
+        optimizer = lib.optim.Adam(model.parameters(), lr=2e-3)
+        data = lib.utils.data.TensorDataset(lib.tensor(images), lib.tensor(labels))
+        loader = lib.utils.data.DataLoader(data, batch_size=32)
+
+        def epoch() -> float:
+            total = 0.0
+            for x, y in loader:
+                optimizer.zero_grad()
+                loss = lib.nn.functional.cross_entropy(model(x), y)
+                loss.backward()
+                optimizer.step()
+                total += loss.item()
+            return total / len(loader)
+
+        return epoch
+
+    epoch = make_epoch(minitorch)
+    first = epoch()
+    contenders = {"minitorch": epoch}
+    if torch:
+        torch_epoch = make_epoch(torch)
+        expected = torch_epoch()
+        if abs(first - expected) > 1e-3 * abs(expected):
+            print(f"  digits epoch: mean loss {first:.6g}, PyTorch's {expected:.6g}: not timed")
+            return
+        contenders["torch"] = torch_epoch
+    label = f"digits CNN epoch, {len(train)} images"
+    print_row(label, compare(contenders, max(rounds, 3), statistics.median))
+
+
 def bench_losses(rounds: int) -> None:
     """Forward and backward of cross-entropy (128 x 10 logits) and layer norm (128 x 256)."""
     print_header("losses and normalization, forward + backward (float32)")
@@ -777,6 +821,7 @@ SECTIONS = {
     "tensor": bench_tensor,
     "conv": bench_conv,
     "optim": bench_optim,
+    "digits": bench_digits_epoch,
     "losses": bench_losses,
     "gpu": bench_gpu,
     "scan_sort": bench_scan_sort,

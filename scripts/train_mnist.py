@@ -100,36 +100,37 @@ def load_data(name: str, root: Path):
     return kind(root, train=True), kind(root, train=False)
 
 
-def build_model(image_size: int) -> nn.Sequential:
+def build_model(image_size: int, layers=nn) -> nn.Sequential:
     """LeNet-style: convolutions with ReLU and 2x2 max-pooling, then two linear layers.
 
     28x28 images (as LeNet-5): 5x5 kernels, 28 -> conv 24 -> pool 12 -> conv 8 -> pool 4.
     8x8 digits: two 3x3 convolutions padded to keep 8x8, then one pool to 4x4 (a pool after
     the first convolution would leave too few pixels for the second).
+    `layers` is the `nn` module to build with (`torch.nn` builds the same network in PyTorch).
     """
     if image_size == 8:
-        return nn.Sequential(
-            nn.Conv2d(1, 32, 3, padding=1),
-            nn.ReLU(),
-            nn.Conv2d(32, 64, 3, padding=1),
-            nn.ReLU(),
-            nn.MaxPool2d(2),
-            nn.Flatten(),
-            nn.Linear(64 * 4 * 4, 128),
-            nn.ReLU(),
-            nn.Linear(128, 10),
+        return layers.Sequential(
+            layers.Conv2d(1, 32, 3, padding=1),
+            layers.ReLU(),
+            layers.Conv2d(32, 64, 3, padding=1),
+            layers.ReLU(),
+            layers.MaxPool2d(2),
+            layers.Flatten(),
+            layers.Linear(64 * 4 * 4, 128),
+            layers.ReLU(),
+            layers.Linear(128, 10),
         )
-    return nn.Sequential(
-        nn.Conv2d(1, 16, 5),
-        nn.ReLU(),
-        nn.MaxPool2d(2),
-        nn.Conv2d(16, 32, 5),
-        nn.ReLU(),
-        nn.MaxPool2d(2),
-        nn.Flatten(),
-        nn.Linear(32 * 4 * 4, 128),
-        nn.ReLU(),
-        nn.Linear(128, 10),
+    return layers.Sequential(
+        layers.Conv2d(1, 16, 5),
+        layers.ReLU(),
+        layers.MaxPool2d(2),
+        layers.Conv2d(16, 32, 5),
+        layers.ReLU(),
+        layers.MaxPool2d(2),
+        layers.Flatten(),
+        layers.Linear(32 * 4 * 4, 128),
+        layers.ReLU(),
+        layers.Linear(128, 10),
     )
 
 

@@ -622,3 +622,22 @@ def test_where_of_numbers_takes_the_device_of_the_condition():
     assert_matches(minitorch.where(condition_gpu, 1, 2.5), minitorch.where(condition_cpu, 1, 2.5))
     scalar = minitorch.tensor(True)  # a 0-dim cpu condition joins cuda values
     assert_matches(minitorch.where(scalar, condition_gpu.float(), 0), condition_cpu.float())
+
+
+@pytest.mark.parametrize("amsgrad", [False, True])
+def test_a_fused_adam_step_on_cuda_parameters_equals_the_cpu_step(amsgrad):
+    """optim: `minitorch._fused_adam_` on cuda tensors (run on the host for now) stays on the
+    device and gives the cpu result; without amsgrad the second moment is written once."""
+    cpu, gpu = both(values(3, 4, seed=22), requires_grad=True)
+    steps = []
+    for p in (cpu, gpu):
+        optimizer = minitorch.optim.Adam([p], lr=0.1, amsgrad=amsgrad)
+        for _ in range(3):
+            optimizer.zero_grad()
+            (p**4).sum().backward()
+            optimizer.step()
+        steps.append(optimizer.state[p])
+    assert_matches(gpu.detach(), cpu.detach())
+    for key in steps[0]:
+        if key != "step":
+            assert_matches(steps[1][key], steps[0][key])

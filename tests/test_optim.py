@@ -230,27 +230,44 @@ CONFIGS = [
         id="SGD-momentum-max",
         marks=TASK_4_6,
     ),
-    pytest.param("Adam", {"lr": 0.1}, id="Adam", marks=TASK_4_7),
+    # fused=False: the step of tensor operations that task 4.7 writes (`adam_step`)
+    pytest.param("Adam", {"lr": 0.1, "fused": False}, id="Adam", marks=TASK_4_7),
     pytest.param(
         "Adam",
-        {"lr": 0.05, "betas": (0.8, 0.9), "eps": 1e-3, "weight_decay": 0.2},
+        {"lr": 0.05, "betas": (0.8, 0.9), "eps": 1e-3, "weight_decay": 0.2, "fused": False},
         id="Adam-options",
         marks=TASK_4_7,
     ),
-    pytest.param("Adam", {"lr": 0.1, "amsgrad": True}, id="Adam-amsgrad", marks=TASK_4_7),
+    pytest.param(
+        "Adam", {"lr": 0.1, "amsgrad": True, "fused": False}, id="Adam-amsgrad", marks=TASK_4_7
+    ),
     pytest.param(
         "Adam",
-        {"lr": 0.1, "maximize": True, "decoupled_weight_decay": True, "weight_decay": 0.5},
+        {
+            "lr": 0.1,
+            "maximize": True,
+            "decoupled_weight_decay": True,
+            "weight_decay": 0.5,
+            "fused": False,
+        },
         id="Adam-decoupled-max",
         marks=TASK_4_7,
     ),
-    pytest.param("AdamW", {"lr": 0.1}, id="AdamW", marks=TASK_4_7),
+    pytest.param("AdamW", {"lr": 0.1, "fused": False}, id="AdamW", marks=TASK_4_7),
     pytest.param(
         "AdamW",
-        {"lr": 0.1, "weight_decay": 0.5, "amsgrad": True},
+        {"lr": 0.1, "weight_decay": 0.5, "amsgrad": True, "fused": False},
         id="AdamW-amsgrad",
         marks=TASK_4_7,
     ),
+    # the default: one fused kernel per parameter (minitorch._fused_adam_)
+    pytest.param("Adam", {"lr": 0.1}, id="Adam-fused"),
+    pytest.param(
+        "Adam",
+        {"lr": 0.05, "betas": (0.3, 0.9), "eps": 1e-3, "weight_decay": 0.2, "amsgrad": True},
+        id="Adam-fused-options",
+    ),
+    pytest.param("AdamW", {"lr": 0.1, "weight_decay": 0.5, "maximize": True}, id="AdamW-fused-max"),
     pytest.param("RMSprop", {"lr": 0.01}, id="RMSprop"),
     pytest.param(
         "RMSprop",
@@ -298,6 +315,53 @@ def test_state_matches_torchs_state(name, kwargs):
             assert got[key].shape == tuple(value.shape), key
             assert str(got[key].dtype) == str(value.dtype).replace("torch.", "minitorch."), key
             np.testing.assert_allclose(got[key].numpy(), value.numpy(), rtol=1e-8, err_msg=key)
+
+
+ADAM_OPTIONS = {
+    "plain": ("Adam", {"lr": 0.1}),
+    "options": ("Adam", {"lr": 0.05, "betas": (0.3, 0.8), "eps": 1e-3, "weight_decay": 0.2}),
+    "amsgrad-max": ("Adam", {"lr": 0.1, "amsgrad": True, "maximize": True}),
+    "AdamW-amsgrad": ("AdamW", {"lr": 0.1, "weight_decay": 0.5, "amsgrad": True}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ADAM_OPTIONS))
+def test_fused_adam_takes_the_steps_of_adam_step(name, monkeypatch):
+    """The default Adam runs one fused kernel per parameter, never `adam_step` (task 4.7),
+    and leaves the weights and state where `adam_step` does (fused=False), in float64."""
+    kind, kwargs = ADAM_OPTIONS[name]
+    values = start_values()
+    fused_params, _ = twin_tensors(values)
+    plain_params, _ = twin_tensors(values)
+    cls = getattr(minitorch.optim, kind)
+    fused, plain = cls(fused_params, **kwargs), cls(plain_params, fused=False, **kwargs)
+    composed = minitorch.optim.adam.adam_step
+    for _ in range(8):
+        for optimizer, params in ((fused, fused_params), (plain, plain_params)):
+            optimizer.zero_grad()
+            loss_of(minitorch, params).backward()
+            if optimizer is fused:
+                monkeypatch.setattr(minitorch.optim.adam, "adam_step", None)  # not called
+            optimizer.step()
+            monkeypatch.setattr(minitorch.optim.adam, "adam_step", composed)
+    assert_same_values(fused_params, plain_params, "after 8 steps")
+    for p, q in zip(fused_params, plain_params, strict=True):
+        for key, value in plain.state[q].items():
+            np.testing.assert_allclose(fused.state[p][key].numpy(), value.numpy(), rtol=1e-8)
+
+
+def test_adam_steps_a_non_contiguous_parameter_with_adam_step_as_torch():
+    values = [RNG.normal(size=(2, 3)), RNG.normal(size=2)]
+    ours = [minitorch.tensor(values[0]).t().requires_grad_()]  # (3, 2), transposed
+    ours += [minitorch.tensor(values[1], requires_grad=True)]
+    theirs = [torch.tensor(values[0]).t().requires_grad_()]
+    theirs += [torch.tensor(values[1], requires_grad=True)]
+    assert not ours[0].is_contiguous()
+    optimizer = minitorch.optim.Adam(ours, lr=0.1)
+    reference = torch.optim.Adam(theirs, lr=0.1)
+    for step in range(4):
+        twin_step(optimizer, reference, ours, theirs)
+        assert_same_values(ours, theirs, f"after step {step}")
 
 
 def test_step_count_is_a_float32_tensor_as_in_torch():

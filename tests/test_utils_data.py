@@ -177,6 +177,32 @@ def test_collating_tensors_stacks_them_with_promotion_as_torch():
     assert as_plain(got) == as_plain(expected)
 
 
+def tensor_examples(lib):
+    """Examples holding tensors: nested in tuples and dicts, non-contiguous, of mixed dtypes."""
+    grid = lib.arange(6.0).reshape(2, 3)
+    return [
+        ({"x": grid.t(), "n": 1}, (lib.tensor([1, 2]), 0.5)),
+        ({"x": grid.t() * 2, "n": 2}, (lib.tensor([3.5, 4.0]), 1.5)),
+    ]
+
+
+def test_collating_nested_tensors_equals_torchs():
+    got = default_collate(tensor_examples(minitorch))
+    expected = torch.utils.data.default_collate(tensor_examples(torch))
+    assert as_plain(got) == as_plain(expected)
+
+
+def test_collated_tensors_are_stacked_in_the_graph_as_torchs():
+    results = []
+    for lib in (minitorch, torch):
+        w = lib.tensor([1.0, 2.0], requires_grad=True)
+        batch = torch.utils.data.default_collate if lib is torch else default_collate
+        stacked = batch([w * 2, w * 3])
+        (stacked**2).sum().backward()
+        results.append((type(stacked.grad_fn).__name__, w.grad.tolist()))
+    assert results[0] == results[1] == ("StackBackward0", [26.0, 52.0])
+
+
 @pytest.mark.parametrize(
     "batch",
     [

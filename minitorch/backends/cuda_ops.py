@@ -40,6 +40,7 @@ import numba
 import numpy as np
 
 from .fast_tuned import FastBackend
+from .fused import AMSGRAD
 from .kernel_cache import INDEX_FUNCTIONS
 from .tensor_data import TensorData
 
@@ -666,6 +667,21 @@ class CudaBackend:
         self, out: TensorData, source: TensorData, index: TensorData, dim: int
     ) -> None:
         self.on_host("scatter_along", (0,), out, source, index, dim)
+
+    def adam(
+        self,
+        param: TensorData,
+        grad: TensorData,
+        exp_avg: TensorData,
+        exp_avg_sq: TensorData,
+        max_exp_avg_sq: TensorData,
+        settings: np.ndarray,
+    ) -> None:
+        """On the host, for now. Without amsgrad `max_exp_avg_sq` is `exp_avg_sq` unwritten:
+        its host copy (the old values) must not go back over the new ones."""
+        written = (0, 2, 3, 4) if settings[AMSGRAD] != 0 else (0, 2, 3)
+        layouts = (param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq)
+        self.on_host("adam", written, *layouts, settings)
 
 
 HOST_KERNELS = FastBackend()

@@ -43,6 +43,7 @@ from numba import njit, prange
 from numba.np.ufunc.parallel import _launch_threads  # starts the threads (no public API)
 
 from .. import operators
+from .fused import ADAM_KERNELS, storage_at
 from .interface import HostMemory
 from .kernel_cache import (
     broadcast_index,
@@ -1042,6 +1043,21 @@ class FastBackend(HostMemory):
             values.storage, values.shape_array, values.strides_array, values.offset,
             accumulate,
         )  # fmt: skip
+
+    def adam(
+        self,
+        param: TensorData,
+        grad: TensorData,
+        exp_avg: TensorData,
+        exp_avg_sq: TensorData,
+        max_exp_avg_sq: TensorData,
+        settings: np.ndarray,
+    ) -> None:
+        """One Adam step of each element of the five contiguous layouts (`fused.py`)."""
+        size = param.numel()
+        kernel, n_chunks = self.choose(ADAM_KERNELS, size, self.parallel_threshold)
+        layouts = (param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq)
+        kernel(*(x for layout in layouts for x in storage_at(layout)), size, settings, n_chunks)
 
 
 # ---------------------------------------------------------------------------

@@ -103,6 +103,21 @@ class Backend(Protocol):
         index_add_, the backward of a read); without it one of them is written.
         """
 
+    # -- fused optimizer steps (`fused.py`) -----------------------------------
+
+    def adam(
+        self,
+        param: TensorData,
+        grad: TensorData,
+        exp_avg: TensorData,
+        exp_avg_sq: TensorData,
+        max_exp_avg_sq: TensorData,
+        settings: np.ndarray,
+    ) -> None:
+        """One Adam step of every element (`fused.adam_element`), in place in `param`,
+        `exp_avg`, `exp_avg_sq` and `max_exp_avg_sq`: five contiguous layouts of one
+        shape and dtype; `settings` from `fused.adam_settings`."""
+
 
 class HostMemory:
     """Memory methods of a backend whose device memory is the host's (NumPy arrays)."""

@@ -19,7 +19,9 @@ the result's shape and dtype:
   written to the positions its line of `index` names (the backward of a sort).
 - `take(out, a, positions)` and `put(a, positions, values, accumulate)`: read
   and write `a`'s storage at computed positions (advanced indexing, gather,
-  scatter).
+  scatter);
+- `adam(param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, settings)`: a whole
+  Adam step in one pass (`fused.py`).
 
 `fn` is a module-level scalar function (from `operators.py`), so that a
 compiling backend can build and cache one kernel per (function, dtype).
@@ -40,6 +42,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from .fused import adam_loop, storage_at
 from .interface import HostMemory
 from .tensor_data import TensorData, broadcast_index, index_to_position, to_index
 
@@ -236,6 +239,20 @@ class SimpleBackend(HostMemory):
             for j in range(source.shape[dim]):
                 position = o + int(index.storage[i + j * index.strides[dim]]) * out.strides[dim]
                 out.storage[position] = source.storage[s + j * source.strides[dim]]
+
+    def adam(
+        self,
+        param: TensorData,
+        grad: TensorData,
+        exp_avg: TensorData,
+        exp_avg_sq: TensorData,
+        max_exp_avg_sq: TensorData,
+        settings: np.ndarray,
+    ) -> None:
+        """One Adam step of each element of the five contiguous layouts (`fused.py`)."""
+        layouts = (param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq)
+        with np.errstate(all="ignore"):
+            adam_loop(*(storage_at(x) for x in layouts), param.numel(), settings)
 
 
 def line_starts(a: TensorData, dim: int):

@@ -91,6 +91,7 @@ from .gather import (
     scatter_add,
     tensor_take,
 )
+from .inplace import _fused_adam_, _fused_adamw_  # optim: fused steps
 from .joins import (
     addmm,
     bmm,
@@ -409,4 +410,7 @@ __all__ = [
     "nonzero",
     "searchsorted",
     "unique",
+    # optim: fused optimizer steps (inplace.py; torch's private names)
+    "_fused_adam_",
+    "_fused_adamw_",
 ]

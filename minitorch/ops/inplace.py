@@ -17,6 +17,7 @@ from .. import dtypes, operators
 from ..autograd.grad_mode import is_grad_enabled
 from ..autograd.graph import GraphContext
 from ..backends import backend_for
+from ..backends.fused import adam_settings
 from ..backends.tensor_data import TensorData, shape_broadcast
 from ..tensors.base import TensorBase
 from ..tensors.creation import from_numpy, rng_of, tensor
@@ -199,22 +200,60 @@ def region_of(t: Tensor, region: tuple) -> Tensor:
 
 def add_(a: Tensor, b, alpha: Number = 1) -> Tensor:
     """$a \\leftarrow a + \\alpha b$ in place."""
+    if writes_directly(a, b, alpha):
+        return zip_into(a, operators.add, b if alpha == 1 else mul(b, alpha))
     return inplace(a, add, b, alpha)
 
 
 def sub_(a: Tensor, b, alpha: Number = 1) -> Tensor:
     """$a \\leftarrow a - \\alpha b$ in place."""
+    if writes_directly(a, b, alpha):
+        return zip_into(a, operators.sub, b if alpha == 1 else mul(b, alpha))
     return inplace(a, sub, b, alpha)
 
 
 def mul_(a: Tensor, b) -> Tensor:
     """$a \\leftarrow a \\cdot b$ in place."""
+    if writes_directly(a, b):
+        return zip_into(a, operators.mul, b)
     return inplace(a, mul, b)
 
 
 def div_(a: Tensor, b) -> Tensor:
     """$a \\leftarrow a / b$ in place."""
+    if writes_directly(a, b):
+        return zip_into(a, operators.div, b)
     return inplace(a, div, b)
+
+
+def writes_directly(a: Tensor, b, alpha: Number = 1) -> bool:
+    """Whether `a <- a op alpha * b` can run as one zip kernel writing into `a` (`zip_into`):
+    outside autograd's recording, `a` floating and `b` a Python number (with `alpha` 1) or
+    a tensor of `a`'s dtype and device that broadcasts to `a`'s shape without sharing its
+    storage. Otherwise `inplace` computes the result and then copies it in."""
+    if not a.dtype.is_floating_point:
+        return False
+    if isinstance(b, TensorBase):
+        return (
+            not (is_grad_enabled() and (a.requires_grad or b.requires_grad))
+            and b.dtype is a.dtype
+            and b.device == a.device
+            and b._layout.storage is not a._layout.storage
+            and tuple(shape_broadcast(tuple(a.shape), tuple(b.shape))) == tuple(a.shape)
+        )
+    return (
+        isinstance(b, (int, float)) and alpha == 1 and not (is_grad_enabled() and a.requires_grad)
+    )
+
+
+def zip_into(a: Tensor, fn, b) -> Tensor:
+    """$a_i \\leftarrow fn(a_i, b_i)$ in `a`'s storage (one pass, no temporary), `b` a number
+    or a tensor that `writes_directly` accepted; bumps `a`'s version."""
+    check_writable(a)
+    b = b if isinstance(b, TensorBase) else scalar_tensor(b, a.dtype, a.device)
+    backend_for(a.device).zip(fn, a._layout, a._layout, b._layout)
+    a._bump_version()
+    return a
 
 
 def pow_(a: Tensor, b) -> Tensor:
@@ -376,3 +415,90 @@ def add_scaled_into(a: Tensor, term: Tensor, value: Number) -> Tensor:
     backend.zip(operators.add, a._layout, a._layout, term._layout)
     a._bump_version()
     return a
+
+
+# ---------------------------------------------------------------------------
+# Fused optimizer steps: `torch._fused_adam_` and `torch._fused_adamw_`, one backend kernel
+# per parameter (`backends/fused.py`) instead of ten passes of in-place operations.
+# ---------------------------------------------------------------------------
+
+
+def _fused_adam_(
+    self: list[Tensor],
+    grads: list[Tensor],
+    exp_avgs: list[Tensor],
+    exp_avg_sqs: list[Tensor],
+    max_exp_avg_sqs: list[Tensor],
+    state_steps: list[Tensor],
+    *,
+    lr: float,
+    beta1: float,
+    beta2: float,
+    weight_decay: float,
+    eps: float,
+    amsgrad: bool,
+    maximize: bool,
+    grad_scale: Tensor | None = None,
+    found_inf: Tensor | None = None,
+    decoupled_weight_decay: bool = False,
+) -> None:
+    """One Adam step of each parameter in `self`, in place, at the step counts `state_steps`
+    (already incremented, as `torch.optim.Adam(fused=True)` does):
+
+    $m \\leftarrow \\mathrm{lerp}(m, g, 1 - \\beta_1)$, $v \\leftarrow \\beta_2 v + (1 - \\beta_2)
+    g^2$, $w \\leftarrow w - \\frac{\\mathrm{lr}}{1 - \\beta_1^t}
+    \\frac{m}{\\sqrt{v} / \\sqrt{1 - \\beta_2^t} + \\epsilon}$ (with amsgrad, $v$'s running
+    maximum in `max_exp_avg_sqs` under the root). Each parameter's tensors must be
+    contiguous, of its shape, dtype and device.
+    """
+    if grad_scale is not None or found_inf is not None:
+        raise NotImplementedError("minitorch's fused Adam takes no grad_scale or found_inf")
+    count = len(self)
+    lists = (grads, exp_avgs, exp_avg_sqs, state_steps) + ((max_exp_avg_sqs,) if amsgrad else ())
+    if any(len(tensors) != count for tensors in lists):
+        raise RuntimeError("_fused_adam_: the tensor lists must all have the same length")
+    for k in range(count):
+        p = self[k]
+        moments = [exp_avgs[k], exp_avg_sqs[k], max_exp_avg_sqs[k] if amsgrad else exp_avg_sqs[k]]
+        check_fused_operands(p, [grads[k], *moments])
+        settings = adam_settings(
+            p.dtype.numpy_dtype,
+            lr=lr,
+            beta1=beta1,
+            beta2=beta2,
+            weight_decay=weight_decay,
+            eps=eps,
+            amsgrad=amsgrad,
+            maximize=maximize,
+            decoupled=decoupled_weight_decay,
+            step=state_steps[k].item(),
+        )
+        layouts = [x._layout for x in (p, grads[k], *moments)]
+        backend_for(p.device).adam(*layouts, settings)
+        for written in {id(x): x for x in (p, *moments)}.values():
+            written._bump_version()
+
+
+def _fused_adamw_(self: list[Tensor], *lists: list[Tensor], **options) -> None:
+    """`_fused_adam_` with decoupled weight decay (AdamW):
+    $w \\leftarrow (1 - \\mathrm{lr}\\,\\lambda) w$ instead of $g \\leftarrow g + \\lambda w$."""
+    _fused_adam_(self, *lists, **options, decoupled_weight_decay=True)
+
+
+def check_fused_operands(p: Tensor, operands: list[Tensor]) -> None:
+    """A fused step's tensors: floating, contiguous, with the parameter's shape, dtype and
+    device; the parameter outside autograd's recording and writable."""
+    check_writable(p)
+    if is_grad_enabled() and p.requires_grad:
+        check_inplace_allowed(p)
+    for x in (p, *operands):
+        if not isinstance(x, TensorBase):
+            raise TypeError(f"a fused optimizer step takes tensors, got {type(x).__name__}")
+        if not x.dtype.is_floating_point or not x.is_contiguous():
+            raise RuntimeError("a fused optimizer step needs contiguous floating point tensors")
+        if x.dtype is not p.dtype or x.device != p.device or tuple(x.shape) != tuple(p.shape):
+            raise RuntimeError(
+                "a fused optimizer step needs each parameter's gradient and state to have its "
+                f"shape, dtype and device: {list(p.shape)} {p.dtype} {p.device} against "
+                f"{list(x.shape)} {x.dtype} {x.device}"
+            )

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .._tensor import Tensor
+from ..ops.api import _fused_adam_, _fused_adamw_
 from ..tensors.creation import tensor, zeros_like
 from .optimizer import Optimizer, check_options, check_supported
 
@@ -71,8 +72,11 @@ class Adam(Optimizer):
             state["exp_avg_sq"] = zeros_like(p)
             if group["amsgrad"]:
                 state["max_exp_avg_sq"] = zeros_like(p)
-        grad = -p.grad if group["maximize"] else p.grad
         state["step"] += 1
+        if group["fused"] is not False and fusable(p, state, group):
+            fused_step(p, state, group)
+            return
+        grad = -p.grad if group["maximize"] else p.grad
         lr, weight_decay = group["lr"], group["weight_decay"]
         if weight_decay != 0:
             if group["decoupled_weight_decay"]:
@@ -107,6 +111,44 @@ def adam_step(p: Tensor, grad: Tensor, state: dict[str, Any], group: dict[str, A
     denom = (exp_avg_sq.sqrt() / bias_correction2**0.5).add_(group["eps"])
     p.addcdiv_(exp_avg, denom, value=-group["lr"] / bias_correction1)
     # END SOLUTION 4.7
+
+
+def fusable(p: Tensor, state: dict[str, Any], group: dict[str, Any]) -> bool:
+    """Whether `fused_step` can update `p`: a contiguous floating parameter whose gradient
+    and moments share its dtype, device and shape (and the moments its layout)."""
+    moments = [state[k] for k in ("exp_avg", "exp_avg_sq", "max_exp_avg_sq") if k in state]
+    return (
+        p.is_floating_point()
+        and p.is_contiguous()
+        and all(
+            x.dtype is p.dtype and x.device == p.device and x.shape == p.shape
+            for x in (p.grad, *moments)
+        )
+        and all(m.is_contiguous() for m in moments)
+    )
+
+
+def fused_step(p: Tensor, state: dict[str, Any], group: dict[str, Any]) -> None:
+    """What `_update` computes (weight decay and `adam_step`), in one pass over memory:
+    `minitorch._fused_adam_`, one backend kernel (as `torch.optim.Adam(fused=True)`)."""
+    beta1, beta2 = group["betas"]
+    amsgrad = group["amsgrad"]
+    step = _fused_adamw_ if group["decoupled_weight_decay"] else _fused_adam_
+    step(
+        [p],
+        [p.grad.contiguous()],
+        [state["exp_avg"]],
+        [state["exp_avg_sq"]],
+        [state["max_exp_avg_sq"]] if amsgrad else [],
+        [state["step"]],
+        lr=group["lr"],
+        beta1=beta1,
+        beta2=beta2,
+        weight_decay=group["weight_decay"],
+        eps=group["eps"],
+        amsgrad=amsgrad,
+        maximize=group["maximize"],
+    )
 
 
 class AdamW(Adam):

@@ -5,7 +5,7 @@
 
 | an example part is | the batch part is |
 |---|---|
-| a tensor of shape `s` | one tensor of shape `(len(batch), *s)` (torch's `stack`) |
+| a tensor of shape `s` | `minitorch.stack(batch)`, of shape `(len(batch), *s)` |
 | a NumPy array | the same, from the arrays as tensors of their dtype |
 | a NumPy scalar | a 1-D tensor of its dtype |
 | a `float` / an `int` / a `bool` | a 1-D `float64` / `int64` / `bool` tensor |
@@ -26,12 +26,12 @@ from __future__ import annotations
 
 import collections.abc
 import copy
-import functools
 import re
 
 import numpy as np
 
-from ...dtypes import float64, promote_types
+from ...dtypes import float64
+from ...ops.api import stack
 from ...tensors.creation import from_numpy, is_tensor, tensor
 
 # NumPy dtype strings of strings, bytes and Python objects: not numbers, never tensors.
@@ -39,32 +39,6 @@ NON_NUMERIC = re.compile(r"[SaUO]")
 ERROR = (
     "default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; found {}"
 )
-
-
-def stack(batch: list):
-    """The tensors of `batch`, all of one shape, as one tensor with a new first dimension.
-
-    The batch is built on the host and moved to the first tensor's device; it is a new leaf
-    (collated batches are inputs, not part of a graph)."""
-    first = batch[0]
-    for k, t in enumerate(batch):
-        if tuple(t.shape) != tuple(first.shape):
-            raise RuntimeError(
-                "stack expects each tensor to be equal size, but got "
-                f"{list(first.shape)} at entry 0 and {list(t.shape)} at entry {k}"
-            )
-    dtype = functools.reduce(promote_types, (t.dtype for t in batch))
-    values = np.stack([host_values(t) for t in batch])
-    stacked = from_numpy(values)
-    if stacked.dtype != dtype:
-        stacked = stacked.to(dtype=dtype)
-    return stacked if first.device.type == "cpu" else stacked.to(first.device)
-
-
-def host_values(t) -> np.ndarray:
-    """The values of tensor `t` as a NumPy array (a view for a CPU tensor: no copy)."""
-    t = t.detach()
-    return t.numpy() if t.device.type == "cpu" else t.cpu().numpy()
 
 
 def is_namedtuple(value) -> bool:

@@ -157,7 +157,9 @@ def test_max_pool2d_kernel_matches_torch_and_the_exercise_path(case, seed):
     tuned = run("fast", F.max_pool2d, [x], [True], upstream, **kwargs)
     assert_same(tuned, expected, "kernel vs torch")
     exercise = run("simple", F.max_pool2d, [x], [True], upstream, **kwargs)
-    assert_same(tuned, exercise, "kernel vs exercise path")
+    # values and gradients; the indices of windows that lie wholly in the padding (torch names
+    # a position past them; the exercise path one in the padding) were checked against torch
+    assert_same((tuned[0][:1], tuned[1]), (exercise[0][:1], exercise[1]), "kernel vs exercise")
 
 
 def test_max_pool_kernel_handles_nan_and_minus_infinity_as_torch():

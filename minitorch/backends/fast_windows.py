@@ -160,8 +160,11 @@ def _columns(cols, x, base, x_strides, height, width, kernel, settings, out_h, o
                     p = base + c * x_strides[1] + (y * sh + i * dh - ph) * x_strides[2]
                     p += (j * dw - pw) * x_strides[3]
                     step = sw * x_strides[3]
-                    for t in range(x0, x1):
-                        row[y * out_w + t] = x[_pos(p + t * step)]
+                    if step == 1:  # a contiguous run: a copy LLVM vectorizes
+                        row[y * out_w + x0 : y * out_w + x1] = x[p + x0 : p + x1]
+                    else:
+                        for t in range(x0, x1):
+                            row[y * out_w + t] = x[_pos(p + t * step)]
 
 
 @njit(inline="always")
@@ -176,8 +179,11 @@ def _add_columns(grad_x, base, row, k, height, width, kernel, settings, out_h, o
     plane = base + c * height * width
     for y in range(y0, y1):
         p = plane + (y * sh + i * dh - ph) * width + j * dw - pw
-        for t in range(x0, x1):
-            grad_x[_pos(p + t * sw)] += row[y * out_w + t]
+        if sw == 1:
+            grad_x[p + x0 : p + x1] += row[y * out_w + x0 : y * out_w + x1]
+        else:
+            for t in range(x0, x1):
+                grad_x[_pos(p + t * sw)] += row[y * out_w + t]
 
 
 @njit(inline="always")
@@ -328,6 +334,9 @@ def _max_pool2d(
     channels, height, width = x_shape[1], x_shape[2], x_shape[3]
     out_h, out_w = out_size
     planes = x_shape[0] * channels
+    columns = np.empty((out_w, 2), np.int64)  # each window's columns inside the input
+    for t in range(out_w):
+        columns[t, 0], columns[t, 1] = _valid(width, kernel[1], dw, t * sw - pw)
     for chunk in prange(n_chunks):
         begin, end = chunk * planes // n_chunks, (chunk + 1) * planes // n_chunks
         for item in range(begin, end):
@@ -336,7 +345,7 @@ def _max_pool2d(
             for y in range(out_h):
                 i0, i1 = _valid(height, kernel[0], dh, y * sh - ph)
                 for t in range(out_w):
-                    j0, j1 = _valid(width, kernel[1], dw, t * sw - pw)
+                    j0, j1 = columns[t, 0], columns[t, 1]
                     best = -np.inf  # as PyTorch: -inf at the window's first position
                     best_at = (y * sh - ph + i0 * dh) * width + t * sw - pw + j0 * dw
                     for i in range(i0, i1):
@@ -363,8 +372,11 @@ def _max_pool2d_backward(grad_x, grad, g_shape, g_strides, g_offset, indices, pl
             o = item * out_h * out_w
             for y in range(out_h):
                 for t in range(out_w):
-                    value = grad[_pos(p + y * g_strides[2] + t * g_strides[3])]
-                    grad_x[item * plane + indices[o + y * out_w + t]] += value
+                    at = indices[o + y * out_w + t]
+                    if 0 <= at < plane:  # not a window wholly in the padding
+                        grad_x[item * plane + at] += grad[
+                            _pos(p + y * g_strides[2] + t * g_strides[3])
+                        ]
 
 
 # ---------------------------------------------------------------------------

@@ -43,6 +43,7 @@ from numba import njit, prange
 from numba.np.ufunc.parallel import _launch_threads  # starts the threads (no public API)
 
 from .. import operators
+from .fast_windows import WindowKernels
 from .fused import ADAM_KERNELS, storage_at
 from .interface import HostMemory
 from .kernel_cache import (
@@ -847,8 +848,9 @@ def _scatter_along(
 # ---------------------------------------------------------------------------
 
 
-class FastBackend(HostMemory):
-    """Numba-compiled kernels with the interface of `tensor_ops.SimpleBackend`: the tuned ones.
+class FastBackend(HostMemory, WindowKernels):
+    """Numba-compiled kernels with the interface of `tensor_ops.SimpleBackend`: the tuned ones,
+    plus one-pass convolution and max pooling (`fast_windows.py`).
 
     Below `parallel_threshold` elements (`matmul_parallel_threshold`
     multiply-adds for matmul) the serial version of a kernel runs, above it

@@ -101,14 +101,21 @@ class Convolution(Op):
 
     @staticmethod
     def forward(ctx, x, weight, bias, stride, before, after, dilation, groups) -> Tensor:
-        """im2col (a strided view, copied once) and one batched matmul"""
+        """im2col (a strided view, copied once) and one batched matmul (one kernel call on a
+        backend with window kernels)"""
         image, kernel = as_2d(x), as_2d(weight)
+        ctx.input_shape, ctx.weight_shape, ctx.before = x.shape, weight.shape, before
+        ctx.settings, ctx.groups = (stride, dilation), groups
+        ctx.tuned = window_kernels(x) is not None
+        if ctx.tuned:
+            out = tuned_convolution(image, kernel, bias, stride, before, after, dilation, groups)
+            ctx.save_for_backward(image, kernel)
+            return out if x.ndim == 4 else out.view(*out.shape[:2], out.shape[3])
         xp = padded(image, before, after)
         windows = sliding_windows(xp, tuple(kernel.shape[2:]), stride, dilation)
         out, columns, matrix = windows_times_weight(windows, kernel, bias, groups)
         ctx.save_for_backward(columns, matrix)
-        ctx.image_shape, ctx.padded_shape, ctx.weight_shape = image.shape, xp.shape, weight.shape
-        ctx.input_shape, ctx.before, ctx.settings = x.shape, before, (stride, dilation)
+        ctx.image_shape, ctx.padded_shape = image.shape, xp.shape
         ctx.windows_shape = windows.shape
         spatial = windows.shape[4:] if x.ndim == 4 else windows.shape[5:]
         return out.view(image.shape[0], weight.shape[0], *spatial)
@@ -117,6 +124,8 @@ class Convolution(Op):
     def backward(ctx: GraphContext, grad: Tensor) -> tuple:
         """$\\partial W = g\\, C^T$ (summed over the batch), $\\partial b = \\sum g$, and
         $\\partial x$ = col2im($W^T g$)"""
+        if ctx.tuned:
+            return tuned_convolution_backward(ctx, grad)
         columns, matrix = ctx.saved_tensors
         needs_x, needs_w, needs_b = ctx.needs_input_grad[:3]
         stride, dilation = ctx.settings
@@ -157,6 +166,63 @@ def windows_times_weight(windows: Tensor, kernel: Tensor, bias, groups: int) -> 
         out += bias.view(1, groups, out_channels // groups, 1)
     return out, columns, matrix
     # END SOLUTION 4.1
+
+
+# ---------------------------------------------------------------------------
+# The one-pass kernels of backends that have them (FastBackend's fast_windows.py)
+# ---------------------------------------------------------------------------
+
+
+def window_kernels(x: Tensor):
+    """`x`'s backend when it has one-pass convolution and pooling kernels for `x`'s dtype
+    (floating point), else None: the operations then run the exercise path above."""
+    backend = backend_for(x.device)
+    if getattr(backend, "window_kernels", False) and x.dtype.is_floating_point:
+        return backend
+    return None
+
+
+def out_length(size: int, kernel: int, stride: int, dilation: int) -> int:
+    """How many windows fit: $\\lfloor (L - d (k - 1) - 1) / s \\rfloor + 1$."""
+    return (size - dilation * (kernel - 1) - 1) // stride + 1
+
+
+def tuned_convolution(image, kernel, bias, stride, before, after, dilation, groups) -> Tensor:
+    """`Convolution`'s forward in one kernel call: `image` (N, C, H, W), `kernel` 4-D."""
+    spatial = tuple(
+        out_length(n + b + a, k, s, d)
+        for n, b, a, k, s, d in zip(
+            image.shape[2:], before, after, kernel.shape[2:], stride, dilation, strict=True
+        )
+    )
+    out = new_tensor((image.shape[0], kernel.shape[0], *spatial), image.dtype, image.device)
+    b = None if bias is None else bias._layout
+    backend_for(image.device).conv2d(
+        out._layout, image._layout, kernel._layout, b, stride, dilation, before, groups
+    )
+    return out
+
+
+def tuned_convolution_backward(ctx: GraphContext, grad: Tensor) -> tuple:
+    """`Convolution`'s three gradients in one kernel call."""
+    image, kernel = ctx.saved_tensors
+    needs = ctx.needs_input_grad[:3]
+    shapes = (image.shape, kernel.shape, kernel.shape[:1])
+    grads = [
+        new_tensor(s, grad.dtype, grad.device) if n else None
+        for s, n in zip(shapes, needs, strict=True)
+    ]
+    grad4 = grad if grad.ndim == 4 else unsqueeze(grad, 2)
+    backend_for(grad.device).conv2d_backward(
+        *(None if g is None else g._layout for g in grads),
+        grad4._layout, image._layout, kernel._layout, *ctx.settings, ctx.before, ctx.groups,
+    )  # fmt: skip
+    grad_x, grad_w, grad_b = grads
+    return (
+        None if grad_x is None else grad_x.view(ctx.input_shape),
+        None if grad_w is None else grad_w.view(ctx.weight_shape),
+        grad_b,
+    )
 
 
 class Im2Col(Op):

@@ -16,11 +16,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..autograd.graph import GraphContext
+from ..backends import backend_for
 from ..backends.tensor_data import prod
+from ..dtypes import int64
 from ..operators import greater_or_nan
 from ..tensors.creation import arange, tensor, zeros
 from ..tensors.kernels import arg_reduce, new_tensor
-from .convolution import add_windows, interior, padded, sliding_windows
+from .convolution import add_windows, interior, padded, sliding_windows, window_kernels
 from .functions import Op
 from .reductions import mean
 from .views import squeeze, unsqueeze
@@ -91,15 +93,22 @@ class MaxPool2DWithIndices(Op):
 
     @staticmethod
     def forward(ctx, x, kernel, stride, padding, dilation, out_size, with_indices):
-        """The windows copied into rows of kH * kW elements; arg-max along them"""
+        """The windows copied into rows of kH * kW elements; arg-max along them (one kernel
+        call on a backend with window kernels)"""
         image = x if x.ndim == 4 else unsqueeze(x, 0)
+        shape = tuple(x.shape[:-2]) + tuple(out_size)
+        ctx.tuned = window_kernels(x) is not None
+        if ctx.tuned:
+            values, indices = tuned_max_pool(image, kernel, stride, padding, dilation, out_size)
+            ctx.save_for_backward(indices)
+            ctx.shapes = (image.shape, x.shape)
+            return (values.view(shape), indices.view(shape)) if with_indices else values.view(shape)
         before, after = pool_padding(image.shape[2:], kernel, stride, padding, dilation, out_size)
         xp = padded(image, before, after, lowest(x))
         values, best = window_maxima(sliding_windows(xp, kernel, stride, dilation))
         ctx.save_for_backward(best)
         ctx.shapes, ctx.before, ctx.stride = (image.shape, xp.shape, x.shape), before, stride
         ctx.kernel, ctx.dilation = kernel, dilation
-        shape = tuple(x.shape[:-2]) + tuple(out_size)
         if not with_indices:
             return values.view(shape)
         # the index of each maximum in its input plane: row * W + column
@@ -112,9 +121,36 @@ class MaxPool2DWithIndices(Op):
     @staticmethod
     def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
         """$g$ to the element that won each window (summed where windows overlap)"""
+        if ctx.tuned:
+            return tuned_max_pool_backward(ctx, grad)
         (best,) = ctx.saved_tensors
         windows_grad = max_to_windows(grad.reshape(best.shape[:4]), best, ctx.kernel)
         return back_through_windows(ctx, windows_grad, ctx.dilation)
+
+
+def tuned_max_pool(image, kernel, stride, padding, dilation, out_size) -> tuple[Tensor, Tensor]:
+    """Max pooling of `image` (N, C, H, W) in one kernel call: the maxima and their positions
+    in the input planes, (N, C, oH, oW) each."""
+    shape = (*image.shape[:2], *out_size)
+    values, indices = (
+        new_tensor(shape, image.dtype, image.device),
+        new_tensor(shape, int64, image.device),
+    )
+    backend_for(image.device).max_pool2d(
+        values._layout, indices._layout, image._layout, kernel, stride, dilation, padding
+    )
+    return values, indices
+
+
+def tuned_max_pool_backward(ctx: GraphContext, grad: Tensor) -> Tensor:
+    """Each gradient added at its window's maximum, in one kernel call."""
+    (indices,) = ctx.saved_tensors
+    image_shape, input_shape = ctx.shapes
+    grad_x = new_tensor(image_shape, grad.dtype, grad.device)
+    backend_for(grad.device).max_pool2d_backward(
+        grad_x._layout, grad.reshape(indices.shape)._layout, indices._layout
+    )
+    return grad_x.view(input_shape)
 
 
 def averaging_sizes(size, k, s, p, out, count_include_pad, dtype) -> Tensor:

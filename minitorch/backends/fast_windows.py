@@ -1,0 +1,477 @@
+"""Module 4, under the hood: `FastBackend`'s convolution and max-pooling kernels.
+
+Module 4's exercises build convolution and pooling from the tensor layer: a
+strided view of the windows, copied into columns (im2col), a batched matmul,
+and the gradient added back one kernel offset at a time (col2im). Each of
+those steps is a pass over memory and a kernel launch. These kernels compute
+the same in one parallel pass over the batch:
+
+- **Convolution** (`_conv2d_forward`, `_conv2d_backward`): each work item
+  takes one image, copies its windows into a local block of columns
+  (K = C kH kW rows of L = oH oW, small enough for the cache), multiplies it
+  by the weight there, and writes the output (or the gradients) directly.
+  The backward recomputes the columns rather than saving them (as PyTorch
+  saves only the input), sums $\\partial W$ and $\\partial b$ per work item in
+  float64, and adds $W^T g$ straight back into the input's gradient.
+- **Max pooling** (`_max_pool2d`, `_max_pool2d_backward`): one pass over
+  each window, clipped to the input as PyTorch clips it, records the value
+  and its position in the input plane; the backward adds each gradient at
+  that position.
+
+They are tested against the exercise path (`tests/test_nn_kernels.py`).
+The ops choose them through `FastBackend.window_kernels`; backends without
+it (the reference, the student's, the GPU's) run the exercise path.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit, prange
+
+from .kernel_cache import compile_kernel
+from .tensor_data import TensorData
+
+
+@njit(inline="always")
+def _pos(position):
+    """A storage position as an unsigned integer: Numba then skips negative-index wrapping."""
+    return np.uint64(position)
+
+
+@njit(inline="always")
+def _valid(size: int, count: int, step: int, start: int):
+    """The half-open range of $t < count$ with $0 \\le t \\cdot step + start < size$."""
+    low = max(0, -(start // step))  # ceil(-start / step)
+    last = size - 1 - start
+    high = min(count, last // step + 1) if last >= 0 else 0
+    return low, max(low, high)
+
+
+FASTMATH = {"reassoc", "contract"}  # lets LLVM vectorize the sums over a row
+
+
+@njit(fastmath=FASTMATH)
+def _add_product(out, a, b) -> None:
+    """$out \\mathrel{+}= a\\, b$ for `out` (M, L), `a` (M, K), `b` (K, L), all contiguous.
+
+    Four rows of `out` take four rows of `b` per pass along L (16 multiply-adds for 8
+    loads and 4 stores, vectorized over L); the rows and depths left over go one by one.
+    """
+    rows, depth = a.shape
+    length = b.shape[1]
+    depth4 = depth - depth % 4
+    for i in range(0, rows, 4):
+        if i + 4 <= rows:
+            o0, o1, o2, o3 = out[i], out[i + 1], out[i + 2], out[i + 3]
+            for k in range(0, depth4, 4):
+                b0, b1, b2, b3 = b[k], b[k + 1], b[k + 2], b[k + 3]
+                w00, w01, w02, w03 = a[i, k], a[i, k + 1], a[i, k + 2], a[i, k + 3]
+                w10, w11, w12, w13 = a[i + 1, k], a[i + 1, k + 1], a[i + 1, k + 2], a[i + 1, k + 3]
+                w20, w21, w22, w23 = a[i + 2, k], a[i + 2, k + 1], a[i + 2, k + 2], a[i + 2, k + 3]
+                w30, w31, w32, w33 = a[i + 3, k], a[i + 3, k + 1], a[i + 3, k + 2], a[i + 3, k + 3]
+                for t in range(length):
+                    c0, c1, c2, c3 = b0[t], b1[t], b2[t], b3[t]
+                    o0[t] += w00 * c0 + w01 * c1 + w02 * c2 + w03 * c3
+                    o1[t] += w10 * c0 + w11 * c1 + w12 * c2 + w13 * c3
+                    o2[t] += w20 * c0 + w21 * c1 + w22 * c2 + w23 * c3
+                    o3[t] += w30 * c0 + w31 * c1 + w32 * c2 + w33 * c3
+            for k in range(depth4, depth):
+                b0 = b[k]
+                w0, w1, w2, w3 = a[i, k], a[i + 1, k], a[i + 2, k], a[i + 3, k]
+                for t in range(length):
+                    o0[t] += w0 * b0[t]
+                    o1[t] += w1 * b0[t]
+                    o2[t] += w2 * b0[t]
+                    o3[t] += w3 * b0[t]
+        else:
+            for r in range(i, rows):
+                o0 = out[r]
+                for k in range(0, depth4, 4):
+                    b0, b1, b2, b3 = b[k], b[k + 1], b[k + 2], b[k + 3]
+                    w0, w1, w2, w3 = a[r, k], a[r, k + 1], a[r, k + 2], a[r, k + 3]
+                    for t in range(length):
+                        o0[t] += w0 * b0[t] + w1 * b1[t] + w2 * b2[t] + w3 * b3[t]
+                for k in range(depth4, depth):
+                    b0 = b[k]
+                    w0 = a[r, k]
+                    for t in range(length):
+                        o0[t] += w0 * b0[t]
+
+
+@njit(fastmath=FASTMATH)
+def _add_dots(out, a, b) -> None:
+    """$out \\mathrel{+}= a\\, b^T$ for `out` (M, N) (float64), `a` (M, L), `b` (N, L): the
+    dot products of rows (summed in the type of `a`), a 2 x 4 block of them per pass along L."""
+    rows, columns = out.shape
+    length = a.shape[1]
+    columns4 = columns - columns % 4
+    zero = np.zeros(1, a.dtype)[0]  # sums in the operands' type: vectorized
+    for i in range(0, rows, 2):
+        pair = i + 2 <= rows
+        a0, a1 = a[i], a[i + 1 if pair else i]
+        for j in range(0, columns4, 4):
+            b0, b1, b2, b3 = b[j], b[j + 1], b[j + 2], b[j + 3]
+            s00 = s01 = s02 = s03 = s10 = s11 = s12 = s13 = zero
+            for t in range(length):
+                x0, x1 = a0[t], a1[t]
+                y0, y1, y2, y3 = b0[t], b1[t], b2[t], b3[t]
+                s00 += x0 * y0
+                s01 += x0 * y1
+                s02 += x0 * y2
+                s03 += x0 * y3
+                s10 += x1 * y0
+                s11 += x1 * y1
+                s12 += x1 * y2
+                s13 += x1 * y3
+            out[i, j] += s00
+            out[i, j + 1] += s01
+            out[i, j + 2] += s02
+            out[i, j + 3] += s03
+            if pair:
+                out[i + 1, j] += s10
+                out[i + 1, j + 1] += s11
+                out[i + 1, j + 2] += s12
+                out[i + 1, j + 3] += s13
+        for r in range(i, i + 2 if pair else i + 1):
+            for j in range(columns4, columns):
+                total = zero
+                for t in range(length):
+                    total += a[r, t] * b[j, t]
+                out[r, j] += total
+
+
+@njit(inline="always")
+def _columns(cols, x, base, x_strides, height, width, kernel, settings, out_h, out_w):
+    """im2col of one image: $cols[(c k_H + i) k_W + j, y o_W + x]$ =
+    $x[c, y s_H + i d_H - p_H, x s_W + j d_W - p_W]$, 0 in the padding."""
+    sh, sw, dh, dw, ph, pw = settings
+    kh, kw = kernel
+    channels = cols.shape[0] // (kh * kw)
+    for c in range(channels):
+        for i in range(kh):
+            y0, y1 = _valid(height, out_h, sh, i * dh - ph)
+            for j in range(kw):
+                x0, x1 = _valid(width, out_w, sw, j * dw - pw)
+                row = cols[(c * kh + i) * kw + j]
+                row[:] = 0
+                for y in range(y0, y1):
+                    p = base + c * x_strides[1] + (y * sh + i * dh - ph) * x_strides[2]
+                    p += (j * dw - pw) * x_strides[3]
+                    step = sw * x_strides[3]
+                    if step == 1:  # a contiguous run: a copy LLVM vectorizes
+                        row[y * out_w + x0 : y * out_w + x1] = x[p + x0 : p + x1]
+                    else:
+                        for t in range(x0, x1):
+                            row[y * out_w + t] = x[_pos(p + t * step)]
+
+
+@njit(inline="always")
+def _add_columns(grad_x, base, row, k, height, width, kernel, settings, out_h, out_w):
+    """col2im of one row $k = (c k_H + i) k_W + j$ of columns: each entry added to the input
+    element it was copied from (`grad_x` contiguous, plane by plane)."""
+    sh, sw, dh, dw, ph, pw = settings
+    kh, kw = kernel
+    c, i, j = k // (kh * kw), (k // kw) % kh, k % kw
+    y0, y1 = _valid(height, out_h, sh, i * dh - ph)
+    x0, x1 = _valid(width, out_w, sw, j * dw - pw)
+    plane = base + c * height * width
+    for y in range(y0, y1):
+        p = plane + (y * sh + i * dh - ph) * width + j * dw - pw
+        if sw == 1:
+            grad_x[p + x0 : p + x1] += row[y * out_w + x0 : y * out_w + x1]
+        else:
+            for t in range(x0, x1):
+                grad_x[_pos(p + t * sw)] += row[y * out_w + t]
+
+
+@njit(inline="always")
+def _weight_matrix(w, w_shape, w_strides, w_offset):
+    """The weight (O, C/groups, kH, kW) as a contiguous (O, C/groups kH kW) matrix."""
+    o_count, c_count, kh, kw = w_shape[0], w_shape[1], w_shape[2], w_shape[3]
+    matrix = np.empty((o_count, c_count * kh * kw), w.dtype)
+    for o in range(o_count):
+        for c in range(c_count):
+            for i in range(kh):
+                for j in range(kw):
+                    p = w_offset + o * w_strides[0] + c * w_strides[1] + i * w_strides[2]
+                    matrix[o, (c * kh + i) * kw + j] = w[_pos(p + j * w_strides[3])]
+    return matrix
+
+
+def _conv2d_forward(
+    out,
+    x, x_shape, x_strides, x_offset,
+    w, w_shape, w_strides, w_offset,
+    bias, b_stride, b_offset, has_bias,
+    settings, out_size, groups, n_chunks,
+):  # fmt: skip
+    """$out[n] = b + W\\, columns(x[n])$ for each image (`_image_forward`): `out` the
+    contiguous (N, O, oH, oW) storage, `settings` (stride, dilation, padding before)."""
+    n_images, o_count = x_shape[0], w_shape[0]
+    kernel = (w_shape[2], w_shape[3])
+    length = out_size[0] * out_size[1]
+    matrix = _weight_matrix(w, w_shape, w_strides, w_offset)
+    start = np.zeros(o_count, out.dtype)
+    if has_bias:
+        for o in range(o_count):
+            start[o] = bias[_pos(b_offset + o * b_stride)]
+    for chunk in prange(n_chunks):
+        cols = np.empty((matrix.shape[1] * groups, length), x.dtype)
+        begin, end = chunk * n_images // n_chunks, (chunk + 1) * n_images // n_chunks
+        for n in range(begin, end):
+            image = out[n * o_count * length : (n + 1) * o_count * length]
+            base = x_offset + n * x_strides[0]
+            _image_forward(
+                image, cols, x, base, x_strides, x_shape, matrix, start,
+                kernel, settings, out_size, groups,
+            )  # fmt: skip
+
+
+@njit(fastmath=FASTMATH)
+def _image_forward(
+    image, cols, x, base, x_strides, x_shape, matrix, start, kernel, settings, out_size, groups
+):
+    """One image of `_conv2d_forward`: its columns, then $b + W\\, columns$ group by group.
+    (A function that a parallel kernel calls compiles as plain code: its loops vectorize.)"""
+    o_count, depth = matrix.shape
+    out_h, out_w = out_size
+    _columns(cols, x, base, x_strides, x_shape[2], x_shape[3], kernel, settings, out_h, out_w)
+    rows = image.reshape((o_count, out_h * out_w))
+    for o in range(o_count):
+        rows[o, :] = start[o]
+    group_out = o_count // groups
+    for g in range(groups):
+        outs = slice(g * group_out, (g + 1) * group_out)
+        _add_product(rows[outs], matrix[outs], cols[g * depth : (g + 1) * depth])
+
+
+def _conv2d_backward(
+    grad_x, grad_w, grad_b,
+    grad, g_strides, g_offset,
+    x, x_shape, x_strides, x_offset,
+    w, w_shape, w_strides, w_offset,
+    settings, out_size, groups, needs, n_chunks,
+):  # fmt: skip
+    """The gradients of `_conv2d_forward` for the upstream `grad` (N, O, oH, oW), into
+    contiguous storages: $\\partial x$ = col2im($W^T g$) (N, C, H, W), $\\partial W =
+    \\sum_n g_n\\, columns(x[n])^T$ (O, C/groups kH kW) and $\\partial b = \\sum g$ (O);
+    `needs` says which of the three to compute. Sums over the batch are float64."""
+    n_images, o_count = x_shape[0], w_shape[0]
+    kernel = (w_shape[2], w_shape[3])
+    length = out_size[0] * out_size[1]
+    plane = x_shape[1] * x_shape[2] * x_shape[3]
+    matrix = _weight_matrix(w, w_shape, w_strides, w_offset)
+    depth = matrix.shape[1]
+    partial_w = np.zeros((n_chunks, o_count, depth), np.float64)
+    partial_b = np.zeros((n_chunks, o_count), np.float64)
+    for chunk in prange(n_chunks):
+        cols = np.empty((depth * groups, length), x.dtype)
+        rows = np.empty((o_count, length), x.dtype)
+        begin, end = chunk * n_images // n_chunks, (chunk + 1) * n_images // n_chunks
+        for n in range(begin, end):
+            _image_backward(
+                grad_x[n * plane : (n + 1) * plane] if needs[0] else grad_x,
+                partial_w[chunk], partial_b[chunk], cols, rows,
+                grad, g_offset + n * g_strides[0], g_strides,
+                x, x_offset + n * x_strides[0], x_strides, x_shape,
+                matrix, kernel, settings, out_size, groups, needs,
+            )  # fmt: skip
+    if needs[1]:
+        for o in range(o_count):
+            for k in range(depth):
+                grad_w[o * depth + k] = partial_w[:, o, k].sum()
+    if needs[2]:
+        for o in range(o_count):
+            grad_b[o] = partial_b[:, o].sum()
+
+
+@njit(fastmath=FASTMATH)
+def _image_backward(
+    grad_x, partial_w, partial_b, cols, rows,
+    grad, g_base, g_strides, x, x_base, x_strides, x_shape,
+    matrix, kernel, settings, out_size, groups, needs,
+):  # fmt: skip
+    """One image of `_conv2d_backward`: its gradient copied into `rows` (O, L); $\\sum g$
+    and $g\\, columns^T$ added to `partial_b` and `partial_w`; col2im($W^T g$) into `grad_x`."""
+    o_count, depth = matrix.shape
+    out_h, out_w = out_size
+    height, width = x_shape[2], x_shape[3]
+    group_out = o_count // groups
+    for o in range(o_count):
+        for y in range(out_h):
+            q = g_base + o * g_strides[1] + y * g_strides[2]
+            for t in range(out_w):
+                rows[o, y * out_w + t] = grad[_pos(q + t * g_strides[3])]
+    if needs[2]:
+        for o in range(o_count):
+            partial_b[o] += rows[o].sum()
+    if needs[1]:
+        _columns(cols, x, x_base, x_strides, height, width, kernel, settings, out_h, out_w)
+        for g in range(groups):
+            outs = slice(g * group_out, (g + 1) * group_out)
+            _add_dots(partial_w[outs], rows[outs], cols[g * depth : (g + 1) * depth])
+    if needs[0]:
+        cols[:] = 0  # now the columns' gradient, W^T g
+        for g in range(groups):
+            outs = slice(g * group_out, (g + 1) * group_out)
+            _add_product(cols[g * depth : (g + 1) * depth], matrix[outs].T, rows[outs])
+        grad_x[:] = 0
+        for k in range(depth * groups):
+            _add_columns(grad_x, 0, cols[k], k, height, width, kernel, settings, out_h, out_w)
+
+
+def _max_pool2d(
+    values, indices,
+    x, x_shape, x_strides, x_offset,
+    kernel, settings, out_size, n_chunks,
+):  # fmt: skip
+    """The maximum of each window of `x` (N, C, H, W), clipped to the input, and its position
+    $h W + w$ in the input plane, into contiguous (N, C, oH, oW) storages. As PyTorch: the
+    first maximum wins, a NaN beats everything (the last NaN wins)."""
+    sh, sw, dh, dw, ph, pw = settings
+    channels, height, width = x_shape[1], x_shape[2], x_shape[3]
+    out_h, out_w = out_size
+    planes = x_shape[0] * channels
+    columns = np.empty((out_w, 2), np.int64)  # each window's columns inside the input
+    for t in range(out_w):
+        columns[t, 0], columns[t, 1] = _valid(width, kernel[1], dw, t * sw - pw)
+    for chunk in prange(n_chunks):
+        begin, end = chunk * planes // n_chunks, (chunk + 1) * planes // n_chunks
+        for item in range(begin, end):
+            base = x_offset + (item // channels) * x_strides[0] + (item % channels) * x_strides[1]
+            o = item * out_h * out_w
+            for y in range(out_h):
+                i0, i1 = _valid(height, kernel[0], dh, y * sh - ph)
+                for t in range(out_w):
+                    j0, j1 = columns[t, 0], columns[t, 1]
+                    best = -np.inf  # as PyTorch: -inf at the window's first position
+                    best_at = (y * sh - ph + i0 * dh) * width + t * sw - pw + j0 * dw
+                    for i in range(i0, i1):
+                        h = y * sh - ph + i * dh
+                        for j in range(j0, j1):
+                            w = t * sw - pw + j * dw
+                            value = x[_pos(base + h * x_strides[2] + w * x_strides[3])]
+                            if value > best or value != value:
+                                best, best_at = value, h * width + w
+                    values[o + y * out_w + t] = best
+                    indices[o + y * out_w + t] = best_at
+
+
+def _max_pool2d_backward(grad_x, grad, g_shape, g_strides, g_offset, indices, plane, n_chunks):
+    """$\\partial x[n, c, index] \\mathrel{+}= g[n, c, y, x]$ for each output's `index` (from
+    `_max_pool2d`, contiguous); `grad_x` contiguous, `plane` elements per (n, c)."""
+    channels, out_h, out_w = g_shape[1], g_shape[2], g_shape[3]
+    planes = g_shape[0] * channels
+    for chunk in prange(n_chunks):
+        begin, end = chunk * planes // n_chunks, (chunk + 1) * planes // n_chunks
+        for item in range(begin, end):
+            grad_x[item * plane : (item + 1) * plane] = 0
+            p = g_offset + (item // channels) * g_strides[0] + (item % channels) * g_strides[1]
+            o = item * out_h * out_w
+            for y in range(out_h):
+                for t in range(out_w):
+                    at = indices[o + y * out_w + t]
+                    if 0 <= at < plane:  # not a window wholly in the padding
+                        grad_x[item * plane + at] += grad[
+                            _pos(p + y * g_strides[2] + t * g_strides[3])
+                        ]
+
+
+# ---------------------------------------------------------------------------
+# The kernels as methods of `FastBackend`
+# ---------------------------------------------------------------------------
+
+KERNELS = {
+    body.__name__: (
+        compile_kernel(body, None, False, FASTMATH),
+        compile_kernel(body, None, True, FASTMATH),
+    )
+    for body in (_conv2d_forward, _conv2d_backward, _max_pool2d, _max_pool2d_backward)
+}
+
+
+def _settings(stride: tuple, dilation: tuple, padding: tuple) -> tuple:
+    return (stride[0], stride[1], dilation[0], dilation[1], padding[0], padding[1])
+
+
+class WindowKernels:
+    """Convolution and max pooling in one pass each (mixed into `FastBackend`, whose `choose`
+    picks the serial or the parallel build). Inputs have any strides; outputs are contiguous
+    layouts that the caller allocated; `padding` is the padding before each spatial dim."""
+
+    window_kernels = True
+
+    def conv2d(
+        self, out: TensorData, x: TensorData, weight: TensorData, bias: TensorData | None,
+        stride: tuple, dilation: tuple, padding: tuple, groups: int,
+    ) -> None:  # fmt: skip
+        """$out[n, o] = b_o + \\sum_{c, i, j} W[o, c, i, j]\\, x[n, c, y s + i d - p, ...]$,
+        the channels split into `groups`; `out` (N, O, oH, oW), `x` (N, C, H, W)."""
+        work = math.prod(out.shape) * math.prod(weight.shape[1:])
+        kernel, n_chunks = self.choose(KERNELS["_conv2d_forward"], work, self.parallel_threshold)
+        b = bias if bias is not None else x
+        kernel(
+            out.storage[out.offset : out.offset + out.numel()],
+            x.storage, x.shape_array, x.strides_array, x.offset,
+            weight.storage, weight.shape_array, weight.strides_array, weight.offset,
+            b.storage, b.strides[0] if bias is not None else 0, b.offset, bias is not None,
+            _settings(stride, dilation, padding), tuple(out.shape[2:]), groups, n_chunks,
+        )  # fmt: skip
+
+    def conv2d_backward(
+        self, grad_x: TensorData | None, grad_w: TensorData | None, grad_b: TensorData | None,
+        grad: TensorData, x: TensorData, weight: TensorData,
+        stride: tuple, dilation: tuple, padding: tuple, groups: int,
+    ) -> None:  # fmt: skip
+        """The gradients of `conv2d` for the upstream `grad` (the output's shape) into the
+        contiguous `grad_x`, `grad_w` and `grad_b` that are not None."""
+        work = 2 * math.prod(grad.shape) * math.prod(weight.shape[1:])
+        kernel, n_chunks = self.choose(KERNELS["_conv2d_backward"], work, self.parallel_threshold)
+        needs = (grad_x is not None, grad_w is not None, grad_b is not None)
+        unused = np.empty(0, x.storage.dtype)
+        gx, gw, gb = (
+            (t.storage[t.offset : t.offset + t.numel()] if t is not None else unused)
+            for t in (grad_x, grad_w, grad_b)
+        )
+        kernel(
+            gx, gw, gb,
+            grad.storage, grad.strides_array, grad.offset,
+            x.storage, x.shape_array, x.strides_array, x.offset,
+            weight.storage, weight.shape_array, weight.strides_array, weight.offset,
+            _settings(stride, dilation, padding), tuple(grad.shape[2:]), groups, needs, n_chunks,
+        )  # fmt: skip
+
+    def max_pool2d(
+        self, values: TensorData, indices: TensorData, x: TensorData,
+        kernel_size: tuple, stride: tuple, dilation: tuple, padding: tuple,
+    ) -> None:  # fmt: skip
+        """The maximum of each window of `x` (N, C, H, W) and its position in the input plane
+        (int64), into contiguous `values` and `indices` (N, C, oH, oW)."""
+        work = math.prod(values.shape) * math.prod(kernel_size)
+        kernel, n_chunks = self.choose(KERNELS["_max_pool2d"], work, self.parallel_threshold)
+        size = values.numel()
+        kernel(
+            values.storage[values.offset : values.offset + size],
+            indices.storage[indices.offset : indices.offset + size],
+            x.storage, x.shape_array, x.strides_array, x.offset,
+            tuple(kernel_size), _settings(stride, dilation, padding), tuple(values.shape[2:]),
+            n_chunks,
+        )  # fmt: skip
+
+    def max_pool2d_backward(
+        self, grad_x: TensorData, grad: TensorData, indices: TensorData
+    ) -> None:
+        """`grad` (N, C, oH, oW) added into the contiguous `grad_x` (N, C, H, W) at the
+        positions `indices` (contiguous, from `max_pool2d`), 0 elsewhere."""
+        work = grad_x.numel()
+        kernel, n_chunks = self.choose(
+            KERNELS["_max_pool2d_backward"], work, self.parallel_threshold
+        )
+        kernel(
+            grad_x.storage[grad_x.offset : grad_x.offset + grad_x.numel()],
+            grad.storage, grad.shape_array, grad.strides_array, grad.offset,
+            indices.storage[indices.offset : indices.offset + indices.numel()],
+            math.prod(grad_x.shape[2:]), n_chunks,
+        )  # fmt: skip

@@ -1,0 +1,189 @@
+"""The one-pass convolution and max-pooling kernels of the default backend
+(`backends/fast_windows.py`) against the exercise path (strided windows, im2col, col2im on the
+reference backend) and against torch: values, indices and the three gradients.
+
+Skipped when torch is not installed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import minitorch
+import minitorch.nn.functional as F
+from minitorch.ops.convolution import window_kernels
+
+torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.torch
+
+SETTINGS = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def run(backend: str, fn, arrays, requires_grad, upstream, **kwargs):
+    """`fn` on `backend` over float64 copies of `arrays`; its output(s) and input gradients."""
+    previous = minitorch.get_backend().name
+    minitorch.set_backend(backend)
+    try:
+        inputs = [
+            None if a is None else minitorch.tensor(a, requires_grad=g)
+            for a, g in zip(arrays, requires_grad, strict=True)
+        ]
+        result = fn(*inputs, **kwargs)
+        out = result[0] if isinstance(result, tuple) else result
+        out.backward(minitorch.tensor(upstream))
+        grads = [
+            None if t is None or not g else t.grad
+            for t, g in zip(inputs, requires_grad, strict=True)
+        ]
+        values = [r.detach().numpy() for r in (result if isinstance(result, tuple) else (result,))]
+        return values, [None if g is None else g.numpy() for g in grads]
+    finally:
+        minitorch.set_backend(previous)
+
+
+def torch_run(fn, arrays, requires_grad, upstream, **kwargs):
+    inputs = [
+        None if a is None else torch.tensor(a, requires_grad=g)
+        for a, g in zip(arrays, requires_grad, strict=True)
+    ]
+    result = fn(*inputs, **kwargs)
+    out = result[0] if isinstance(result, tuple) else result
+    out.backward(torch.tensor(upstream))
+    grads = [
+        None if t is None or not g else t.grad for t, g in zip(inputs, requires_grad, strict=True)
+    ]
+    values = [r.detach().numpy() for r in (result if isinstance(result, tuple) else (result,))]
+    return values, [None if g is None else g.numpy() for g in grads]
+
+
+def assert_same(ours, reference, what: str, tol: float = 1e-10) -> None:
+    for k, (a, b) in enumerate(zip(ours[0] + ours[1], reference[0] + reference[1], strict=True)):
+        if b is None:
+            assert a is None, f"{what}: item {k} should be None"
+            continue
+        assert a.shape == b.shape, f"{what}: item {k} has shape {a.shape}, expected {b.shape}"
+        np.testing.assert_allclose(a, b, rtol=tol, atol=tol, err_msg=f"{what}: item {k}")
+
+
+@st.composite
+def conv_cases(draw):
+    """A random 2-D convolution that fits, with which operands need a gradient."""
+    groups = draw(st.integers(1, 2))
+    channels, out_channels = groups * draw(st.integers(1, 3)), groups * draw(st.integers(1, 5))
+    kernel = (draw(st.integers(1, 3)), draw(st.integers(1, 3)))
+    dilation = (draw(st.integers(1, 2)), draw(st.integers(1, 2)))
+    padding = (draw(st.integers(0, 2)), draw(st.integers(0, 2)))
+    stride = (draw(st.integers(1, 3)), draw(st.integers(1, 3)))
+    reach = [d * (k - 1) + 1 for k, d in zip(kernel, dilation, strict=True)]
+    size = [
+        draw(st.integers(max(1, r - 2 * p), r + 5)) for r, p in zip(reach, padding, strict=True)
+    ]
+    x_shape = (draw(st.integers(1, 3)), channels, *size)
+    w_shape = (out_channels, channels // groups, *kernel)
+    needs = draw(st.tuples(st.booleans(), st.booleans(), st.booleans()))
+    bias = draw(st.booleans())
+    kwargs = {"stride": stride, "padding": padding, "dilation": dilation, "groups": groups}
+    return x_shape, w_shape, bias, needs, kwargs
+
+
+@SETTINGS
+@given(conv_cases(), st.integers(0, 2**32 - 1))
+def test_conv2d_kernel_matches_the_exercise_path_and_torch(case, seed):
+    x_shape, w_shape, bias, needs, kwargs = case
+    rng = np.random.default_rng(seed)
+    arrays = [rng.normal(size=x_shape), rng.normal(size=w_shape)]
+    arrays.append(rng.normal(size=w_shape[:1]) if bias else None)
+    needs = (needs[0] or not any(needs[:2]), needs[1], needs[2] and bias)
+    probe = torch.conv2d(*(None if a is None else torch.tensor(a) for a in arrays), **kwargs)
+    upstream = rng.normal(size=tuple(probe.shape))
+    expected = torch_run(torch.conv2d, arrays, needs, upstream, **kwargs)
+    tuned = run("fast", minitorch.conv2d, arrays, needs, upstream, **kwargs)
+    exercise = run("simple", minitorch.conv2d, arrays, needs, upstream, **kwargs)
+    assert_same(tuned, exercise, "kernel vs exercise path")
+    assert_same(tuned, expected, "kernel vs torch")
+
+
+def test_conv_kernels_read_strided_operands_and_1d_convolutions():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(2, 3, 6, 5))
+    w = rng.normal(size=(4, 3, 2, 3))
+    ours_x = minitorch.tensor(np.swapaxes(x, 2, 3), requires_grad=True)
+    ours_w = minitorch.tensor(w[:, :, ::-1].copy(), requires_grad=True)
+    theirs_x, theirs_w = torch.tensor(x, requires_grad=True), torch.tensor(w, requires_grad=True)
+    out = minitorch.conv2d(ours_x.transpose(2, 3), ours_w.flip(2), padding=1)
+    expected = torch.conv2d(theirs_x, theirs_w, padding=1)
+    g = rng.normal(size=tuple(expected.shape))
+    out.backward(minitorch.tensor(g).transpose(2, 3).contiguous().transpose(2, 3))
+    expected.backward(torch.tensor(g))
+    np.testing.assert_allclose(out.detach().numpy(), expected.detach().numpy(), atol=1e-10)
+    np.testing.assert_allclose(ours_x.grad.numpy(), np.swapaxes(theirs_x.grad.numpy(), 2, 3))
+    np.testing.assert_allclose(ours_w.grad.numpy(), theirs_w.grad.numpy()[:, :, ::-1], atol=1e-10)
+    signal, kernel = rng.normal(size=(2, 2, 9)), rng.normal(size=(3, 2, 4))
+    ours = minitorch.conv1d(minitorch.tensor(signal), minitorch.tensor(kernel), stride=2)
+    assert ours.shape == (2, 3, 3)
+    np.testing.assert_allclose(
+        ours.numpy(), torch.conv1d(torch.tensor(signal), torch.tensor(kernel), stride=2).numpy()
+    )
+
+
+@st.composite
+def pool_cases(draw):
+    """A random max pooling that torch accepts."""
+    kernel = (draw(st.integers(1, 3)), draw(st.integers(1, 3)))
+    dilation = (draw(st.integers(1, 2)), draw(st.integers(1, 2)))
+    padding = tuple(draw(st.integers(0, k // 2)) for k in kernel)
+    stride = (draw(st.integers(1, 3)), draw(st.integers(1, 3)))
+    reach = [d * (k - 1) + 1 for k, d in zip(kernel, dilation, strict=True)]
+    size = [
+        draw(st.integers(max(1, r - 2 * p), r + 5)) for r, p in zip(reach, padding, strict=True)
+    ]
+    shape = (draw(st.integers(1, 2)), draw(st.integers(1, 3)), *size)
+    kwargs = {"kernel_size": kernel, "stride": stride, "padding": padding, "dilation": dilation}
+    return shape, {**kwargs, "ceil_mode": draw(st.booleans()), "return_indices": True}
+
+
+@SETTINGS
+@given(pool_cases(), st.integers(0, 2**32 - 1))
+def test_max_pool2d_kernel_matches_torch_and_the_exercise_path(case, seed):
+    shape, kwargs = case
+    rng = np.random.default_rng(seed)
+    x = rng.integers(-3, 3, size=shape).astype(np.float64)  # ties: the first maximum wins
+    probe = torch.nn.functional.max_pool2d(torch.tensor(x), **kwargs)[0]
+    upstream = rng.normal(size=tuple(probe.shape))
+    expected = torch_run(torch.nn.functional.max_pool2d, [x], [True], upstream, **kwargs)
+    tuned = run("fast", F.max_pool2d, [x], [True], upstream, **kwargs)
+    assert_same(tuned, expected, "kernel vs torch")
+    exercise = run("simple", F.max_pool2d, [x], [True], upstream, **kwargs)
+    # values and gradients; the indices of windows that lie wholly in the padding (torch names
+    # a position past them; the exercise path one in the padding) were checked against torch
+    assert_same((tuned[0][:1], tuned[1]), (exercise[0][:1], exercise[1]), "kernel vs exercise")
+
+
+def test_max_pool_kernel_handles_nan_and_minus_infinity_as_torch():
+    nan, inf = float("nan"), float("inf")
+    cases = [
+        (np.array([[[[1.0, nan], [3.0, nan]]]]), {"kernel_size": 2}),  # the last NaN wins
+        (np.full((1, 1, 2, 2), -inf), {"kernel_size": 2, "padding": 1}),  # never the padding
+    ]
+    for x, kwargs in cases:
+        values, indices = F.max_pool2d(minitorch.tensor(x), return_indices=True, **kwargs)
+        t_values, t_indices = torch.nn.functional.max_pool2d(
+            torch.tensor(x), return_indices=True, **kwargs
+        )
+        np.testing.assert_array_equal(values.numpy(), t_values.numpy())
+        assert indices.tolist() == t_indices.tolist()
+
+
+def test_only_the_default_backend_on_floats_takes_the_kernels():
+    assert window_kernels(minitorch.ones(1, dtype=minitorch.float32)) is not None
+    assert window_kernels(minitorch.ones(1, dtype=minitorch.int64)) is None
+    for name in ("simple", "student"):
+        previous = minitorch.get_backend().name
+        minitorch.set_backend(name)
+        try:
+            assert window_kernels(minitorch.ones(1)) is None
+        finally:
+            minitorch.set_backend(previous)

@@ -13,6 +13,7 @@ the backend's `take`; `a[key] = value` writes them with `put`.
 
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -216,11 +217,22 @@ class IndexPlan:
 
 
 def as_key_part(k):
-    """One part of an indexing key: a sequence or a bool becomes a tensor."""
+    """One part of an indexing key: a sequence or a bool becomes a tensor.
+
+    A uint8 tensor is a mask, as in PyTorch, which warns that this is deprecated.
+    """
     if isinstance(k, bool):
         return tensor(k)
     if isinstance(k, (list, tuple, range, np.ndarray)):
-        return as_index(k)
+        k = as_index(k)
+    if isinstance(k, TensorBase) and k.dtype is dtypes.uint8:
+        warnings.warn(
+            "indexing with dtype minitorch.uint8 is now deprecated, please use a dtype "
+            "minitorch.bool instead.",
+            UserWarning,
+            stacklevel=4,
+        )
+        return converted(k, dtypes.bool_)
     return k
 
 
@@ -335,7 +347,7 @@ def is_advanced_key(key) -> bool:
     """Whether `key` holds an index tensor, sequence, array or mask (a copy, not a view)."""
     return any(
         isinstance(k, (list, tuple, range, np.ndarray, bool))
-        or (isinstance(k, TensorBase) and (k.ndim > 0 or k.dtype is dtypes.bool_))
+        or (isinstance(k, TensorBase) and (k.ndim > 0 or k.dtype in (dtypes.bool_, dtypes.uint8)))
         for k in (key if isinstance(key, tuple) else (key,))
     )
 

@@ -230,7 +230,7 @@ def as_key_part(k):
             "indexing with dtype minitorch.uint8 is now deprecated, please use a dtype "
             "minitorch.bool instead.",
             UserWarning,
-            stacklevel=4,
+            stacklevel=6,
         )
         return converted(k, dtypes.bool_)
     return k

@@ -354,7 +354,9 @@ def normal(
         values = rng_of(generator).normal(means, stds)
         dtype = dtype or tensors[0].dtype
         if not dtype.is_floating_point:
-            raise NotImplementedError(f"\"normal_kernel_cpu\" not implemented for '{dtype.scalar}'")
+            raise NotImplementedError(
+                f"\"normal_kernel_cpu\" not implemented for '{dtype.torch_scalar_name}'"
+            )
         on_device = tensors[0].device if device is None else device
         return random_tensor(np.asarray(values), dtype, on_device, requires_grad)
     if size is None:

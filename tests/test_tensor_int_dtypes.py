@@ -350,8 +350,8 @@ def test_indexing_with_uint8_is_a_deprecated_mask_as_in_torch():
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             picked = lib.tensor([10, 20, 30])[lib.tensor([1, 0, 1], dtype=lib.uint8)]
-        assert picked.tolist() == [10, 30]
-        assert lib.tensor([10, 20])[lib.tensor(1, dtype=lib.uint8)].tolist() == [[10, 20]]
+            scalar_mask = lib.tensor([10, 20])[lib.tensor(1, dtype=lib.uint8)]
+        assert picked.tolist() == [10, 30] and scalar_mask.tolist() == [[10, 20]]
         assert "indexing with dtype torch.uint8 is now deprecated" in str(
             caught[0].message
         ).replace("minitorch.", "torch.")

@@ -408,3 +408,15 @@ def test_iinfo_and_finfo_match_torch(name):
         for field in fields:
             assert getattr(got, field) == getattr(expected, field), (name, field)
     assert repr(minitorch.finfo()) == repr(torch.finfo())
+
+
+def test_saved_integer_tensors_load_with_their_dtypes_in_both_libraries(tmp_path):
+    safetensors_torch = pytest.importorskip("safetensors.torch")
+    saved = {name: sample(minitorch, name) for name in INTEGERS}
+    minitorch.save(saved, tmp_path / "ints.safetensors")
+    ours = minitorch.load(tmp_path / "ints.safetensors")
+    theirs = safetensors_torch.load_file(str(tmp_path / "ints.safetensors"))
+    for name in INTEGERS:
+        assert ours[name].dtype is dtype(minitorch, name)
+        assert theirs[name].dtype is dtype(torch, name)
+        assert ours[name].tolist() == theirs[name].tolist() == SAMPLES[name]

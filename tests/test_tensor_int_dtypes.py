@@ -286,6 +286,11 @@ FACTORIES = {
     "empty_like": lambda lib, d: lib.empty_like(lib.ones(2, dtype=d)).dtype,
     "eye": lambda lib, d: lib.eye(2, dtype=d),
     "fill_": lambda lib, d: lib.zeros(2, dtype=d).fill_(-1),
+    "fill_overflow": lambda lib, d: lib.zeros(2, dtype=d).fill_(40000),
+    "setitem_overflow": lambda lib, d: lib.zeros(2, dtype=d).__setitem__(0, 40000),
+    "masked_fill_overflow": lambda lib, d: lib.zeros(2, dtype=d).masked_fill(
+        lib.tensor([True, False]), 40000
+    ),
     "setitem": lambda lib, d: lib.zeros(2, dtype=d).index_fill_(0, lib.tensor([1]), 3),
     "requires_grad": lambda lib, d: lib.ones(2, dtype=d, requires_grad=True),
     "tensor_requires_grad": lambda lib, d: lib.tensor([1, 2], dtype=d, requires_grad=True),

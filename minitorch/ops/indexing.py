@@ -303,8 +303,9 @@ def setitem(a: Tensor, key, value) -> None:
         index_put_(a, key, value)
         return
     target = Index.apply(a, key=key)
-    source = value if isinstance(value, TensorBase) else scalar_tensor(value, a.dtype)
-    inplace(target, copied_into, source, checked=False)
+    if not isinstance(value, TensorBase):
+        value = scalar_tensor(dtypes.checked(value, a.dtype), a.dtype)  # overflow: an error
+    inplace(target, copied_into, value, checked=False)
 
 
 def index_put_(a: Tensor, key, value, accumulate: bool = False) -> Tensor:

@@ -17,18 +17,28 @@ from .autograd import (
 )
 from .backends import get_backend, set_backend
 from .backends.tensor_data import TensorData
+from .dtypes import DType as dtype
 from .dtypes import bool_ as bool  # noqa: A004 -- PyTorch's dtype names
 from .dtypes import (
+    can_cast,
+    finfo,
     float32,
     float64,
     get_default_dtype,
+    iinfo,
+    int8,
+    int16,
+    int32,
     int64,
     promote_types,
     result_type,
     set_default_dtype,
+    uint8,
 )
 from .dtypes import float32 as float  # noqa: A004
 from .dtypes import float64 as double
+from .dtypes import int16 as short
+from .dtypes import int32 as int  # noqa: A004
 from .dtypes import int64 as long
 from .nn import Module, Parameter, ScalarParameter
 from .ops.api import _fused_adam_ as _fused_adam_  # optim: torch's private fused steps
@@ -52,8 +62,10 @@ from .ops.api import (
     avg_pool1d,
     bincount,
     bitwise_and,
+    bitwise_left_shift,
     bitwise_not,
     bitwise_or,
+    bitwise_right_shift,
     bitwise_xor,
     bmm,
     broadcast_to,
@@ -278,6 +290,17 @@ __all__: list[str] = [
     "get_default_dtype",
     "promote_types",
     "result_type",
+    # integer dtypes and their queries (dtypes area)
+    "int32",
+    "int16",
+    "int8",
+    "uint8",
+    "int",
+    "short",
+    "dtype",
+    "can_cast",
+    "iinfo",
+    "finfo",
     "Size",
     "Tensor",
     "device",
@@ -289,8 +312,10 @@ __all__: list[str] = [
     "argmax",
     "argmin",
     "bitwise_and",
+    "bitwise_left_shift",
     "bitwise_not",
     "bitwise_or",
+    "bitwise_right_shift",
     "bitwise_xor",
     "broadcast_to",
     "clamp",

@@ -127,8 +127,7 @@ class Tensor(TensorBase):
     def type(self, dtype: DType | None = None):
         """Convert to `dtype`; without it, PyTorch's type name (`'minitorch.FloatTensor'`)."""
         if dtype is None:
-            names = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
-            return f"minitorch.{names[self.dtype.name]}Tensor"
+            return f"minitorch.{self.dtype.tensor_type}"
         return copies.to(self, dtypes.to_dtype(dtype))
 
     def float(self) -> Tensor:
@@ -146,6 +145,44 @@ class Tensor(TensorBase):
     def bool(self) -> Tensor:
         """A bool version of this tensor (itself if it is bool)."""
         return copies.to(self, dtypes.bool_)
+
+    # -- integer dtypes (dtypes area): PyTorch's names for them
+
+    def int(self) -> Tensor:
+        """An int32 version of this tensor (itself if it is int32)."""
+        return copies.to(self, dtypes.int32)
+
+    def short(self) -> Tensor:
+        """An int16 version of this tensor (itself if it is int16)."""
+        return copies.to(self, dtypes.int16)
+
+    def char(self) -> Tensor:
+        """An int8 version of this tensor (itself if it is int8)."""
+        return copies.to(self, dtypes.int8)
+
+    def byte(self) -> Tensor:
+        """A uint8 version of this tensor (itself if it is uint8)."""
+        return copies.to(self, dtypes.uint8)
+
+    def bitwise_left_shift(self, other) -> Tensor:
+        """The bits of this integer tensor shifted left by `other` (`self << other`)."""
+        return comparisons.bitwise_left_shift(self, other)
+
+    def bitwise_right_shift(self, other) -> Tensor:
+        """The bits of this integer tensor shifted right by `other` (`self >> other`)."""
+        return comparisons.bitwise_right_shift(self, other)
+
+    def __lshift__(self, other):
+        return comparisons.bitwise_left_shift(self, other)
+
+    def __rlshift__(self, other):
+        return comparisons.bitwise_left_shift(other, self)
+
+    def __rshift__(self, other):
+        return comparisons.bitwise_right_shift(self, other)
+
+    def __rrshift__(self, other):
+        return comparisons.bitwise_right_shift(other, self)
 
     def type_as(self, other: Tensor) -> Tensor:
         """This tensor converted to `other`'s dtype."""

@@ -303,6 +303,21 @@ def bitwise_not(x: int) -> int:
     return ~x
 
 
+def left_shift(x: int, y: int) -> int:
+    """$f(x, y) = x \\cdot 2^y$, bits shifted left; 0 when $y < 0$ or $y \\ge 64$, as PyTorch"""
+    if y < 0 or y >= 64:
+        return x - x
+    return x << y
+
+
+def right_shift(x: int, y: int) -> int:
+    """$f(x, y) = \\lfloor x / 2^y \\rfloor$, bits shifted right; for $y < 0$ or $y \\ge 64$
+    every bit is shifted out: $-1$ for negative $x$, else 0 (PyTorch's rule)"""
+    if y < 0 or y >= 64:
+        return (x - x) - 1 if x < 0 else x - x
+    return x >> y
+
+
 def greater_or_nan(x: float, best: float) -> bool:
     """Whether `x` beats `best` for a maximum: $x > best$, or $x$ is the first NaN (as PyTorch)."""
     return x > best or (math.isnan(x) and not math.isnan(best))

@@ -47,6 +47,19 @@ from .interface import HostMemory
 from .tensor_data import TensorData, broadcast_index, index_to_position, to_index
 
 
+def store(storage: np.ndarray, position: int, value) -> None:
+    """`storage[position] = value`, an integer wrapping into a narrower integer dtype.
+
+    NumPy refuses to store an integer outside the storage's range (300 in a
+    `uint8` storage); a conversion between dtypes (`t.to(minitorch.uint8)`)
+    keeps its low bits instead, as a C cast, a compiled kernel and PyTorch do.
+    """
+    try:
+        storage[position] = value
+    except OverflowError:
+        storage[position] = np.asarray(value).astype(storage.dtype)
+
+
 class SimpleBackend(HostMemory):
     """The reference backend: one Python loop per kernel, element by element."""
 
@@ -62,9 +75,8 @@ class SimpleBackend(HostMemory):
                 to_index(ordinal, out.shape_array, out_index)
                 broadcast_index(out_index, out.shape_array, a.shape_array, a_index)
                 value = a.storage[a.offset + index_to_position(a_index, a.strides_array)]
-                out.storage[out.offset + index_to_position(out_index, out.strides_array)] = fn(
-                    value
-                )
+                position = out.offset + index_to_position(out_index, out.strides_array)
+                store(out.storage, position, fn(value))
         # END SOLUTION 2.3
 
     def zip(self, fn: Callable, out: TensorData, a: TensorData, b: TensorData) -> None:

@@ -20,8 +20,10 @@ from .arithmetic import (
 )
 from .comparisons import (
     bitwise_and,
+    bitwise_left_shift,
     bitwise_not,
     bitwise_or,
+    bitwise_right_shift,
     bitwise_xor,
     clamp,
     clip,
@@ -250,8 +252,10 @@ __all__ = [
     "tensor_pow",
     "true_divide",
     "bitwise_and",
+    "bitwise_left_shift",
     "bitwise_not",
     "bitwise_or",
+    "bitwise_right_shift",
     "bitwise_xor",
     "clamp",
     "clip",

@@ -82,10 +82,19 @@ class Rsub(Op):
 
 def sub(a, b, alpha: Number = 1) -> Tensor:
     """$a - \\alpha b$, broadcast."""
-    if dtypes.result_type(a, b) is dtypes.bool_:
+    bools = [
+        x.dtype is dtypes.bool_ if isinstance(x, TensorBase) else x is True or x is False
+        for x in (a, b)
+    ]
+    if all(bools):
         raise RuntimeError(
             "Subtraction, the `-` operator, with two bool tensors is not supported. "
             "Use the `^` or `logical_xor()` operator instead."
+        )
+    if any(bools):
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with a bool tensor is not supported. "
+            "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."
         )
     b = b if alpha == 1 else mul(b, alpha)
     return Sub.apply(a, b) if isinstance(a, TensorBase) else Rsub.apply(b, number=a)

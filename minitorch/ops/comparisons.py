@@ -228,6 +228,24 @@ def bitwise_xor(a, b) -> Tensor:
     return bitwise(operators.bitwise_xor, "bitwise_xor_cpu", a, b)
 
 
+def bitwise_left_shift(a, b) -> Tensor:
+    """`a << b`: the bits of integers shifted left by `b` ($a \\cdot 2^b$, wrapping)."""
+    return shift(operators.left_shift, "lshift_cpu", a, b)
+
+
+def bitwise_right_shift(a, b) -> Tensor:
+    """`a >> b`: the bits of integers shifted right by `b` ($\\lfloor a / 2^b \\rfloor$)."""
+    return shift(operators.right_shift, "rshift_cpu", a, b)
+
+
+def shift(fn, kernel: str, a, b) -> Tensor:
+    """`fn` on integers (a bool tensor with a number is promoted first, as in PyTorch)."""
+    x, y, dtype = as_operands(a, b)
+    if dtype.is_floating_point or dtype is dtypes.bool_:
+        raise not_implemented(kernel, dtype)
+    return apply_zip(fn, x, y, dtype)
+
+
 def bitwise_not(a: Tensor) -> Tensor:
     """`~a`: logical not of bools, bitwise not of integers."""
     if a.dtype.is_floating_point:

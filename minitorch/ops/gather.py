@@ -64,7 +64,7 @@ def along_dim_positions(layout: TensorData, dim: int, index: Tensor, on_device) 
 
 
 def index_dtype_check(index: Tensor, name: str) -> None:
-    if not isinstance(index, TensorBase) or index.dtype is not dtypes.int64:
+    if not isinstance(index, TensorBase) or index.dtype not in (dtypes.int64, dtypes.int32):
         raise RuntimeError(f"{name}(): Expected dtype int32/int64 for index")
 
 
@@ -245,9 +245,11 @@ def vector_index(index: Tensor, name: str) -> Tensor:
     """A 1-D int64 index (a 0-dim one becomes 1-D), after PyTorch's checks."""
     if not isinstance(index, TensorBase) or index.ndim > 1:
         raise IndexError(f"{name}(): Index is supposed to be a vector")
-    if index.dtype is not dtypes.int64:
+    if index.dtype is dtypes.int32 and name == "index_fill":
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    if index.dtype not in (dtypes.int64, dtypes.int32):
         raise RuntimeError(f"{name}(): Expected dtype int32 or int64 for index")
-    return as_vector(index)
+    return as_vector(converted(index, dtypes.int64))
 
 
 def index_select(a: Tensor, dim: int, index: Tensor) -> Tensor:

@@ -13,6 +13,7 @@ the backend's `take`; `a[key] = value` writes them with `put`.
 
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -216,11 +217,22 @@ class IndexPlan:
 
 
 def as_key_part(k):
-    """One part of an indexing key: a sequence or a bool becomes a tensor."""
+    """One part of an indexing key: a sequence or a bool becomes a tensor.
+
+    A uint8 tensor is a mask, as in PyTorch, which warns that this is deprecated.
+    """
     if isinstance(k, bool):
         return tensor(k)
     if isinstance(k, (list, tuple, range, np.ndarray)):
-        return as_index(k)
+        k = as_index(k)
+    if isinstance(k, TensorBase) and k.dtype is dtypes.uint8:
+        warnings.warn(
+            "indexing with dtype minitorch.uint8 is now deprecated, please use a dtype "
+            "minitorch.bool instead.",
+            UserWarning,
+            stacklevel=6,
+        )
+        return converted(k, dtypes.bool_)
     return k
 
 
@@ -291,8 +303,9 @@ def setitem(a: Tensor, key, value) -> None:
         index_put_(a, key, value)
         return
     target = Index.apply(a, key=key)
-    source = value if isinstance(value, TensorBase) else scalar_tensor(value, a.dtype)
-    inplace(target, copied_into, source, checked=False)
+    if not isinstance(value, TensorBase):
+        value = scalar_tensor(dtypes.checked(value, a.dtype), a.dtype)  # overflow: an error
+    inplace(target, copied_into, value, checked=False)
 
 
 def index_put_(a: Tensor, key, value, accumulate: bool = False) -> Tensor:
@@ -335,7 +348,7 @@ def is_advanced_key(key) -> bool:
     """Whether `key` holds an index tensor, sequence, array or mask (a copy, not a view)."""
     return any(
         isinstance(k, (list, tuple, range, np.ndarray, bool))
-        or (isinstance(k, TensorBase) and (k.ndim > 0 or k.dtype is dtypes.bool_))
+        or (isinstance(k, TensorBase) and (k.ndim > 0 or k.dtype in (dtypes.bool_, dtypes.uint8)))
         for k in (key if isinstance(key, tuple) else (key,))
     )
 

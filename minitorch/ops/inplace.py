@@ -308,6 +308,7 @@ def fill_(a: Tensor, value: Number) -> Tensor:
                 f"{value.ndim} dimensions."
             )
         value = value.item()
+    value = dtypes.checked(value, a.dtype)  # PyTorch's overflow error (300 into uint8)
     return inplace(a, copied_into, scalar_tensor(value, a.dtype), checked=False, overlap_ok=True)
 
 

@@ -19,7 +19,7 @@ from ..backends import backend_for
 from ..backends.tensor_data import shape_broadcast
 from ..tensors.base import TensorBase
 from ..tensors.creation import arange, from_numpy, tensor
-from ..tensors.kernels import apply_zip, moved, new_tensor, scalar_tensor
+from ..tensors.kernels import apply_zip, converted, moved, new_tensor, scalar_tensor
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -87,7 +87,9 @@ def checked_index(
     Raises `error(text)` ("index 5 is out of bounds for dimension 0 with size 3")
     for the first entry outside $[-size, size)$ (outside $[0, size)$ unless `negative`).
     """
-    if index.dtype is not dtypes.int64:
+    if index.dtype is dtypes.int32:
+        index = converted(index, dtypes.int64)
+    elif index.dtype is not dtypes.int64:
         raise IndexError(INDEX_DTYPES_ERROR)
     if index.numel() == 0:
         return index

@@ -292,7 +292,8 @@ def truth_reduce(fn, start: bool, a: Tensor, dim, keepdim: bool) -> Tensor:
     """`fn` (logical and / or) over the truth values of `a` along `dim`, from `start`."""
     dims = reduction_dims(dim, a.ndim)
     truth = converted(a, dtypes.bool_)
-    return drop_dims(reduce_dims(fn, truth, dims, start, dtypes.bool_), dims, keepdim)
+    result = drop_dims(reduce_dims(fn, truth, dims, start, dtypes.bool_), dims, keepdim)
+    return converted(result, dtypes.uint8) if a.dtype is dtypes.uint8 else result  # as PyTorch
 
 
 def tensor_all(a: Tensor, dim=None, keepdim: bool = False) -> Tensor:

@@ -80,7 +80,7 @@ def masked_fill(a: Tensor, mask: Tensor, value) -> Tensor:
                 f"{value.ndim} dimension(s)."
             )
     else:
-        value = scalar_tensor(value, a.dtype, a.device)
+        value = scalar_tensor(dtypes.checked(value, a.dtype), a.dtype, a.device)
     return MaskedFill.apply(a, value, mask=mask)
 
 

@@ -143,22 +143,37 @@ def flatten_nested(data, dim: int = 0) -> tuple[tuple, list]:
 
 
 def inferred_dtype(values: list) -> DType:
-    """PyTorch's dtype for Python data: any float → default float (a NumPy float keeps its
-    own: `np.float64` gives float64), any int → int64, else bool."""
+    """PyTorch's dtype for Python data: the promoted dtype of its elements, where a Python
+    float is the default float, an int int64, a bool bool, and a NumPy number keeps its own
+    (`[np.int8(1), np.uint8(2)]` gives int16, `[np.int32(1), 2.5]` the default float)."""
     if not values:
         return dtypes.get_default_dtype()
-    floats = {
-        dtypes.from_numpy_dtype(type(v))
-        if isinstance(v, np.floating)
-        else dtypes.get_default_dtype()
-        for v in values
-        if isinstance(v, (float, np.floating))
-    }
-    if floats:
-        return dtypes.float64 if dtypes.float64 in floats else dtypes.float32
-    if builtins.all(isinstance(v, (bool, np.bool_)) for v in values):
-        return dtypes.bool_
-    return dtypes.int64
+    result = None
+    for kind in {type(v) for v in values}:
+        if issubclass(kind, (np.number, np.bool_)):
+            found = dtypes.from_numpy_dtype(kind)
+        elif issubclass(kind, bool):
+            found = dtypes.bool_
+        elif issubclass(kind, int):
+            found = dtypes.int64
+        else:
+            found = dtypes.get_default_dtype()
+        result = found if result is None else dtypes.promote_types(result, found)
+    return result
+
+
+def stored(values: list, dtype: DType) -> np.ndarray:
+    """`values` as a flat NumPy array of `dtype`, converted as PyTorch converts them.
+
+    Into an integer dtype floats are truncated toward zero and a number outside its range is
+    PyTorch's "without overflow" error (`uint8` also takes -255 to -1, wrapped).
+    """
+    if dtype.category != 1:
+        return np.array(values, dtype=dtype.numpy_dtype).reshape(-1)
+    wide = np.array(values).reshape(-1)  # int64, float64 or bool
+    if dtypes.any_overflows(wide, dtype):
+        raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
+    return wide.astype(dtype.numpy_dtype)
 
 
 def finish(t: Tensor, on_device, requires_grad: bool) -> Tensor:
@@ -197,7 +212,7 @@ def tensor(data, dtype=None, device=None, requires_grad: bool = False) -> Tensor
         dtype = data.dtype
     shape, values = flatten_nested(data)
     dtype = inferred_dtype(values) if dtype is None else dtypes.to_dtype(dtype)
-    storage = np.array(values, dtype=dtype.numpy_dtype).reshape(-1)
+    storage = stored(values, dtype)
     return finish(make_tensor(TensorData(storage, shape), dtype), device, requires_grad)
 
 
@@ -206,6 +221,9 @@ def filled(size, value: Number, dtype, on_device, requires_grad: bool, name: str
     if builtins.any(s < 0 for s in shape):
         raise RuntimeError(f"{name}: Dimension size must be non-negative.")
     dtype = dtypes.to_dtype(dtype) if dtype is not None else dtypes.get_default_dtype()
+    value = dtypes.checked(value, dtype)
+    if dtype.category == 1 and not isinstance(value, float):
+        value = dtypes.wrap_integer(value, dtype)  # -1 in uint8 is 255
     storage = np.full(prod(shape), value, dtype=dtype.numpy_dtype)
     return finish(make_tensor(TensorData(storage, shape), dtype), on_device, requires_grad)
 
@@ -338,7 +356,9 @@ def normal(
         values = rng_of(generator).normal(means, stds)
         dtype = dtype or tensors[0].dtype
         if not dtype.is_floating_point:
-            raise NotImplementedError(f"\"normal_kernel_cpu\" not implemented for '{dtype.scalar}'")
+            raise NotImplementedError(
+                f"\"normal_kernel_cpu\" not implemented for '{dtype.torch_scalar_name}'"
+            )
         on_device = tensors[0].device if device is None else device
         return random_tensor(np.asarray(values), dtype, on_device, requires_grad)
     if size is None:

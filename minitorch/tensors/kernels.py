@@ -61,7 +61,12 @@ def with_shape(fresh: Tensor, shape: tuple) -> Tensor:
 
 
 def scalar_tensor(value: Number, dtype: DType, on_device: Device = CPU) -> Tensor:
-    """A 0-dim tensor holding the Python number `value` in `dtype`."""
+    """A 0-dim tensor holding the Python number `value` in `dtype`.
+
+    An integer wraps into a narrower integer dtype, as in PyTorch (`uint8 + 300` adds 44).
+    """
+    if isinstance(value, (int, np.integer)) and dtype.category == 1 and dtype.itemsize < 8:
+        value = dtypes.wrap_integer(value, dtype)
     storage = backend_for(on_device).from_host(np.array([value], dtype=dtype.numpy_dtype))
     return make_tensor(TensorData.contiguous(storage, ()), dtype, on_device)
 

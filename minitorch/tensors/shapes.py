@@ -63,7 +63,7 @@ def normalize_key(key) -> tuple:
         if isinstance(k, TensorBase)
         and k.ndim == 0
         and not k.dtype.is_floating_point
-        and k.dtype is not dtypes.bool_
+        and k.dtype not in (dtypes.bool_, dtypes.uint8)  # uint8 is a mask, as bool
         else k
         for k in key
     )
@@ -113,7 +113,16 @@ def index_layout(layout: TensorData, key) -> TensorData:
     return TensorData(layout.storage, shape, strides, offset)
 
 
-_CPP_TYPE_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "bool": "bool"}
+_CPP_TYPE_NAMES = {
+    "float32": "float",
+    "float64": "double",
+    "int64": "long int",
+    "int32": "int",
+    "int16": "short int",
+    "int8": "signed char",
+    "uint8": "unsigned char",
+    "bool": "bool",
+}
 
 
 def check_matmul_operands(a: TensorBase, b: TensorBase) -> None:

@@ -55,6 +55,7 @@ from .ops.api import (
     bitwise_xor,
     bmm,
     broadcast_to,
+    bucketize,
     cat,
     ceil,
     chunk,
@@ -466,6 +467,7 @@ __all__: list[str] = [
     "searchsorted",
     "take",
     "unique",
+    "bucketize",
     # creation
     "normal",
     "randperm",

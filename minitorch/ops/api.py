@@ -159,6 +159,7 @@ from .reductions import (
 from .selection import (
     argwhere,
     bincount,
+    bucketize,
     histc,
     masked_fill,
     masked_select,
@@ -409,4 +410,6 @@ __all__ = [
     "nonzero",
     "searchsorted",
     "unique",
+    # the leftovers of issue 9 (apileft)
+    "bucketize",
 ]

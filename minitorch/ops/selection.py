@@ -5,8 +5,8 @@
 `bincount` have a size that depends on the values, so they read the values in
 host memory (as PyTorch synchronises with the GPU for them). `bincount` and
 `histc` add ones at computed positions (the backend's `put`, accumulating);
-`searchsorted` counts, with a broadcast comparison, how many sorted values
-come before each value.
+`searchsorted` runs PyTorch's binary search for all values at once, one
+halving per step of kernels.
 """
 
 from __future__ import annotations
@@ -15,21 +15,19 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .. import dtypes
+from .. import dtypes, operators
 from ..autograd.graph import GraphContext
 from ..backends import backend_for
 from ..backends.tensor_data import shape_broadcast
 from ..tensors.base import TensorBase
 from ..tensors.creation import from_numpy, zeros
-from ..tensors.kernels import converted, float_version, new_tensor, scalar_tensor
+from ..tensors.kernels import apply_zip, converted, float_version, new_tensor, scalar_tensor
 from ..tensors.shapes import not_implemented
-from .comparisons import le, lt
 from .comparisons import where as where3
 from .functions import Op
 from .indexing import AdvancedIndex, IndexPlan
 from .inplace import inplace
-from .positions import put
-from .reductions import tensor_sum
+from .positions import grid_positions, put, scaled, take
 from .views import expand
 
 if TYPE_CHECKING:
@@ -179,6 +177,101 @@ def unique(
     return result[0] if len(result) == 1 else tuple(result)
 
 
+def searchsorted_checks(sorted_sequence: Tensor, values, right: bool, side, sorter) -> bool:
+    """`right` as `side` says, after PyTorch's checks of the arguments."""
+    name = "torch.searchsorted()"
+    if side is not None:
+        if side not in ("left", "right"):
+            raise RuntimeError(f"{name}: side can only be 'left' or 'right' but got {side}")
+        if right and side == "left":
+            raise RuntimeError(
+                f"{name}: side and right can't be set to opposites, got side of left while "
+                "right was True"
+            )
+        right = side == "right"
+    shape = tuple(sorted_sequence.shape)
+    if sorter is not None:
+        if tuple(sorter.shape) != shape:
+            raise RuntimeError(
+                f"{name}: boundary and sorter must have the same size, but got boundary tensor "
+                f"{list(shape)}and got sorter tensor {list(sorter.shape)}"
+            )
+        if sorter.dtype is not dtypes.int64:
+            raise RuntimeError(
+                f"{name}: sorter must be a tensor of long dtype but got dtype "
+                f"{sorter.dtype.torch_scalar_name}"
+            )
+        if sorter.numel() and (int(sorter.min()) < 0 or int(sorter.max()) >= shape[-1]):
+            raise RuntimeError(f"{name}: sorter index out of range")
+    if values.ndim == 0 and len(shape) != 1:
+        raise RuntimeError(
+            f"{name}: input value can be a scalar only when boundaries tensor dimension is 1, "
+            f"but we got boundaries tensor dim({len(shape)}) and input value's dim(0) numel(1)"
+        )
+    if not shape:
+        raise RuntimeError(
+            f"{name}: boundaries tensor should have positive dimension, but got 0 dimension"
+        )
+    if len(shape) > 1 and (values.ndim != len(shape) or values.shape[:-1] != shape[:-1]):
+        raise RuntimeError(
+            f"{name}: boundaries tensor should be 1 dimension or the first N-1 dimensions of "
+            "boundaries tensor and input value tensor must match, but we got boundaries tensor "
+            f"{list(shape)} and input value tensor {list(values.shape)}"
+        )
+    return right
+
+
+def line_starts(t: Tensor) -> tuple[Tensor, int]:
+    """The storage position of the first element of each line of `t` along its last dim
+    (shaped to broadcast against those lines), and the step along them."""
+    layout = t._layout
+    starts = grid_positions(layout.shape[:-1], layout.strides[:-1], layout.offset, t.device)
+    return starts.view((*layout.shape[:-1], 1)), layout.strides[-1]
+
+
+def int64_zip(fn, a: Tensor, b: Tensor) -> Tensor:
+    return apply_zip(fn, a, b, dtypes.int64)
+
+
+def chosen(condition: Tensor, a: Tensor, b: Tensor) -> Tensor:
+    """$a_i$ where $condition_i$, else $b_i$ (int64, `b`'s shape)."""
+    out = new_tensor(tuple(b.shape), dtypes.int64, b.device)
+    backend_for(b.device).where(out._layout, condition._layout, a._layout, b._layout)
+    return out
+
+
+def bisect(boundaries: Tensor, values: Tensor, sorter, right: bool) -> Tensor:
+    """For each value, PyTorch's binary search of its line of `boundaries` (last dim).
+
+    The search keeps $[start, end)$ and halves it with $mid = \\lfloor (start + end)/2
+    \rfloor$: it goes right of $mid$ unless $b_{mid} \\ge v$ ($b_{mid} > v$ if `right`),
+    so a NaN anywhere gives PyTorch's answer too. All lines move together, one step of
+    kernels per halving ($\\lfloor \\log_2 n \rfloor + 1$ of them), each line reading
+    its element $b_{mid}$ (or $b_{sorter_{mid}}$) with the backend's `take`.
+    """
+    n, device = boundaries.shape[-1], values.device
+    rows, step = line_starts(boundaries)
+    if sorter is not None:
+        sorter_rows, sorter_step = line_starts(sorter)
+    number = lambda k: scalar_tensor(k, dtypes.int64, device)  # noqa: E731
+    start = new_tensor(tuple(values.shape), dtypes.int64, device)
+    end = int64_zip(operators.add, start, number(n))
+    stop_at = operators.gt if right else operators.ge
+    for _ in range(n.bit_length()):
+        mid = int64_zip(operators.floor_divide, int64_zip(operators.add, start, end), number(2))
+        at = int64_zip(operators.minimum, mid, number(n - 1))
+        if sorter is not None:
+            at = take(sorter, int64_zip(operators.add, sorter_rows, scaled(at, sorter_step)))
+        at = int64_zip(operators.add, rows, scaled(at, step))
+        stop = apply_zip(stop_at, take(boundaries, at), values, dtypes.bool_)
+        active = apply_zip(operators.lt, start, end, dtypes.bool_)
+        go_right = apply_zip(operators.lt, stop, active, dtypes.bool_)  # active, not stop
+        stop = apply_zip(operators.logical_and, stop, active, dtypes.bool_)
+        start = chosen(go_right, int64_zip(operators.add, mid, number(1)), start)
+        end = chosen(stop, mid, end)
+    return start
+
+
 def searchsorted(
     sorted_sequence: Tensor,
     values,
@@ -186,38 +279,44 @@ def searchsorted(
     out_int32: bool = False,
     right: bool = False,
     side: str | None = None,
-    sorter=None,
+    sorter: Tensor | None = None,
 ) -> Tensor:
-    """For each value, how many elements of `sorted_sequence` (its last dim) come before it:
-    the index to insert it at to keep the order ($<$ for `right=False`, $\\le$ for `right=True`).
+    r"""For each value, where to insert it into its line of `sorted_sequence` (the last dim)
+    to keep the order: the first position $i$ with $b_i \ge v$ ($b_i > v$ for `right=True`
+    or `side="right"`), $n$ if none. `sorter` gives the order of an unsorted sequence
+    (what `argsort` returns); `out_int32` the result's dtype.
 
     >>> import minitorch
     >>> minitorch.searchsorted(minitorch.tensor([1, 3, 5, 7]), minitorch.tensor([3, 6]))
     tensor([1, 3])
     """
-    if side is not None:
-        if side not in ("left", "right"):
-            raise RuntimeError(
-                f"torch.searchsorted(): side can only be 'left' or 'right' but got {side}"
-            )
-        if right and side == "left":
-            raise RuntimeError(
-                "torch.searchsorted(): side and right can't be set to opposites, got side of "
-                "left while right was True"
-            )
-        right = side == "right"
-    if sorter is not None:
-        raise NotImplementedError("searchsorted(sorter=...) is not supported by minitorch")
-    scalar = not isinstance(values, TensorBase)
-    values = (
-        scalar_tensor(values, dtypes.result_type(values), sorted_sequence.device)
-        if scalar
-        else values
-    )
-    before = (le if right else lt)(sorted_sequence.unsqueeze(-2), values.unsqueeze(-1))
-    counts = tensor_sum(before, -1)
-    counts = counts.reshape(()) if scalar else counts
-    return converted(counts, dtypes.int64) if not out_int32 else counts
+    if not isinstance(values, TensorBase):
+        values = scalar_tensor(values, dtypes.result_type(values), sorted_sequence.device)
+    right = searchsorted_checks(sorted_sequence, values, right, side, sorter)
+    dtype = dtypes.promote_types(sorted_sequence.dtype, values.dtype)
+    if dtype is dtypes.bool_:
+        raise not_implemented("searchsorted_out_cpu", dtype)
+    found = bisect(converted(sorted_sequence, dtype), converted(values, dtype), sorter, right)
+    return found  # int64; `out_int32` gives int32 once minitorch has that dtype
+
+
+def bucketize(
+    input: Tensor,  # noqa: A002 -- PyTorch's name
+    boundaries: Tensor,
+    *,
+    out_int32: bool = False,
+    right: bool = False,
+) -> Tensor:
+    """The bucket of each element of `input` among the 1-D sorted `boundaries`:
+    `searchsorted(boundaries, input, right=right)`.
+
+    >>> import minitorch
+    >>> minitorch.bucketize(minitorch.tensor([0.5, 3.0]), minitorch.tensor([1.0, 3.0]))
+    tensor([0, 1])
+    """
+    if boundaries.ndim != 1:
+        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({boundaries.ndim})")
+    return searchsorted(boundaries, input, out_int32=out_int32, right=right)
 
 
 def bincount(a: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:

@@ -150,6 +150,7 @@ from .ops.api import (
     rsqrt,
     scatter,
     scatter_add,
+    scatter_reduce,
     searchsorted,
     sigmoid,
     sign,
@@ -468,6 +469,7 @@ __all__: list[str] = [
     "take",
     "unique",
     "bucketize",
+    "scatter_reduce",
     # creation
     "normal",
     "randperm",

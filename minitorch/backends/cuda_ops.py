@@ -543,5 +543,10 @@ class CudaBackend:
     ) -> None:
         self.on_host("put", (0,), a, positions, values, accumulate)
 
+    def put_reduce(
+        self, fn: Callable, a: TensorData, positions: TensorData, values: TensorData
+    ) -> None:
+        self.on_host("put_reduce", (1,), fn, a, positions, values)
+
 
 HOST_KERNELS = FastBackend()

@@ -89,6 +89,7 @@ from .gather import (
     index_select,
     scatter,
     scatter_add,
+    scatter_reduce,
     tensor_take,
 )
 from .joins import (
@@ -412,4 +413,5 @@ __all__ = [
     "unique",
     # the leftovers of issue 9 (apileft)
     "bucketize",
+    "scatter_reduce",
 ]

@@ -19,7 +19,7 @@ from ..backends import backend_for
 from ..backends.tensor_data import shape_broadcast
 from ..tensors.base import TensorBase
 from ..tensors.creation import arange, from_numpy, tensor
-from ..tensors.kernels import apply_zip, new_tensor, scalar_tensor
+from ..tensors.kernels import apply_zip, converted, new_tensor, scalar_tensor
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -134,4 +134,12 @@ def take(a: Tensor, positions: Tensor) -> Tensor:
 def put(a: Tensor, positions: Tensor, values: Tensor, accumulate: bool) -> None:
     """$a.storage[positions_i] = values_i$ (`+=` if `accumulate`), values broadcast."""
     backend_for(a.device).put(a._layout, positions._layout, values._layout, accumulate)
+    a._bump_version()
+
+
+def put_reduce(fn, a: Tensor, positions: Tensor, values: Tensor) -> None:
+    """$a.storage[positions_i] = fn(a.storage[positions_i], values_i)$, in order, values
+    broadcast (converted to `a`'s dtype)."""
+    values = converted(values, a.dtype)
+    backend_for(a.device).put_reduce(fn, a._layout, positions._layout, values._layout)
     a._bump_version()

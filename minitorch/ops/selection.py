@@ -226,7 +226,9 @@ def line_starts(t: Tensor) -> tuple[Tensor, int]:
     (shaped to broadcast against those lines), and the step along them."""
     layout = t._layout
     starts = grid_positions(layout.shape[:-1], layout.strides[:-1], layout.offset, t.device)
-    return starts.view((*layout.shape[:-1], 1)), layout.strides[-1]
+    if len(layout.shape) > 1:  # one line per value's line; a 1-D tensor's serves all values
+        starts = starts.view((*layout.shape[:-1], 1))
+    return starts, layout.strides[-1]
 
 
 def int64_zip(fn, a: Tensor, b: Tensor) -> Tensor:

@@ -339,3 +339,30 @@ def test_third_derivative_of_gather():
         (ggg,) = lib.autograd.grad(gg.sum(), a)
         found.append([g.tolist(), gg.tolist(), ggg.tolist()])
     assert found[0] == found[1]
+
+
+# ---------------------------------------------------------------------------
+# nonzero on the backend's kernels (a scan and a put): order, shapes, 0-dim and empty inputs
+# ---------------------------------------------------------------------------
+
+NONZERO = {
+    "matrix": lambda lib: lib.nonzero(lib.arange(6.0).reshape(2, 3)),
+    "as_tuple": lambda lib: lib.nonzero(lib.arange(6.0).reshape(2, 3), as_tuple=True),
+    "zero_dim": lambda lib: lib.nonzero(t(lib, 3.0)),
+    "zero_dim_zero": lambda lib: lib.nonzero(t(lib, 0.0)),
+    "zero_dim_as_tuple": lambda lib: lib.nonzero(t(lib, 3.0), as_tuple=True),
+    "zero_dim_zero_as_tuple": lambda lib: lib.nonzero(t(lib, 0.0), as_tuple=True),
+    "empty": lambda lib: lib.nonzero(lib.zeros(2, 0, 3)),
+    "empty_as_tuple": lambda lib: lib.nonzero(lib.zeros(2, 0, 3), as_tuple=True),
+    "all_zero": lambda lib: lib.nonzero(lib.zeros(2, 3)),
+    "transposed": lambda lib: lib.nonzero((lib.arange(12).reshape(3, 4) % 3).t()),
+    "argwhere_bool": lambda lib: lib.argwhere(lib.arange(6).reshape(1, 2, 3) > 2),
+    "nan_and_negative_zero": lambda lib: lib.nonzero(t(lib, [0.0, NAN, -0.0, 2.0])),
+    "where_condition_only": lambda lib: lib.where(lib.arange(6.0).reshape(2, 3) > 2),
+    "mask_index": lambda lib: lib.arange(12.0).reshape(3, 4)[lib.arange(12).reshape(3, 4) % 5 == 1],
+}
+
+
+@pytest.mark.parametrize("case", sorted(NONZERO))
+def test_nonzero_like_torch(case):
+    assert_same(NONZERO[case])

@@ -18,16 +18,24 @@ import numpy as np
 from .. import dtypes, operators
 from ..autograd.graph import GraphContext
 from ..backends import backend_for
-from ..backends.tensor_data import shape_broadcast
+from ..backends.tensor_data import TensorData, shape_broadcast
 from ..tensors.base import TensorBase
 from ..tensors.creation import from_numpy, zeros
-from ..tensors.kernels import apply_zip, converted, float_version, new_tensor, scalar_tensor
+from ..tensors.kernels import (
+    apply_zip,
+    converted,
+    float_version,
+    new_tensor,
+    scalar_tensor,
+    view_of,
+    write_into,
+)
 from ..tensors.shapes import not_implemented
 from .comparisons import where as where3
 from .functions import Op
 from .indexing import AdvancedIndex, IndexPlan
 from .inplace import inplace
-from .positions import grid_positions, put, scaled, take
+from .positions import grid_positions, nonzero_ordinals, put, scaled, take, unraveled
 from .views import expand
 
 if TYPE_CHECKING:
@@ -123,11 +131,14 @@ def nonzero(a: Tensor, *, as_tuple: bool = False):
     tensor([[0, 1],
             [1, 0]])
     """
-    values = a._host_values()
+    ordinals = nonzero_ordinals(a)  # on the backend's kernels: a scan, then a put
     if as_tuple:
-        found = np.nonzero(values.reshape(1) if values.ndim == 0 else values)
-        return tuple(from_numpy(k.astype(np.int64)) for k in found)
-    return from_numpy(np.ascontiguousarray(np.argwhere(values).astype(np.int64)))
+        return tuple(unraveled(ordinals, tuple(a.shape) or (1,)))
+    count = ordinals.shape[0]
+    out = new_tensor((count, a.ndim), dtypes.int64, a.device)
+    for k, column in enumerate(unraveled(ordinals, tuple(a.shape))):
+        write_into(view_of(out, TensorData(out._layout.storage, (count,), (a.ndim,), k)), column)
+    return out
 
 
 def argwhere(a: Tensor) -> Tensor:

@@ -178,6 +178,7 @@ from .ops.api import (
     trunc,
     unbind,
     unique,
+    unique_consecutive,
     unsqueeze,
     var,
     vstack,
@@ -470,6 +471,7 @@ __all__: list[str] = [
     "unique",
     "bucketize",
     "scatter_reduce",
+    "unique_consecutive",
     # creation
     "normal",
     "randperm",

@@ -292,6 +292,9 @@ class Tensor(TensorBase):
     ):
         return gather.scatter_reduce(self, dim, index, src, reduce, include_self=include_self)
 
+    def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
+        return selection.unique_consecutive(self, return_inverse, return_counts, dim)
+
     def scatter_reduce_(
         self, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self=True
     ):

@@ -366,3 +366,55 @@ NONZERO = {
 @pytest.mark.parametrize("case", sorted(NONZERO))
 def test_nonzero_like_torch(case):
     assert_same(NONZERO[case])
+
+
+# ---------------------------------------------------------------------------
+# unique and unique_consecutive: sort, flag the starts of runs, scan, put
+# ---------------------------------------------------------------------------
+
+UNIQUE = {
+    "inverse_counts": lambda lib: lib.unique(
+        t(lib, [3, 1, 3, 2, 5, 1]), return_inverse=True, return_counts=True
+    ),
+    "matrix_inverse": lambda lib: lib.unique(
+        t(lib, [[3.0, 1.0], [3.0, -2.0]]), return_inverse=True
+    ),
+    "nan_each_distinct": lambda lib: nan_aware(lib.unique(t(lib, [NAN, 1.0, NAN, 1.0]))),
+    "nan_inverse_counts": lambda lib: lib.unique(
+        t(lib, [NAN, 1.0, NAN, 1.0]), return_inverse=True, return_counts=True
+    )[1:],
+    "zero_dim": lambda lib: lib.unique(t(lib, 3), return_inverse=True, return_counts=True),
+    "bool": lambda lib: lib.unique(t(lib, [True, False, True]), return_counts=True),
+    "empty": lambda lib: lib.unique(lib.zeros(0, 2), return_inverse=True, return_counts=True),
+    "transposed": lambda lib: lib.unique(
+        (lib.arange(12).reshape(3, 4) % 5).t(), return_inverse=True, return_counts=True
+    ),
+    "sorted_false": lambda lib: lib.unique(t(lib, [3, 1, 3, 2]), sorted=False),
+    "dim1": lambda lib: lib.unique(
+        t(lib, [[1, 2, 1], [1, 2, 1]]), dim=1, return_inverse=True, return_counts=True
+    ),
+    "consecutive": lambda lib: lib.unique_consecutive(
+        t(lib, [1, 1, 2, 2, 3, 1, 1, 2]), return_inverse=True, return_counts=True
+    ),
+    "consecutive_matrix": lambda lib: lib.unique_consecutive(
+        t(lib, [[1, 1], [2, 2]]), return_inverse=True
+    ),
+    "consecutive_zero_dim": lambda lib: lib.unique_consecutive(
+        t(lib, 3), return_inverse=True, return_counts=True
+    ),
+    "consecutive_empty": lambda lib: lib.unique_consecutive(
+        t(lib, []), return_inverse=True, return_counts=True
+    ),
+    "consecutive_method": lambda lib: t(lib, [1, 1, 2]).unique_consecutive(),
+    "consecutive_dim0": lambda lib: lib.unique_consecutive(
+        t(lib, [[1, 2], [1, 2], [0, 5], [1, 2]]), dim=0, return_inverse=True, return_counts=True
+    ),
+    "consecutive_dim1": lambda lib: lib.unique_consecutive(
+        t(lib, [[1, 1, 2], [3, 3, 2]]), dim=1, return_inverse=True, return_counts=True
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(UNIQUE))
+def test_unique_like_torch(case):
+    assert_same(UNIQUE[case])

@@ -167,6 +167,7 @@ from .selection import (
     nonzero,
     searchsorted,
     unique,
+    unique_consecutive,
     where,
 )
 from .sorting import argsort, kthvalue, median, msort, sort, topk
@@ -414,4 +415,5 @@ __all__ = [
     # the leftovers of issue 9 (apileft)
     "bucketize",
     "scatter_reduce",
+    "unique_consecutive",
 ]

@@ -1,12 +1,14 @@
 """Selecting by a condition: masked_fill, masked_select, nonzero, where, unique, counting.
 
 `masked_fill` is the `where` kernel with a constant; `masked_select` is
-`a[mask]` (an advanced index). `nonzero`, `unique` and the number of bins of
-`bincount` have a size that depends on the values, so they read the values in
-host memory (as PyTorch synchronises with the GPU for them). `bincount` and
+`a[mask]` (an advanced index). `nonzero` and `unique` have a size that
+depends on the values: they run on the backend's kernels (a scan gives each
+kept element its place, a put writes it there) and read one number, that
+size, in host memory (as PyTorch synchronises with the GPU for it); `unique`
+sorts first and keeps the first of each run of equal values. `bincount` and
 `histc` add ones at computed positions (the backend's `put`, accumulating);
 `searchsorted` runs PyTorch's binary search for all values at once, one
-halving per step of kernels.
+halving per step of kernels. `unique(dim=...)` reads the slices in host memory.
 """
 
 from __future__ import annotations
@@ -27,7 +29,11 @@ from ..tensors.kernels import (
     float_version,
     new_tensor,
     scalar_tensor,
+    scan_dim,
+    scatter_along,
+    sort_dim,
     view_of,
+    with_shape,
     write_into,
 )
 from ..tensors.shapes import not_implemented
@@ -176,13 +182,84 @@ def unique(
     >>> minitorch.tensor([3, 1, 3, 2]).unique(return_counts=True)
     (tensor([1, 2, 3]), tensor([1, 1, 2]))
     """
+    if dim is not None:
+        return unique_along(a, dim, return_inverse, return_counts)
+    flat = a.reshape(-1)
+    values, order = sort_dim(flat, 0, False) if flat.numel() else (flat, None)
+    return distinct(values, order, tuple(a.shape), return_inverse, return_counts)
+
+
+def unique_consecutive(
+    a: Tensor, return_inverse: bool = False, return_counts: bool = False, dim: int | None = None
+):
+    """`a` with each run of equal consecutive values kept once (of slices along `dim`).
+
+    >>> import minitorch
+    >>> minitorch.tensor([1, 1, 2, 2, 1]).unique_consecutive(return_counts=True)
+    (tensor([1, 2, 1]), tensor([2, 2, 1]))
+    """
+    if dim is not None:
+        return unique_along(a, dim, return_inverse, return_counts, consecutive=True)
+    return distinct(a.reshape(-1), None, tuple(a.shape), return_inverse, return_counts)
+
+
+def distinct(values: Tensor, order, shape: tuple, return_inverse: bool, return_counts: bool):
+    """The runs of equal values of the 1-D `values` (sorted, or in their order), on the
+    backend's kernels: a flag where a run starts ($v_i \ne v_{i-1}$, so each NaN is its
+    own), a scan of the flags (each element's run), a put of each run's value.
+
+    `order`: where each sorted value came from (None: `values` are in `a`'s order).
+    """
+    size, device = values.shape[0], values.device
+    flags = new_tensor((size,), dtypes.int64, device)
+    if size:
+        write_into(part(flags, 0, 1), scalar_tensor(1, dtypes.int64, device))
+        starts = apply_zip(
+            operators.ne, part(values, 1, size), part(values, 0, size - 1), dtypes.int64
+        )
+        write_into(part(flags, 1, size), starts)
+    runs = scan_dim(operators.add, flags, 0, -1, dtypes.int64)
+    count = int(runs[size - 1].item()) + 1 if size else 0
+    found = new_tensor((count,), values.dtype, device)
+    put(found, runs, values, False)
+    result = [found]
+    if return_inverse:
+        inverse = runs if order is None else scatter_along((size,), runs, order, 0)
+        result.append(with_shape(inverse.contiguous(), shape))
+    if return_counts:
+        counts = new_tensor((count,), dtypes.int64, device)
+        put(counts, runs, scalar_tensor(1, dtypes.int64, device), True)
+        result.append(counts)
+    return result[0] if len(result) == 1 else tuple(result)
+
+
+def part(t: Tensor, start: int, stop: int) -> Tensor:
+    """The view `t[start:stop]` of a 1-D tensor."""
+    layout = t._layout
+    step = layout.strides[0]
+    return view_of(
+        t, TensorData(layout.storage, (stop - start,), (step,), layout.offset + start * step)
+    )
+
+
+def unique_along(a: Tensor, dim: int, return_inverse: bool, return_counts: bool, consecutive=False):
+    """`unique` of the slices along `dim`, read in host memory (NumPy's `unique`)."""
     values = a._host_values()
-    axis = None if dim is None else dim % max(a.ndim, 1)
-    found, inverse, counts = np.unique(values, return_inverse=True, return_counts=True, axis=axis)
+    axis = dim % max(a.ndim, 1)
+    if consecutive:
+        moved = np.moveaxis(values, axis, 0).reshape(values.shape[axis] if values.ndim else 1, -1)
+        starts = np.ones(len(moved), dtype=bool)
+        starts[1:] = (moved[1:] != moved[:-1]).any(axis=1)
+        inverse = np.cumsum(starts) - 1
+        found = np.take(values, np.flatnonzero(starts), axis=axis)
+        counts = np.diff(np.append(np.flatnonzero(starts), len(moved)))
+    else:
+        found, inverse, counts = np.unique(
+            values, return_inverse=True, return_counts=True, axis=axis
+        )
     result = [from_numpy(np.ascontiguousarray(found))]
     if return_inverse:
-        shape = tuple(a.shape) if dim is None else (a.shape[axis],)
-        result.append(from_numpy(np.ascontiguousarray(inverse.reshape(shape), dtype=np.int64)))
+        result.append(from_numpy(np.ascontiguousarray(inverse.reshape(-1), dtype=np.int64)))
     if return_counts:
         result.append(from_numpy(counts.astype(np.int64)))
     return result[0] if len(result) == 1 else tuple(result)

@@ -418,3 +418,22 @@ UNIQUE = {
 @pytest.mark.parametrize("case", sorted(UNIQUE))
 def test_unique_like_torch(case):
     assert_same(UNIQUE[case])
+
+
+@pytest.mark.parametrize("op", ["conv2d", "max_pool2d", "avg_pool2d", "unfold", "pad"])
+def test_convolution_and_pooling_second_derivatives_raise(op):
+    """Their backwards call kernels: differentiating them again raises, never a wrong number."""
+    functional = minitorch.nn.functional
+    run = {
+        "conv2d": lambda x, w: functional.conv2d(x, w),
+        "max_pool2d": lambda x, w: functional.max_pool2d(x * w.sum(), 2),
+        "avg_pool2d": lambda x, w: functional.avg_pool2d(x * w.sum(), 2),
+        "unfold": lambda x, w: functional.unfold(x * w.sum(), 2),
+        "pad": lambda x, w: functional.pad(x * w.sum(), (1, 1)),
+    }[op]
+    x = minitorch.tensor(A34.reshape(1, 1, 3, 4), requires_grad=True)
+    w = minitorch.tensor([[[[0.5, -1.0], [2.0, 1.5]]]], dtype=minitorch.float64, requires_grad=True)
+    y = run(x, w)
+    grad_x, _ = minitorch.autograd.grad((y * y).sum(), (x, w), create_graph=True)
+    with pytest.raises(RuntimeError, match="^trying to differentiate twice the backward of"):
+        minitorch.autograd.grad((grad_x * grad_x).sum(), (x, w))

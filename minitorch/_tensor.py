@@ -322,6 +322,21 @@ class Tensor(TensorBase):
     def histc(self, bins: int = 100, min: float = 0, max: float = 0) -> Tensor:  # noqa: A002
         return selection.histc(self, bins, min, max)
 
+    # issue 9's leftovers (apileft): scatter's reductions, unique_consecutive
+
+    def scatter_reduce(
+        self, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self=True
+    ):
+        return gather.scatter_reduce(self, dim, index, src, reduce, include_self=include_self)
+
+    def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
+        return selection.unique_consecutive(self, return_inverse, return_counts, dim)
+
+    def scatter_reduce_(
+        self, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self=True
+    ):
+        return gather.scatter_reduce_(self, dim, index, src, reduce, include_self=include_self)
+
     def new_tensor(self, data, dtype=None, device=None, requires_grad=False) -> Tensor:
         """A copy of `data` with this tensor's dtype and device unless given."""
         return creation.tensor(data, dtype or self.dtype, device or self.device, requires_grad)

@@ -89,11 +89,18 @@ EINSUM = {
     "three_operands": ("ij,jk,kl->il", [(2, 3), (3, 4), (4, 2)]),
     "bilinear": ("bn,anm,bm->ba", [(2, 3), (4, 3, 2), (2, 2)]),
     "summed_alone": ("ij,k->i", [(2, 3), (4,)]),
+    "ellipsis_batch_matmul": ("...ij,...jk->...ik", [(3, 1, 2, 3), (2, 3, 2)]),
+    "ellipsis_sum_last": ("...i->...", [(2, 3, 2)]),
+    "ellipsis_implicit": ("...ij,...j", [(2, 2, 3), (3,)]),
+    "ellipsis_summed": ("...ij->ij", [(2, 2, 3)]),
+    "ellipsis_middle": ("a...b->ba...", [(2, 3, 1, 2)]),
+    "ellipsis_diagonal": ("i...i->...i", [(3, 2, 3)]),
+    "ellipsis_empty": ("...ij,jk->...ik", [(2, 3), (3, 2)]),
 }
 
 
 # torch's einsum ends these with a node of its own way of computing them (a permute, a view)
-OTHER_LAST_NODE = {"diagonal", "summed_alone"}
+OTHER_LAST_NODE = {"diagonal", "summed_alone", "ellipsis_batch_matmul", "ellipsis_diagonal"}
 
 
 @pytest.mark.parametrize("name", EINSUM)
@@ -105,6 +112,13 @@ def test_einsum_like_torch(name):
 
 def test_einsum_takes_a_list_and_integers():
     compare(lambda lib, a, b: lib.einsum("ij,jk->ik", [a, b]), [np.eye(2, dtype=np.int64)] * 2)
+
+
+def test_einsum_sublist_form():
+    """`einsum(a, [0, 1], b, [1, 2], [0, 2])`: 0-25 name A-Z, 26-51 a-z, `...` the ellipsis."""
+    arrays = [floats((2, 3), 0), floats((3, 2), 1)]
+    compare(lambda lib, a, b: lib.einsum(a, [0, 27], b, [27, 2], [0, 2]), arrays)
+    compare(lambda lib, a, b: lib.einsum(a, [Ellipsis, 1], b, [1, 2]), arrays)
 
 
 ERRORS = {
@@ -127,6 +141,22 @@ ERRORS = {
     "einsum_count": lambda lib: lib.einsum("ij,jk->ik", lib.ones(2, 2)),
     "einsum_ndim": lambda lib: lib.einsum("ijk->i", lib.ones(2, 2)),
     "einsum_output": lambda lib: lib.einsum("ij->k", lib.ones(2, 2)),
+    "einsum_output_twice": lambda lib: lib.einsum("ij->jj", lib.ones(2, 2)),
+    "einsum_two_ellipses": lambda lib: lib.einsum("...i...", lib.ones(2, 2)),
+    "einsum_dot_alone": lambda lib: lib.einsum("..i->i", lib.ones(2, 2)),
+    "einsum_output_dot": lambda lib: lib.einsum("ij->i.j", lib.ones(2, 2)),
+    "einsum_output_two_ellipses": lambda lib: lib.einsum("...->......", lib.ones(2)),
+    "einsum_ellipsis_ndim": lambda lib: lib.einsum("...ij", lib.ones(2)),
+    "einsum_ellipsis_broadcast": lambda lib: lib.einsum(
+        "...ij,...jk->...ik", lib.ones(5, 2, 3, 4), lib.ones(3, 4, 5)
+    ),
+    "einsum_subscript": lambda lib: lib.einsum("i1->i", lib.ones(2, 2)),
+    "einsum_output_subscript": lambda lib: lib.einsum("ij->ik->k", lib.ones(2, 2)),
+    "einsum_sizes": lambda lib: lib.einsum("ij,jk->ik", lib.ones(2, 3), lib.ones(4, 4)),
+    "einsum_repeated_sizes": lambda lib: lib.einsum("ii->i", lib.ones(2, 3)),
+    "einsum_dtypes": lambda lib: lib.einsum("i,i->", lib.ones(2), lib.ones(2, dtype=lib.int64)),
+    "einsum_no_operands": lambda lib: lib.einsum("ij"),
+    "einsum_sublist_range": lambda lib: lib.einsum(lib.ones(2), [52]),
 }
 
 

@@ -683,5 +683,10 @@ class CudaBackend:
         layouts = (param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq)
         self.on_host("adam", written, *layouts, settings)
 
+    def put_reduce(
+        self, fn: Callable, a: TensorData, positions: TensorData, values: TensorData
+    ) -> None:
+        self.on_host("put_reduce", (1,), fn, a, positions, values)
+
 
 HOST_KERNELS = FastBackend()

@@ -487,6 +487,29 @@ def _put(
             a[position] = value
 
 
+def tensor_put_reduce(fn: Callable) -> Callable:
+    """The body of a folding put: $a[positions_i] = fn(a[positions_i], values_i)$, in order."""
+    fn = make_jitable(fn)
+
+    def _put_reduce(
+        a,
+        positions, p_shape, p_strides, p_offset,
+        values, v_shape, v_strides, v_offset,
+    ):  # fmt: skip
+        # serial, like `_put`: the values of a repeated position fold in order
+        index = np.empty(len(p_shape), np.int64)
+        value_index = np.empty(len(v_shape), np.int64)
+        for ordinal in range(_numel(p_shape)):
+            to_index(ordinal, p_shape, index)
+            position = _pos(positions[_pos(p_offset + index_to_position(index, p_strides))])
+            value = values[
+                _pos(_operand_position(index, p_shape, v_shape, v_strides, v_offset, value_index))
+            ]
+            a[position] = fn(a[position], value)
+
+    return _put_reduce
+
+
 # ---------------------------------------------------------------------------
 # Matrix multiplication
 # ---------------------------------------------------------------------------
@@ -1060,6 +1083,19 @@ class FastBackend(HostMemory, WindowKernels):
         kernel, n_chunks = self.choose(ADAM_KERNELS, size, self.parallel_threshold)
         layouts = (param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq)
         kernel(*(x for layout in layouts for x in storage_at(layout)), size, settings, n_chunks)
+
+    def put_reduce(
+        self, fn: Callable, a: TensorData, positions: TensorData, values: TensorData
+    ) -> None:
+        """$a.storage[positions_i] = fn(a.storage[positions_i], values_i)$, in order (serial)."""
+        serial, _ = self._kernels.get((tensor_put_reduce, fn)) or self.kernels(
+            tensor_put_reduce, fn
+        )
+        serial(
+            a.storage,
+            positions.storage, positions.shape_array, positions.strides_array, positions.offset,
+            values.storage, values.shape_array, values.strides_array, values.offset,
+        )  # fmt: skip
 
 
 # ---------------------------------------------------------------------------

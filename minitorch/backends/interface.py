@@ -103,6 +103,14 @@ class Backend(Protocol):
         index_add_, the backward of a read); without it one of them is written.
         """
 
+    def put_reduce(
+        self, fn: Callable, a: TensorData, positions: TensorData, values: TensorData
+    ) -> None:
+        """$a.storage[positions_i] = fn(a.storage[positions_i], values_i)$, in the order of
+        `positions` (row-major), `values` broadcast: a position that appears several times
+        folds all its values (scatter's `multiply`, scatter_reduce's `prod`, `amax`, `amin`).
+        """
+
     # -- fused optimizer steps (`fused.py`) -----------------------------------
 
     def adam(

@@ -19,7 +19,8 @@ the result's shape and dtype:
   written to the positions its line of `index` names (the backward of a sort).
 - `take(out, a, positions)` and `put(a, positions, values, accumulate)`: read
   and write `a`'s storage at computed positions (advanced indexing, gather,
-  scatter);
+  scatter); `put_reduce(fn, a, positions, values)` folds the values into
+  those positions with `fn` (scatter's products, maxima and minima);
 - `adam(param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, settings)`: a whole
   Adam step in one pass (`fused.py`).
 
@@ -201,6 +202,21 @@ class SimpleBackend(HostMemory):
                 position = positions.storage[positions.position(index)]
                 value = values.storage[values.position(value_index)]
                 a.storage[position] = a.storage[position] + value if accumulate else value
+
+    def put_reduce(
+        self, fn: Callable, a: TensorData, positions: TensorData, values: TensorData
+    ) -> None:
+        """$a.storage[positions[i]] = fn(a.storage[positions[i]], values[i])$, in order."""
+        index = np.zeros(positions.ndim, dtype=np.int64)
+        value_index = np.zeros(values.ndim, dtype=np.int64)
+        with np.errstate(all="ignore"):
+            for ordinal in range(positions.numel()):
+                to_index(ordinal, positions.shape_array, index)
+                broadcast_index(index, positions.shape_array, values.shape_array, value_index)
+                position = positions.storage[positions.position(index)]
+                a.storage[position] = fn(
+                    a.storage[position], values.storage[values.position(value_index)]
+                )
 
     # -- scans and sorting along one dimension ------------------------------
 

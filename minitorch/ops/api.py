@@ -91,6 +91,7 @@ from .gather import (
     index_select,
     scatter,
     scatter_add,
+    scatter_reduce,
     tensor_take,
 )
 from .inplace import _fused_adam_, _fused_adamw_  # optim: fused steps
@@ -162,12 +163,14 @@ from .reductions import (
 from .selection import (
     argwhere,
     bincount,
+    bucketize,
     histc,
     masked_fill,
     masked_select,
     nonzero,
     searchsorted,
     unique,
+    unique_consecutive,
     where,
 )
 from .sorting import argsort, kthvalue, median, msort, sort, topk
@@ -417,4 +420,8 @@ __all__ = [
     # optim: fused optimizer steps (inplace.py; torch's private names)
     "_fused_adam_",
     "_fused_adamw_",
+    # the leftovers of issue 9 (apileft)
+    "bucketize",
+    "scatter_reduce",
+    "unique_consecutive",
 ]

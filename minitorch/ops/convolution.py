@@ -99,6 +99,8 @@ class Convolution(Op):
     """$y[n, o] = b[o] + \\sum_{c, i, j} w[o, c, i, j]\\, x_{pad}[n, c, y s + i d, x s + j d]$,
     with the channels split into `groups`; 1-D or 2-D."""
 
+    once_differentiable = True  # its backward calls kernels: no second derivative
+
     @staticmethod
     def forward(ctx, x, weight, bias, stride, before, after, dilation, groups) -> Tensor:
         """im2col (a strided view, copied once) and one batched matmul (one kernel call on a
@@ -227,6 +229,8 @@ def tuned_convolution_backward(ctx: GraphContext, grad: Tensor) -> tuple:
 
 class Im2Col(Op):
     """`unfold`: the windows of `x` (N, C, H, W) as columns (N, C * kH * kW, oH * oW)"""
+
+    once_differentiable = True  # its backward calls kernels: no second derivative
 
     @staticmethod
     def forward(ctx, x, kernel, dilation, padding, stride) -> Tensor:
@@ -442,6 +446,8 @@ def region(t: Tensor, start: list, shape: list) -> Tensor:
 
 
 class ConstantPadNd(Op):
+    once_differentiable = True  # its backward calls kernels: no second derivative
+
     @staticmethod
     def forward(ctx: GraphContext, a: Tensor, pad: tuple, value: float) -> Tensor:
         """`a` inside a border of `value`: `pad` lists (before, after) from the last dim"""

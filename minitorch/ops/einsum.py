@@ -5,7 +5,9 @@ Every operand is lined up on one common list of letters (the output's, then
 the summed ones) by `permute` and size-1 dimensions (`unsqueeze`), so that
 broadcasting multiplies the elements that share letters (the map), and the
 letters missing from the output are summed away (the reduce). A letter twice
-in one operand takes its diagonal first (`"ii->"` is the trace). Operands are
+in one operand takes its diagonal first (`"ii->"` is the trace). `...` names
+the dims no letter names, right-aligned across operands so that they
+broadcast (`"...ij,...jk->...ik"` is a batched matmul). Operands are
 taken two at a time: when they share a letter to sum, the map and the reduce
 are one batched `matmul` (no $i \\times j \\times k$ intermediate).
 """
@@ -20,35 +22,115 @@ if TYPE_CHECKING:
     from .._tensor import Tensor
 
 
-def parse_equation(equation: str, count: int) -> tuple[list[str], str]:
-    """The letters of each operand and of the output (implicit: the letters seen once, sorted)."""
-    equation = equation.replace(" ", "")
-    if "." in equation:
-        raise NotImplementedError("einsum(): '...' (ellipsis) is not supported by minitorch")
-    inputs, arrow, output = equation.partition("->")
-    terms = inputs.split(",")
-    if len(terms) != count:
-        raise RuntimeError(
-            "einsum(): more operands were provided than specified in the equation"
-            if count > len(terms)
-            else "einsum(): fewer operands were provided than specified in the equation"
-        )
-    letters = "".join(terms)
-    for letter in letters + output:
-        if not letter.isalpha():
-            raise ValueError(
-                f"einsum(): invalid subscript given at index {equation.index(letter)} in the "
-                "equation string, subscripts must be in [a-zA-Z]"
-            )
-    if not arrow:
-        output = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
-    for letter in output:
-        if letter not in letters:
+ELLIPSIS = "..."
+
+
+def ellipsis_letter(k: int) -> str:
+    """The stand-in letter of the `k`-th dim an ellipsis covers (never one of [a-zA-Z])."""
+    return chr(0x3000 + k)
+
+
+def is_letter(c: str) -> bool:
+    return "a" <= c <= "z" or "A" <= c <= "Z"
+
+
+def subscripts(
+    text: str, first: int, where: str, ellipsis_error: str, seen: list[str] | None = None
+) -> list[str]:
+    """The subscripts of one term: letters and `ELLIPSIS`, spaces dropped, with PyTorch's
+    errors (`first`: where `text` starts in the equation; `where`: "operand 0", "output";
+    `seen`: the operands' letters, for the output's)."""
+    found: list[str] = []
+    k = 0
+    while k < len(text):
+        c = text[k]
+        if c == ".":
+            if ELLIPSIS in found:
+                raise RuntimeError(f"einsum(): found '.' for {where}{ellipsis_error}")
+            if text[k : k + 3] != ELLIPSIS:
+                suffix = " (...)" if where == "output" else ""
+                raise RuntimeError(
+                    f"einsum(): found '.' for {where} that is not part of any ellipsis{suffix}"
+                )
+            found.append(ELLIPSIS)
+            k += 2
+        elif c != " " and not is_letter(c):
             raise RuntimeError(
-                f"einsum(): output subscript {letter} does not appear in the equation for any "
-                "input operand"
+                f"einsum(): invalid subscript given at index {first + k} in the equation "
+                "string, subscripts must be in [a-zA-Z]"
             )
-    return terms, output
+        elif c != " ":
+            if seen is not None:
+                output_check(c, seen, found)
+            found.append(c)
+        k += 1
+    return found
+
+
+def output_check(c: str, seen: list[str], before: list[str]) -> None:
+    """PyTorch's errors for an output letter no operand has, or one the output repeats."""
+    if c in before or c not in seen:
+        problem = (
+            "appears more than once in the output"
+            if c in seen
+            else "does not appear in the equation for any input operand"
+        )
+        raise RuntimeError(f"einsum(): output subscript {c} {problem}")
+
+
+def operand_terms(lhs: str, count: int) -> list[list[str]]:
+    """The subscripts of each operand, checked as PyTorch does, term by term."""
+    terms, first = [], 0
+    for k, text in enumerate(lhs.split(",")):
+        if k == count:
+            raise RuntimeError(
+                "einsum(): fewer operands were provided than specified in the equation"
+            )
+        where = f"operand {k}"
+        terms.append(subscripts(text, first, where, " for which an ellipsis was already found"))
+        first += len(text) + 1
+    if len(terms) != count:
+        raise RuntimeError("einsum(): more operands were provided than specified in the equation")
+    return terms
+
+
+def parse_equation(equation: str, shapes: list[tuple]) -> tuple[list[str], str]:
+    """The letters of each operand and of the output, an ellipsis replaced by one stand-in
+    letter per dim it covers (right-aligned: they broadcast as NumPy's leading dims).
+
+    Implicit output (no `->`): the ellipsis's dims, then the letters seen once, sorted.
+    Explicit output without `...`: the ellipsis's dims are summed.
+    """
+    lhs, arrow, rhs = equation.partition("->")
+    terms = operand_terms(lhs, len(shapes))
+    covered = 0  # how many dims the ellipsis stands for: the most any operand gives it
+    for k, (term, shape) in enumerate(zip(terms, shapes, strict=True)):
+        letters = len(term) - (ELLIPSIS in term)
+        if ELLIPSIS in term and letters > len(shape):
+            raise RuntimeError(
+                f"einsum(): the number of subscripts in the equation ({letters}) is more than "
+                f"the number of dimensions ({len(shape)}) for operand {k}"
+            )
+        if ELLIPSIS not in term and letters != len(shape):
+            raise RuntimeError(
+                f"einsum(): the number of subscripts in the equation ({letters}) does not match "
+                f"the number of dimensions ({len(shape)}) for operand {k} and no ellipsis was given"
+            )
+        if ELLIPSIS in term:
+            covered = max(covered, len(shape) - letters)
+    dims = "".join(ellipsis_letter(j) for j in range(covered))
+    seen = [c for term in terms for c in term if c != ELLIPSIS]
+    if arrow:
+        again = " but an ellipsis (...) was already found"
+        out = subscripts(rhs, len(lhs) + 2, "output", again, seen)
+        output = "".join(dims if c == ELLIPSIS else c for c in out)
+    else:
+        output = dims + "".join(sorted(c for c in set(seen) if seen.count(c) == 1))
+    named = []
+    for term, shape in zip(terms, shapes, strict=True):
+        own = dims[covered - (len(shape) - len(term) + 1) :] if ELLIPSIS in term else ""
+        named.append("".join(own if c == ELLIPSIS else c for c in term))
+    return named, output
 
 
 def without_repeats(t: Tensor, term: str) -> tuple[Tensor, str]:
@@ -87,6 +169,11 @@ def contract(a: Tensor, ta: str, b: Tensor, tb: str, keep: str, sizes: dict) -> 
     its own), each group flattened into one dim.
     """
     summed = [c for c in ta if c in tb and c not in keep]
+    if summed and a.dtype is not b.dtype:  # one matmul: PyTorch's bmm does not promote
+        raise RuntimeError(
+            f"expected scalar type {a.dtype.torch_scalar_name} but found "
+            f"{b.dtype.torch_scalar_name}"
+        )
     if not summed:
         order = "".join(dict.fromkeys(ta + tb))
         return lined_up(a, ta, order) * lined_up(b, tb, order), order
@@ -113,9 +200,64 @@ def prod_of(sizes: dict, letters: list[str]) -> int:
     return total
 
 
-def einsum(equation: str, *operands) -> Tensor:
+def sublist_letter(n) -> str:
+    """A subscript of the sublist form: 0-25 are A-Z, 26-51 a-z, `...` the ellipsis."""
+    if n is Ellipsis:
+        return ELLIPSIS
+    if not isinstance(n, int) or not 0 <= n < 52:
+        raise ValueError(
+            "einsum(): subscript in subscript list is not within the valid range [0, 52)"
+        )
+    return chr(ord("A") + n) if n < 26 else chr(ord("a") + n - 26)
+
+
+def from_sublists(arguments: tuple) -> tuple[str, tuple]:
+    """`einsum(a, [0, 1], b, [1, 2], [0, 2])` as `("Ab,bc->Ac", (a, b))`."""
+    pairs = len(arguments) // 2 * 2
+    terms = ["".join(map(sublist_letter, sub)) for sub in arguments[1:pairs:2]]
+    equation = ",".join(terms)
+    if len(arguments) > pairs:
+        equation += "->" + "".join(map(sublist_letter, arguments[-1]))
+    return equation, arguments[0:pairs:2]
+
+
+def checked_sizes(operands, terms: list[str]) -> dict[str, int]:
+    """The size of each letter (1 broadcasts), after PyTorch's checks of the operands' sizes."""
+    sizes: dict[str, int] = {}
+    for k, (t, term) in enumerate(zip(operands, terms, strict=True)):
+        own: dict[str, int] = {}
+        for letter, size in zip(term, t.shape, strict=True):
+            if letter in own:
+                if size != own[letter]:
+                    raise RuntimeError(
+                        f"einsum(): subscript {letter} is repeated for operand {k} but the sizes "
+                        f"don't match, {size} != {own[letter]}"
+                    )
+                continue
+            own[letter] = size
+            known = sizes.setdefault(letter, size)
+            if size != known and 1 not in (size, known):
+                if is_letter(letter):
+                    raise RuntimeError(
+                        f"einsum(): subscript {letter} has size {size} for operand {k} which "
+                        f"does not broadcast with previously seen size {known}"
+                    )
+                j = [c for c in term if not is_letter(c)].index(letter)
+                raise RuntimeError(
+                    f"einsum(): dimension {j} covered by ellipsis in operand {k}has size {size} "
+                    f"which does not broadcast with previously seen ellipsis with size {known} "
+                    "for the respective dimension"
+                )
+            sizes[letter] = size if known == 1 else known
+    return sizes
+
+
+def einsum(equation, *operands) -> Tensor:
     """The sum over the letters missing from the output of the products of the operands'
     elements, their dims named by the letters of `equation`.
+
+    `...` stands for the dims no letter names (they broadcast, as NumPy's leading dims).
+    Also `einsum(equation, [a, b])` and the sublist form `einsum(a, [0, 1], b, [1, 2])`.
 
     >>> import minitorch
     >>> a = minitorch.tensor([[1, 2], [3, 4]])
@@ -124,28 +266,21 @@ def einsum(equation: str, *operands) -> Tensor:
             [15, 22]])
     >>> minitorch.einsum("ii->", a)
     tensor(5)
+    >>> minitorch.einsum("...i->...", a)
+    tensor([3, 7])
     """
-    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+    if not isinstance(equation, str):
+        equation, operands = from_sublists((equation, *operands))
+    elif len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
-    terms, output = parse_equation(equation, len(operands))
-    sizes: dict[str, int] = {}
-    ready = []
-    for k, (t, term) in enumerate(zip(operands, terms, strict=True)):
-        if len(term) != t.ndim:
-            raise RuntimeError(
-                f"einsum(): the number of subscripts in the equation ({len(term)}) does not match "
-                f"the number of dimensions ({t.ndim}) for operand {k} and no ellipsis was given"
-            )
-        t, term = without_repeats(t, term)
-        for letter, size in zip(term, t.shape, strict=True):
-            known = sizes.setdefault(letter, size)
-            if known != size and 1 not in (known, size):
-                raise RuntimeError(
-                    "einsum(): operands do not broadcast with remapped shapes (original->"
-                    f"remapped): subscript {letter} has sizes {known} and {size}"
-                )
-            sizes[letter] = max(known, size)
-        ready.append((t, term))
+    if not operands:
+        raise ValueError(
+            "einsum(): must specify the equation string and at least one operand, or at least "
+            "one operand and its subscripts list"
+        )
+    terms, output = parse_equation(equation, [tuple(t.shape) for t in operands])
+    sizes = checked_sizes(operands, terms)
+    ready = [without_repeats(t, term) for t, term in zip(operands, terms, strict=True)]
     # each operand is first summed over the letters no one else needs, then they are
     # multiplied in pairs, left to right, summing the letters the rest no longer need
     t, term = ready[0]

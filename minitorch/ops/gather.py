@@ -15,15 +15,23 @@ the same with a 1-D index along one dim, or over the flattened tensor.
 
 from __future__ import annotations
 
+import math
+import warnings
+from functools import partial
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from .. import dtypes, operators
+from ..autograd.grad_mode import is_grad_enabled
 from ..autograd.graph import GraphContext
 from ..backends.tensor_data import TensorData, normalize_dim
 from ..tensors.base import TensorBase
 from ..tensors.kernels import (
     Number,
+    alias,
     apply_map,
+    apply_zip,
     converted,
     new_tensor,
     scalar_tensor,
@@ -32,7 +40,7 @@ from ..tensors.kernels import (
 )
 from ..tensors.shapes import index_layout
 from .functions import Op
-from .indexing import AdvancedIndex, IndexAdd, IndexFill, IndexPlan
+from .indexing import AdvancedIndex, IndexAdd, IndexFill, IndexPlan, Unindex
 from .inplace import inplace
 from .positions import (
     checked_index,
@@ -40,6 +48,7 @@ from .positions import (
     grid_positions,
     plus,
     put,
+    put_reduce,
     scaled,
     take,
 )
@@ -111,6 +120,8 @@ class Gather(Op):
     def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
         """$g$ added into zeros at the gathered positions (`scatter_add`)"""
         grad_input = new_tensor(ctx.input_shape, grad.dtype, grad.device)
+        if is_grad_enabled():  # backward(create_graph=True): the same, differentiable
+            return Scatter.apply(grad_input, grad, dim=ctx.dim, index=ctx.index, accumulate=True)
         put(
             grad_input,
             along_dim_positions(grad_input._layout, ctx.dim, ctx.index, grad.device),
@@ -142,6 +153,8 @@ def gather(a: Tensor, dim: int, index: Tensor) -> Tensor:
 def scatter_checks(a: Tensor, dim: int, index: Tensor, src) -> tuple[int, Tensor]:
     """`dim` normalized and `index` wrapped, after PyTorch's checks for `scatter`."""
     index_dtype_check(index, "scatter")
+    if isinstance(src, TensorBase) and src.dtype is not a.dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     if max(index.ndim, 1) != max(a.ndim, 1):
         raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
     dim = normalize_dim(dim, max(a.ndim, 1))
@@ -172,46 +185,101 @@ class Scatter(Op):
         positions = along_dim_positions(out._layout, dim, index, a.device)
         values = region(src, tuple(index.shape)) if src.ndim else src
         put(out, positions, converted(values, a.dtype), accumulate)
-        ctx.positions, ctx.src_shape, ctx.accumulate = positions, tuple(src.shape), accumulate
+        ctx.src_shape, ctx.accumulate, ctx.dim, ctx.index = tuple(src.shape), accumulate, dim, index
         return out
 
     @staticmethod
     def backward(ctx: GraphContext, grad: Tensor) -> tuple[Tensor, Tensor | None]:
         """$g$ to `a` (zeros where written over); $g$ at the written positions to `src`"""
+        if is_grad_enabled():  # backward(create_graph=True): the same, differentiable
+            return scatter_gradients(ctx, grad)
         grad_a = grad
         if not ctx.accumulate:
             grad_a = grad.clone()
-            put(grad_a, ctx.positions, scalar_tensor(0, grad.dtype, grad.device), False)
+            written = along_dim_positions(grad_a._layout, ctx.dim, ctx.index, grad.device)
+            put(grad_a, written, scalar_tensor(0, grad.dtype, grad.device), False)
         if not ctx.src_shape:
             return grad_a, None
         grad_src = new_tensor(ctx.src_shape, grad.dtype, grad.device)
-        write_into(region(grad_src, tuple(ctx.positions.shape)), take(grad, ctx.positions))
+        # positions in `grad`'s own layout: it may be a view (an expanded one, after a sum)
+        picked = take(grad, along_dim_positions(grad._layout, ctx.dim, ctx.index, grad.device))
+        write_into(region(grad_src, tuple(ctx.index.shape)), picked)
         return grad_a, grad_src
 
 
-REDUCTIONS = {None: False, "add": True}
+def scatter_gradients(ctx: GraphContext, grad: Tensor) -> tuple[Tensor, Tensor | None]:
+    """`Scatter`'s gradients from differentiable operations (for `create_graph=True`):
+    $g$ with zeros scattered over it to `a`, $g$ gathered at `index` to `src`."""
+    grad_a = grad
+    if not ctx.accumulate:
+        zero = scalar_tensor(0, grad.dtype, grad.device)
+        grad_a = Scatter.apply(grad, zero, dim=ctx.dim, index=ctx.index, accumulate=False)
+    if not ctx.src_shape:
+        return grad_a, None
+    return grad_a, padded(Gather.apply(grad, dim=ctx.dim, index=ctx.index), ctx.src_shape)
+
+
+def padded(t: Tensor, shape: tuple) -> Tensor:
+    """`t` as the leading block of zeros of `shape` (the gradient of `region`), differentiably."""
+    if tuple(t.shape) == shape:
+        return t
+    return Unindex.apply(t, shape=shape, key=tuple(slice(0, size) for size in t.shape))
+
+
+class ScatterWithReduce(Op):
+    """`scatter(..., reduce="add" | "multiply")`: as in PyTorch, it has no derivative."""
+
+    @classmethod
+    def node_name(cls, *inputs, **settings) -> str:
+        return "minitorch::autograd::NotImplemented"
+
+    @staticmethod
+    def forward(ctx: GraphContext, a: Tensor, src: Tensor, dim: int, index: Tensor, reduce: str):
+        """A copy of $a$ with $a[\\ldots, index_i, \\ldots] \\mathrel{+}= src_i$ (or `*=`)"""
+        out = apply_map(operators.identity, a, a.dtype)
+        positions = along_dim_positions(out._layout, dim, index, a.device)
+        values = converted(region(src, tuple(index.shape)) if src.ndim else src, a.dtype)
+        if reduce == "add":
+            put(out, positions, values, True)
+        else:
+            put_reduce(operators.mul, out, positions, values)
+        return out
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor):
+        raise RuntimeError("derivative for aten::scatter is not implemented")
 
 
 def scatter(a: Tensor, dim: int, index: Tensor, src=None, value=None, reduce=None) -> Tensor:  # noqa: A002
     """A copy of `a` with $a[index[i][j]][j] = src[i][j]$ for `dim=0` (and so on).
 
-    `src` may be a number (or given as `value=`); `reduce="add"` adds instead.
+    `src` may be a number (or given as `value=`); `reduce="add"` adds and
+    `reduce="multiply"` multiplies instead (without a gradient, as in PyTorch:
+    `scatter_reduce` has more reductions, and gradients).
     >>> import minitorch
     >>> minitorch.zeros(2, 3).scatter(0, minitorch.tensor([[1, 0, 1]]), 5.0)
     tensor([[0., 5., 0.],
             [5., 0., 5.]])
     """
     src = value if src is None else src
-    if reduce not in REDUCTIONS:
-        if reduce == "multiply":
-            raise NotImplementedError("scatter(reduce='multiply') is not supported by minitorch")
+    if reduce not in (None, "add", "multiply"):
         raise RuntimeError("reduce argument must be either add or multiply.")
     dim, checked = scatter_checks(a, dim, index, src)
     if a.ndim == 0:
         return scatter(as_vector(a), 0, as_vector(index), as_vector(src), reduce=reduce).reshape(())
+    if reduce is not None and isinstance(src, TensorBase):
+        warnings.warn(
+            "The reduce argument of torch.scatter with Tensor src is deprecated and will be "
+            "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
+            "reduction options.",
+            UserWarning,
+            stacklevel=2,
+        )
     if not isinstance(src, TensorBase):
         src = scalar_tensor(src, a.dtype, a.device)
-    return Scatter.apply(a, src, dim=dim, index=checked, accumulate=REDUCTIONS[reduce])
+    if reduce is not None:
+        return ScatterWithReduce.apply(a, src, dim=dim, index=checked, reduce=reduce)
+    return Scatter.apply(a, src, dim=dim, index=checked, accumulate=False)
 
 
 def scatter_(a: Tensor, dim: int, index: Tensor, src=None, value=None, reduce=None) -> Tensor:  # noqa: A002
@@ -230,6 +298,209 @@ def scatter_add(a: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
 def scatter_add_(a: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     """`scatter_add` in place."""
     return inplace(a, scatter_add, dim, index, src)
+
+
+# ---------------------------------------------------------------------------
+# scatter_reduce: the values that meet at a position folded by sum, prod, mean, amax, amin
+# ---------------------------------------------------------------------------
+
+# The fold of each reduction (None: the adding `put`), and PyTorch's aliases
+FOLDS = {"sum": None, "mean": None, "prod": operators.mul, "amax": operators.maximum}
+FOLDS["amin"] = operators.minimum
+ALIASES = {"max": "amax", "min": "amin"}
+
+
+def fold_start(reduce: str, dtype: dtypes.DType) -> Number:
+    """The value a fold starts from: 0, 1, or the lowest (highest) value of `dtype`."""
+    if reduce in ("sum", "mean"):
+        return 0
+    if reduce == "prod":
+        return 1
+    if dtype.is_floating_point:
+        return -math.inf if reduce == "amax" else math.inf
+    if dtype is dtypes.bool_:
+        return reduce == "amin"
+    limits = np.iinfo(dtype.numpy_dtype)
+    return int(limits.min if reduce == "amax" else limits.max)
+
+
+class ScatterReduce(Op):
+    """`a` with the values of `src` folded (by `reduce`) into it along `dim` at `index`."""
+
+    @staticmethod
+    def forward(
+        ctx: GraphContext, a: Tensor, src: Tensor, dim: int, index: Tensor, reduce: str,
+        include_self: bool,
+    ) -> Tensor:  # fmt: skip
+        """$out_p = reduce(\\{a_p\\} \\cup \\{src_i : p_i = p\\})$ ($a_p$ left out unless
+        `include_self`, where some $p_i = p$); `mean` divides by the count (floor for ints)"""
+        kind = ALIASES.get(reduce, reduce)  # "max" folds as "amax" (and has no backward)
+        out = apply_map(operators.identity, a, a.dtype)
+        positions = along_dim_positions(out._layout, dim, index, a.device)
+        values = region(src, tuple(index.shape))
+        if not include_self:
+            start = scalar_tensor(fold_start(kind, a.dtype), a.dtype, a.device)
+            put(out, positions, start, False)
+        if FOLDS[kind] is None:
+            put(out, positions, values, True)
+        else:
+            put_reduce(FOLDS[kind], out, positions, values)
+        if kind == "mean":
+            counts = new_tensor(tuple(a.shape), a.dtype, a.device)
+            put(counts, positions, scalar_tensor(1, a.dtype, a.device), True)
+            start = scalar_tensor(1 if include_self else 0, a.dtype, a.device)
+            counts = apply_zip(operators.add, counts, start, a.dtype)
+            counts = apply_zip(
+                operators.maximum, counts, scalar_tensor(1, a.dtype, a.device), a.dtype
+            )
+            divide = operators.div if a.dtype.is_floating_point else operators.floor_divide
+            out = apply_zip(divide, out, counts, a.dtype)
+        ctx.save_for_backward(a, src, out)
+        ctx.dim, ctx.index, ctx.reduce, ctx.include_self = dim, index, reduce, include_self
+        return out
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> tuple[Tensor, Tensor]:
+        """PyTorch's formulas, from differentiable operations (so `create_graph=True` works):
+        sum: $g$ and $g$ gathered; mean: both divided by the count; amax, amin: $g$ shared
+        evenly by the elements equal to the result; prod: $g \\cdot out / x$ (with zeros
+        handled apart)"""
+        a, src, out = ctx.saved_tensors
+        dim, index, reduce = ctx.dim, ctx.index, ctx.reduce
+        src_part = src if tuple(src.shape) == tuple(index.shape) else region_of(src, index)
+        if reduce not in FOLDS:
+            raise RuntimeError(
+                "Expected 'reduce' to be one of 'sum', 'prod', 'mean', 'amax', 'amin' but got "
+                f"{reduce}."
+            )
+        if reduce == "sum":
+            grad_a, grad_src = grad, gathered(grad, dim, index)
+        elif reduce == "mean":
+            counts = scatter_added(
+                grad.new_ones(grad.shape) if ctx.include_self else grad.new_zeros(grad.shape),
+                dim, index, src_part.new_ones(src_part.shape),
+            )  # fmt: skip
+            counts = counts.masked_fill(counts == 0, 1)
+            grad_a, grad_src = (
+                grad / counts,
+                gathered(grad, dim, index) / gathered(counts, dim, index),
+            )
+        elif reduce in ("amax", "amin"):
+            value = gathered(out, dim, index)
+            a_wins, src_wins = a == out, src_part == value
+            shares = scatter_added(
+                converted(a_wins, grad.dtype), dim, index, converted(src_wins, grad.dtype)
+            )
+            shared = grad / shares
+            grad_a, grad_src = a_wins * shared, src_wins * gathered(shared, dim, index)
+        else:
+            grad_a, grad_src = prod_gradients(a, src_part, out, grad, dim, index, ctx.include_self)
+        if not ctx.include_self:
+            grad_a = Scatter.apply(
+                grad_a,
+                scalar_tensor(0, grad.dtype, grad.device),
+                dim=dim,
+                index=index,
+                accumulate=False,
+            )
+        return grad_a, padded(grad_src, tuple(src.shape))
+
+
+def gathered(t: Tensor, dim: int, index: Tensor) -> Tensor:
+    """`t.gather(dim, index)`, `index` already checked."""
+    return Gather.apply(t, dim=dim, index=index)
+
+
+def scatter_added(t: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
+    """`t.scatter_add(dim, index, src)`, `index` already checked."""
+    return Scatter.apply(t, src, dim=dim, index=index, accumulate=True)
+
+
+def region_of(src: Tensor, index: Tensor) -> Tensor:
+    """`src[:n_0, :n_1, ...]` for `index`'s shape $(n_0, n_1, \\ldots)$, differentiably."""
+    return src[tuple(slice(0, size) for size in index.shape)]
+
+
+def prod_gradients(a, src, out, grad, dim, index, include_self) -> tuple[Tensor, Tensor]:
+    """The gradients of a scatter product: $g \\cdot out / x$ for each factor $x$, where a
+    zero factor is replaced by 1 (it is the only one that does not vanish), as PyTorch."""
+    masked_a = a.masked_fill(a == 0, 1)
+    grad_a = (
+        grad
+        * masked_a.scatter_reduce(dim, index, src, "prod", include_self=include_self)
+        / masked_a
+    )
+    src_zero = src == 0
+    zeros_there = gathered(
+        scatter_added(a.new_zeros(a.shape), dim, index, converted(src_zero, a.dtype)), dim, index
+    )
+    single_zero = src_zero & (zeros_there == 1)
+    without_zero = a.scatter_reduce(
+        dim, index, src.masked_fill(single_zero, 1), "prod", include_self=include_self
+    )
+    grad_src = gathered(grad * without_zero, dim, index).where(
+        single_zero, gathered(grad * out, dim, index) / src.masked_fill(src_zero, 1)
+    )
+    if is_grad_enabled() and bool((zeros_there > 1).any()):
+        grad_src = DoubleBackwardError.apply(grad_src)
+    return grad_a, grad_src
+
+
+class DoubleBackwardError(Op):
+    """A gradient whose own gradient is PyTorch's error (several zeros in one product)."""
+
+    @classmethod
+    def node_name(cls, *inputs, **settings) -> str:
+        return "Error"
+
+    @staticmethod
+    def forward(ctx: GraphContext, grad: Tensor) -> Tensor:
+        return alias(grad)
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor):
+        raise RuntimeError(
+            "scatter_reduce(): Double backward is unsupported for src when >1 zeros in src are "
+            "scattered to the same position in self"
+        )
+
+
+def scatter_reduce(
+    a: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True
+) -> Tensor:
+    """A copy of `a` with the elements of `src` that `index` sends to the same position
+    folded together with `reduce` ("sum", "prod", "mean", "amax", "amin"), with the
+    element of `a` there unless `include_self=False`.
+
+    >>> import minitorch
+    >>> x = minitorch.tensor([1.0, 2.0])
+    >>> x.scatter_reduce(0, minitorch.tensor([0, 0, 1]), minitorch.tensor([3.0, 4.0, 5.0]), "amax")
+    tensor([4., 5.])
+    """
+    if not isinstance(src, TensorBase):
+        raise TypeError(
+            f"scatter_reduce(): argument 'src' (position 3) must be Tensor, not "
+            f"{type(src).__name__}"
+        )
+    if reduce not in FOLDS and reduce not in ALIASES:
+        raise RuntimeError(
+            "reduce argument must be either sum, prod, mean, amax or amin, got " + str(reduce)
+        )
+    dim, checked = scatter_checks(a, dim, index, src)
+    if a.ndim == 0:
+        return scatter_reduce(
+            as_vector(a), 0, as_vector(index), as_vector(src), reduce, include_self=include_self
+        ).reshape(())
+    return ScatterReduce.apply(
+        a, src, dim=dim, index=checked, reduce=reduce, include_self=include_self
+    )
+
+
+def scatter_reduce_(
+    a: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True
+) -> Tensor:
+    """`scatter_reduce` in place."""
+    return inplace(a, partial(scatter_reduce, include_self=include_self), dim, index, src, reduce)
 
 
 # ---------------------------------------------------------------------------
@@ -335,6 +606,11 @@ class Take(Op):
     @staticmethod
     def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
         """$g$ added into zeros of the input's shape at the flat positions"""
+        if is_grad_enabled():  # backward(create_graph=True): the same, differentiable
+            flat = new_tensor((math.prod(ctx.input_shape),), grad.dtype, grad.device)
+            index, grad = ctx.index.reshape(-1), grad.reshape(-1)
+            flat = Scatter.apply(flat, grad, dim=0, index=index, accumulate=True)
+            return flat.reshape(ctx.input_shape)
         grad_input = new_tensor(ctx.input_shape, grad.dtype, grad.device)
         put(grad_input, ctx.index, grad, True)
         return grad_input

@@ -85,6 +85,8 @@ class AdvancedIndex(Op):
     def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
         """$g$ added into a zero tensor at the picked positions (picked twice: both)"""
         grad_input = new_tensor(ctx.input_shape, grad.dtype, grad.device)
+        if is_grad_enabled():  # backward(create_graph=True): the same, differentiable
+            return IndexPut.apply(grad_input, grad, plan=ctx.plan, accumulate=True)
         put(grad_input, ctx.plan.positions(grad_input._layout, grad.device), grad, True)
         return grad_input
 
@@ -104,17 +106,23 @@ class IndexPut(Op):
         out = apply_map(operators.identity, a, a.dtype)
         positions = plan.positions(out._layout, a.device)
         put(out, positions, converted(values, a.dtype), accumulate)
-        ctx.positions, ctx.accumulate = positions, accumulate
+        ctx.accumulate, ctx.plan = accumulate, plan
         return out
 
     @staticmethod
     def backward(ctx: GraphContext, grad: Tensor) -> tuple[Tensor, Tensor]:
         """$g$ to $a$ (zeros where written over); $g$ at the positions to `values`"""
+        if is_grad_enabled():  # backward(create_graph=True): the same, differentiable
+            zero = scalar_tensor(0, grad.dtype, grad.device)
+            grad_a = grad if ctx.accumulate else IndexPut.apply(grad, zero, plan=ctx.plan)
+            return grad_a, AdvancedIndex.apply(grad, plan=ctx.plan)
         grad_a = grad
         if not ctx.accumulate:
             grad_a = grad.clone()
-            put(grad_a, ctx.positions, scalar_tensor(0, grad.dtype, grad.device), False)
-        return grad_a, take(grad, ctx.positions)
+            written = ctx.plan.positions(grad_a._layout, grad.device)
+            put(grad_a, written, scalar_tensor(0, grad.dtype, grad.device), False)
+        # positions in `grad`'s own layout: it may be a view (an expanded one, after a sum)
+        return grad_a, take(grad, ctx.plan.positions(grad._layout, grad.device))
 
 
 class IndexAdd(IndexPut):

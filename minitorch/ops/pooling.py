@@ -91,6 +91,8 @@ def back_through_windows(ctx: GraphContext, windows_grad: Tensor, dilation: tupl
 class MaxPool2DWithIndices(Op):
     """$y[n, c, y, x] = \\max$ of the window at (y, x); indices point into each input plane."""
 
+    once_differentiable = True  # its backward calls kernels: no second derivative
+
     @staticmethod
     def forward(ctx, x, kernel, stride, padding, dilation, out_size, with_indices):
         """The windows copied into rows of kH * kW elements; arg-max along them (one kernel
@@ -183,6 +185,8 @@ def mean_to_windows(grad: Tensor, divisor: Tensor, kernel: tuple) -> Tensor:
 
 class AvgPool2D(Op):
     """$y[n, c, y, x]$ = the sum of the window at (y, x) / its size"""
+
+    once_differentiable = True  # its backward calls kernels: no second derivative
 
     @staticmethod
     def forward(ctx, x, kernel, stride, padding, out_size, count_include_pad, divisor_override):

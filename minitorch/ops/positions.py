@@ -10,16 +10,26 @@ Nothing here records an autograd graph.
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .. import dtypes, operators
 from ..backends import backend_for
-from ..backends.tensor_data import shape_broadcast
+from ..backends.tensor_data import TensorData, shape_broadcast
 from ..tensors.base import TensorBase
 from ..tensors.creation import arange, from_numpy, tensor
-from ..tensors.kernels import apply_zip, converted, moved, new_tensor, scalar_tensor
+from ..tensors.kernels import (
+    apply_zip,
+    converted,
+    moved,
+    new_tensor,
+    scalar_tensor,
+    scan_dim,
+    view_of,
+    with_shape,
+)
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -117,13 +127,57 @@ def broadcast_indices(indices: list[Tensor]) -> tuple:
     return shape
 
 
-def nonzero_indices(mask: Tensor) -> list[Tensor]:
-    """One int64 tensor per dim of `mask`: the indices of its true (nonzero) elements.
+def nonzero_ordinals(a: Tensor) -> Tensor:
+    """The row-major ordinals of the nonzero elements of `a` (NaN counts), in order, 1-D.
 
-    The count is known only after reading the mask, so it is read in host memory.
+    A scan (running sum) of the nonzero flags gives each nonzero element its place
+    in the result; their number, the result's size, is read once in host memory (as
+    PyTorch synchronises with the GPU here); `put` writes each ordinal at its place,
+    and those of the zero elements to one spare slot past the end.
     """
-    found = np.nonzero(mask._host_values())
-    return [host_result(k.astype(np.int64), mask.device) for k in found]
+    size = math.prod(a.shape)
+    flags = apply_zip(operators.ne, a, scalar_tensor(0, a.dtype, a.device), dtypes.int64)
+    flags = with_shape(flags, (size,))
+    places = scan_dim(operators.add, flags, 0, 0, dtypes.int64)
+    count = int(places[size - 1].item()) if size else 0
+    # place = flag * (running count - 1 - count) + count: zero elements go to slot `count`
+    past_end = scalar_tensor(count + 1, dtypes.int64, a.device)
+    places = apply_zip(operators.sub, places, past_end, dtypes.int64)
+    places = apply_zip(operators.mul, flags, places, dtypes.int64)
+    places = apply_zip(
+        operators.add, places, scalar_tensor(count, dtypes.int64, a.device), dtypes.int64
+    )
+    ordinals = new_tensor((count + 1,), dtypes.int64, a.device)
+    put(ordinals, places, arange(size, device=a.device), False)
+    return view_of(ordinals, TensorData(ordinals._layout.storage, (count,), (1,), 0))
+
+
+def unraveled(ordinals: Tensor, shape: tuple) -> list[Tensor]:
+    """The index along each dim of `shape` of the elements at row-major `ordinals`:
+    $\\lfloor o / \\prod_{j > k} s_j \\rfloor \\bmod s_k$ for dim $k$."""
+    found, step = [], 1
+    for size in reversed(shape):
+        divided = apply_zip(
+            operators.floor_divide,
+            ordinals,
+            scalar_tensor(step, dtypes.int64, ordinals.device),
+            dtypes.int64,
+        )
+        found.append(
+            apply_zip(
+                operators.remainder,
+                divided,
+                scalar_tensor(size, dtypes.int64, ordinals.device),
+                dtypes.int64,
+            )
+        )
+        step *= size
+    return found[::-1]
+
+
+def nonzero_indices(mask: Tensor) -> list[Tensor]:
+    """One int64 tensor per dim of `mask`: the indices of its true (nonzero) elements."""
+    return unraveled(nonzero_ordinals(mask), tuple(mask.shape))
 
 
 def host_result(array: np.ndarray, device) -> Tensor:
@@ -142,4 +196,12 @@ def take(a: Tensor, positions: Tensor) -> Tensor:
 def put(a: Tensor, positions: Tensor, values: Tensor, accumulate: bool) -> None:
     """$a.storage[positions_i] = values_i$ (`+=` if `accumulate`), values broadcast."""
     backend_for(a.device).put(a._layout, positions._layout, values._layout, accumulate)
+    a._bump_version()
+
+
+def put_reduce(fn, a: Tensor, positions: Tensor, values: Tensor) -> None:
+    """$a.storage[positions_i] = fn(a.storage[positions_i], values_i)$, in order, values
+    broadcast (converted to `a`'s dtype)."""
+    values = converted(values, a.dtype)
+    backend_for(a.device).put_reduce(fn, a._layout, positions._layout, values._layout)
     a._bump_version()

@@ -1,12 +1,14 @@
 """Selecting by a condition: masked_fill, masked_select, nonzero, where, unique, counting.
 
 `masked_fill` is the `where` kernel with a constant; `masked_select` is
-`a[mask]` (an advanced index). `nonzero`, `unique` and the number of bins of
-`bincount` have a size that depends on the values, so they read the values in
-host memory (as PyTorch synchronises with the GPU for them). `bincount` and
+`a[mask]` (an advanced index). `nonzero` and `unique` have a size that
+depends on the values: they run on the backend's kernels (a scan gives each
+kept element its place, a put writes it there) and read one number, that
+size, in host memory (as PyTorch synchronises with the GPU for it); `unique`
+sorts first and keeps the first of each run of equal values. `bincount` and
 `histc` add ones at computed positions (the backend's `put`, accumulating);
-`searchsorted` counts, with a broadcast comparison, how many sorted values
-come before each value.
+`searchsorted` runs PyTorch's binary search for all values at once, one
+halving per step of kernels. `unique(dim=...)` reads the slices in host memory.
 """
 
 from __future__ import annotations
@@ -15,21 +17,31 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .. import dtypes
+from .. import dtypes, operators
 from ..autograd.graph import GraphContext
 from ..backends import backend_for
-from ..backends.tensor_data import shape_broadcast
+from ..backends.tensor_data import TensorData, shape_broadcast
 from ..tensors.base import TensorBase
 from ..tensors.creation import zeros
-from ..tensors.kernels import converted, float_version, new_tensor, scalar_tensor
+from ..tensors.kernels import (
+    apply_zip,
+    converted,
+    float_version,
+    new_tensor,
+    scalar_tensor,
+    scan_dim,
+    scatter_along,
+    sort_dim,
+    view_of,
+    with_shape,
+    write_into,
+)
 from ..tensors.shapes import not_implemented
-from .comparisons import le, lt
 from .comparisons import where as where3
 from .functions import Op
 from .indexing import AdvancedIndex, IndexPlan
 from .inplace import inplace
-from .positions import host_result, put
-from .reductions import tensor_sum
+from .positions import grid_positions, host_result, nonzero_ordinals, put, scaled, take, unraveled
 from .views import expand
 
 if TYPE_CHECKING:
@@ -125,11 +137,14 @@ def nonzero(a: Tensor, *, as_tuple: bool = False):
     tensor([[0, 1],
             [1, 0]])
     """
-    values = a._host_values()
+    ordinals = nonzero_ordinals(a)  # on the backend's kernels: a scan, then a put
     if as_tuple:
-        found = np.nonzero(values.reshape(1) if values.ndim == 0 else values)
-        return tuple(host_result(k.astype(np.int64), a.device) for k in found)
-    return host_result(np.argwhere(values).astype(np.int64), a.device)
+        return tuple(unraveled(ordinals, tuple(a.shape) or (1,)))
+    count = ordinals.shape[0]
+    out = new_tensor((count, a.ndim), dtypes.int64, a.device)
+    for k, column in enumerate(unraveled(ordinals, tuple(a.shape))):
+        write_into(view_of(out, TensorData(out._layout.storage, (count,), (a.ndim,), k)), column)
+    return out
 
 
 def argwhere(a: Tensor) -> Tensor:
@@ -167,16 +182,184 @@ def unique(
     >>> minitorch.tensor([3, 1, 3, 2]).unique(return_counts=True)
     (tensor([1, 2, 3]), tensor([1, 1, 2]))
     """
+    if dim is not None:
+        return unique_along(a, dim, return_inverse, return_counts)
+    flat = a.reshape(-1)
+    values, order = sort_dim(flat, 0, False) if flat.numel() else (flat, None)
+    return distinct(values, order, tuple(a.shape), return_inverse, return_counts)
+
+
+def unique_consecutive(
+    a: Tensor, return_inverse: bool = False, return_counts: bool = False, dim: int | None = None
+):
+    """`a` with each run of equal consecutive values kept once (of slices along `dim`).
+
+    >>> import minitorch
+    >>> minitorch.tensor([1, 1, 2, 2, 1]).unique_consecutive(return_counts=True)
+    (tensor([1, 2, 1]), tensor([2, 2, 1]))
+    """
+    if dim is not None:
+        return unique_along(a, dim, return_inverse, return_counts, consecutive=True)
+    return distinct(a.reshape(-1), None, tuple(a.shape), return_inverse, return_counts)
+
+
+def distinct(values: Tensor, order, shape: tuple, return_inverse: bool, return_counts: bool):
+    """The runs of equal values of the 1-D `values` (sorted, or in their order), on the
+    backend's kernels: a flag where a run starts ($v_i \ne v_{i-1}$, so each NaN is its
+    own), a scan of the flags (each element's run), a put of each run's value.
+
+    `order`: where each sorted value came from (None: `values` are in `a`'s order).
+    """
+    size, device = values.shape[0], values.device
+    flags = new_tensor((size,), dtypes.int64, device)
+    if size:
+        write_into(part(flags, 0, 1), scalar_tensor(1, dtypes.int64, device))
+        starts = apply_zip(
+            operators.ne, part(values, 1, size), part(values, 0, size - 1), dtypes.int64
+        )
+        write_into(part(flags, 1, size), starts)
+    runs = scan_dim(operators.add, flags, 0, -1, dtypes.int64)
+    count = int(runs[size - 1].item()) + 1 if size else 0
+    found = new_tensor((count,), values.dtype, device)
+    put(found, runs, values, False)
+    result = [found]
+    if return_inverse:
+        inverse = runs if order is None else scatter_along((size,), runs, order, 0)
+        result.append(with_shape(inverse.contiguous(), shape))
+    if return_counts:
+        counts = new_tensor((count,), dtypes.int64, device)
+        put(counts, runs, scalar_tensor(1, dtypes.int64, device), True)
+        result.append(counts)
+    return result[0] if len(result) == 1 else tuple(result)
+
+
+def part(t: Tensor, start: int, stop: int) -> Tensor:
+    """The view `t[start:stop]` of a 1-D tensor."""
+    layout = t._layout
+    step = layout.strides[0]
+    return view_of(
+        t, TensorData(layout.storage, (stop - start,), (step,), layout.offset + start * step)
+    )
+
+
+def unique_along(a: Tensor, dim: int, return_inverse: bool, return_counts: bool, consecutive=False):
+    """`unique` of the slices along `dim`, read in host memory (NumPy's `unique`)."""
     values = a._host_values()
-    axis = None if dim is None else dim % max(a.ndim, 1)
-    found, inverse, counts = np.unique(values, return_inverse=True, return_counts=True, axis=axis)
+    axis = dim % max(a.ndim, 1)
+    if consecutive:
+        moved = np.moveaxis(values, axis, 0).reshape(values.shape[axis] if values.ndim else 1, -1)
+        starts = np.ones(len(moved), dtype=bool)
+        starts[1:] = (moved[1:] != moved[:-1]).any(axis=1)
+        inverse = np.cumsum(starts) - 1
+        found = np.take(values, np.flatnonzero(starts), axis=axis)
+        counts = np.diff(np.append(np.flatnonzero(starts), len(moved)))
+    else:
+        found, inverse, counts = np.unique(
+            values, return_inverse=True, return_counts=True, axis=axis
+        )
     result = [host_result(found, a.device)]
     if return_inverse:
-        shape = tuple(a.shape) if dim is None else (a.shape[axis],)
-        result.append(host_result(inverse.reshape(shape).astype(np.int64), a.device))
+        result.append(host_result(inverse.reshape(-1).astype(np.int64), a.device))
     if return_counts:
         result.append(host_result(counts.astype(np.int64), a.device))
     return result[0] if len(result) == 1 else tuple(result)
+
+
+def searchsorted_checks(sorted_sequence: Tensor, values, right: bool, side, sorter) -> bool:
+    """`right` as `side` says, after PyTorch's checks of the arguments."""
+    name = "torch.searchsorted()"
+    if side is not None:
+        if side not in ("left", "right"):
+            raise RuntimeError(f"{name}: side can only be 'left' or 'right' but got {side}")
+        if right and side == "left":
+            raise RuntimeError(
+                f"{name}: side and right can't be set to opposites, got side of left while "
+                "right was True"
+            )
+        right = side == "right"
+    shape = tuple(sorted_sequence.shape)
+    if sorter is not None:
+        if tuple(sorter.shape) != shape:
+            raise RuntimeError(
+                f"{name}: boundary and sorter must have the same size, but got boundary tensor "
+                f"{list(shape)}and got sorter tensor {list(sorter.shape)}"
+            )
+        if sorter.dtype is not dtypes.int64:
+            raise RuntimeError(
+                f"{name}: sorter must be a tensor of long dtype but got dtype "
+                f"{sorter.dtype.torch_scalar_name}"
+            )
+        if sorter.numel() and (int(sorter.min()) < 0 or int(sorter.max()) >= shape[-1]):
+            raise RuntimeError(f"{name}: sorter index out of range")
+    if values.ndim == 0 and len(shape) != 1:
+        raise RuntimeError(
+            f"{name}: input value can be a scalar only when boundaries tensor dimension is 1, "
+            f"but we got boundaries tensor dim({len(shape)}) and input value's dim(0) numel(1)"
+        )
+    if not shape:
+        raise RuntimeError(
+            f"{name}: boundaries tensor should have positive dimension, but got 0 dimension"
+        )
+    if len(shape) > 1 and (values.ndim != len(shape) or values.shape[:-1] != shape[:-1]):
+        raise RuntimeError(
+            f"{name}: boundaries tensor should be 1 dimension or the first N-1 dimensions of "
+            "boundaries tensor and input value tensor must match, but we got boundaries tensor "
+            f"{list(shape)} and input value tensor {list(values.shape)}"
+        )
+    return right
+
+
+def line_starts(t: Tensor) -> tuple[Tensor, int]:
+    """The storage position of the first element of each line of `t` along its last dim
+    (shaped to broadcast against those lines), and the step along them."""
+    layout = t._layout
+    starts = grid_positions(layout.shape[:-1], layout.strides[:-1], layout.offset, t.device)
+    if len(layout.shape) > 1:  # one line per value's line; a 1-D tensor's serves all values
+        starts = starts.view((*layout.shape[:-1], 1))
+    return starts, layout.strides[-1]
+
+
+def int64_zip(fn, a: Tensor, b: Tensor) -> Tensor:
+    return apply_zip(fn, a, b, dtypes.int64)
+
+
+def chosen(condition: Tensor, a: Tensor, b: Tensor) -> Tensor:
+    """$a_i$ where $condition_i$, else $b_i$ (int64, `b`'s shape)."""
+    out = new_tensor(tuple(b.shape), dtypes.int64, b.device)
+    backend_for(b.device).where(out._layout, condition._layout, a._layout, b._layout)
+    return out
+
+
+def bisect(boundaries: Tensor, values: Tensor, sorter, right: bool) -> Tensor:
+    """For each value, PyTorch's binary search of its line of `boundaries` (last dim).
+
+    The search keeps $[start, end)$ and halves it with $mid = \\lfloor (start + end)/2
+    \rfloor$: it goes right of $mid$ unless $b_{mid} \\ge v$ ($b_{mid} > v$ if `right`),
+    so a NaN anywhere gives PyTorch's answer too. All lines move together, one step of
+    kernels per halving ($\\lfloor \\log_2 n \rfloor + 1$ of them), each line reading
+    its element $b_{mid}$ (or $b_{sorter_{mid}}$) with the backend's `take`.
+    """
+    n, device = boundaries.shape[-1], values.device
+    rows, step = line_starts(boundaries)
+    if sorter is not None:
+        sorter_rows, sorter_step = line_starts(sorter)
+    number = lambda k: scalar_tensor(k, dtypes.int64, device)  # noqa: E731
+    start = new_tensor(tuple(values.shape), dtypes.int64, device)
+    end = int64_zip(operators.add, start, number(n))
+    stop_at = operators.gt if right else operators.ge
+    for _ in range(n.bit_length()):
+        mid = int64_zip(operators.floor_divide, int64_zip(operators.add, start, end), number(2))
+        at = int64_zip(operators.minimum, mid, number(n - 1))
+        if sorter is not None:
+            at = take(sorter, int64_zip(operators.add, sorter_rows, scaled(at, sorter_step)))
+        at = int64_zip(operators.add, rows, scaled(at, step))
+        stop = apply_zip(stop_at, take(boundaries, at), values, dtypes.bool_)
+        active = apply_zip(operators.lt, start, end, dtypes.bool_)
+        go_right = apply_zip(operators.lt, stop, active, dtypes.bool_)  # active, not stop
+        stop = apply_zip(operators.logical_and, stop, active, dtypes.bool_)
+        start = chosen(go_right, int64_zip(operators.add, mid, number(1)), start)
+        end = chosen(stop, mid, end)
+    return start
 
 
 def searchsorted(
@@ -186,38 +369,44 @@ def searchsorted(
     out_int32: bool = False,
     right: bool = False,
     side: str | None = None,
-    sorter=None,
+    sorter: Tensor | None = None,
 ) -> Tensor:
-    """For each value, how many elements of `sorted_sequence` (its last dim) come before it:
-    the index to insert it at to keep the order ($<$ for `right=False`, $\\le$ for `right=True`).
+    r"""For each value, where to insert it into its line of `sorted_sequence` (the last dim)
+    to keep the order: the first position $i$ with $b_i \ge v$ ($b_i > v$ for `right=True`
+    or `side="right"`), $n$ if none. `sorter` gives the order of an unsorted sequence
+    (what `argsort` returns); `out_int32` the result's dtype.
 
     >>> import minitorch
     >>> minitorch.searchsorted(minitorch.tensor([1, 3, 5, 7]), minitorch.tensor([3, 6]))
     tensor([1, 3])
     """
-    if side is not None:
-        if side not in ("left", "right"):
-            raise RuntimeError(
-                f"torch.searchsorted(): side can only be 'left' or 'right' but got {side}"
-            )
-        if right and side == "left":
-            raise RuntimeError(
-                "torch.searchsorted(): side and right can't be set to opposites, got side of "
-                "left while right was True"
-            )
-        right = side == "right"
-    if sorter is not None:
-        raise NotImplementedError("searchsorted(sorter=...) is not supported by minitorch")
-    scalar = not isinstance(values, TensorBase)
-    values = (
-        scalar_tensor(values, dtypes.result_type(values), sorted_sequence.device)
-        if scalar
-        else values
-    )
-    before = (le if right else lt)(sorted_sequence.unsqueeze(-2), values.unsqueeze(-1))
-    counts = tensor_sum(before, -1)
-    counts = counts.reshape(()) if scalar else counts
-    return converted(counts, dtypes.int64) if not out_int32 else counts
+    if not isinstance(values, TensorBase):
+        values = scalar_tensor(values, dtypes.result_type(values), sorted_sequence.device)
+    right = searchsorted_checks(sorted_sequence, values, right, side, sorter)
+    dtype = dtypes.promote_types(sorted_sequence.dtype, values.dtype)
+    if dtype is dtypes.bool_:
+        raise not_implemented("searchsorted_out_cpu", dtype)
+    found = bisect(converted(sorted_sequence, dtype), converted(values, dtype), sorter, right)
+    return converted(found, dtypes.int32) if out_int32 else found
+
+
+def bucketize(
+    input: Tensor,  # noqa: A002 -- PyTorch's name
+    boundaries: Tensor,
+    *,
+    out_int32: bool = False,
+    right: bool = False,
+) -> Tensor:
+    """The bucket of each element of `input` among the 1-D sorted `boundaries`:
+    `searchsorted(boundaries, input, right=right)`.
+
+    >>> import minitorch
+    >>> minitorch.bucketize(minitorch.tensor([0.5, 3.0]), minitorch.tensor([1.0, 3.0]))
+    tensor([0, 1])
+    """
+    if boundaries.ndim != 1:
+        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({boundaries.ndim})")
+    return searchsorted(boundaries, input, out_int32=out_int32, right=right)
 
 
 def bincount(a: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:

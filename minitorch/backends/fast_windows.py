@@ -476,7 +476,7 @@ class WindowKernels:
         positions `indices` (contiguous, from `max_pool2d`), 0 elsewhere."""
         work = grad_x.numel()
         kernel, n_chunks = self.choose(
-            KERNELS["_max_pool2d_backward"], work, self.parallel_threshold
+            KERNELS["_max_pool2d_backward"], work, self.window_parallel_threshold
         )
         kernel(
             grad_x.storage[grad_x.offset : grad_x.offset + grad_x.numel()],

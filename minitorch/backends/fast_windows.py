@@ -402,6 +402,11 @@ class WindowKernels:
     layouts that the caller allocated; `padding` is the padding before each spatial dim."""
 
     window_kernels = True
+    # Work (multiply-adds, or elements read) from which the parallel builds run. Measured on the
+    # busy 2-core development machine, the parallel builds were slower than the serial ones at
+    # every LeNet-sized shape (often 10-100x: a parallel launch waits for a descheduled
+    # thread), so for now only very large convolutions use threads.
+    window_parallel_threshold = 1 << 28
 
     def conv2d(
         self, out: TensorData, x: TensorData, weight: TensorData, bias: TensorData | None,
@@ -410,7 +415,9 @@ class WindowKernels:
         """$out[n, o] = b_o + \\sum_{c, i, j} W[o, c, i, j]\\, x[n, c, y s + i d - p, ...]$,
         the channels split into `groups`; `out` (N, O, oH, oW), `x` (N, C, H, W)."""
         work = math.prod(out.shape) * math.prod(weight.shape[1:])
-        kernel, n_chunks = self.choose(KERNELS["_conv2d_forward"], work, self.parallel_threshold)
+        kernel, n_chunks = self.choose(
+            KERNELS["_conv2d_forward"], work, self.window_parallel_threshold
+        )
         b = bias if bias is not None else x
         kernel(
             out.storage[out.offset : out.offset + out.numel()],
@@ -428,7 +435,9 @@ class WindowKernels:
         """The gradients of `conv2d` for the upstream `grad` (the output's shape) into the
         contiguous `grad_x`, `grad_w` and `grad_b` that are not None."""
         work = 2 * math.prod(grad.shape) * math.prod(weight.shape[1:])
-        kernel, n_chunks = self.choose(KERNELS["_conv2d_backward"], work, self.parallel_threshold)
+        kernel, n_chunks = self.choose(
+            KERNELS["_conv2d_backward"], work, self.window_parallel_threshold
+        )
         needs = (grad_x is not None, grad_w is not None, grad_b is not None)
         unused = np.empty(0, x.storage.dtype)
         gx, gw, gb = (
@@ -450,7 +459,7 @@ class WindowKernels:
         """The maximum of each window of `x` (N, C, H, W) and its position in the input plane
         (int64), into contiguous `values` and `indices` (N, C, oH, oW)."""
         work = math.prod(values.shape) * math.prod(kernel_size)
-        kernel, n_chunks = self.choose(KERNELS["_max_pool2d"], work, self.parallel_threshold)
+        kernel, n_chunks = self.choose(KERNELS["_max_pool2d"], work, self.window_parallel_threshold)
         size = values.numel()
         kernel(
             values.storage[values.offset : values.offset + size],
@@ -467,7 +476,7 @@ class WindowKernels:
         positions `indices` (contiguous, from `max_pool2d`), 0 elsewhere."""
         work = grad_x.numel()
         kernel, n_chunks = self.choose(
-            KERNELS["_max_pool2d_backward"], work, self.parallel_threshold
+            KERNELS["_max_pool2d_backward"], work, self.window_parallel_threshold
         )
         kernel(
             grad_x.storage[grad_x.offset : grad_x.offset + grad_x.numel()],

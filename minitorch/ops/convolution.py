@@ -8,6 +8,10 @@ multiply by the weight seen as a matrix. The backward is two more products
 and `add_windows` (col2im): the columns' gradient added back through the
 same windows, one whole-tensor kernel call per kernel offset. A 1-D
 convolution is the 2-D one with height 1.
+
+That is the exercise path, and every backend can run it. A backend with
+`window_kernels` (the default, `backends/fast_windows.py`) runs each direction
+of a floating-point convolution as one kernel call instead (`tuned_convolution`).
 """
 
 from __future__ import annotations

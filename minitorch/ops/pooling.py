@@ -7,6 +7,8 @@ directly. Both backwards put the gradient back through the same windows
 (`add_windows`). Adaptive average pooling, whose windows vary in size, is two
 matrix products with averaging matrices. 1-D pooling is 2-D pooling of
 height 1, recorded as PyTorch records it (Unsqueeze, the 2-D node, Squeeze).
+On a backend with `window_kernels` (the default), floating-point max pooling is
+one kernel call each way, which records the maxima's positions (`tuned_max_pool`).
 """
 
 from __future__ import annotations

@@ -641,3 +641,28 @@ def test_a_fused_adam_step_on_cuda_parameters_equals_the_cpu_step(amsgrad):
     for key in steps[0]:
         if key != "step":
             assert_matches(steps[1][key], steps[0][key])
+
+
+def test_conv_pooling_and_a_loss_on_cuda_as_on_cpu():
+    """nn's window ops on cuda tensors: conv2d, max pooling (with its indices), average
+    pooling (padding, divisor), adaptive pooling and cross-entropy give the cpu results,
+    forward and backward, and every result and gradient stays on the device."""
+    functional = minitorch.nn.functional
+    weights = values(2, 1, 3, 3, seed=31)
+    cpu_x, gpu_x = both(values(2, 1, 6, 6, seed=30), requires_grad=True)
+    cpu_w, gpu_w = both(weights, requires_grad=True)
+    target = np.array([1, 0])
+    results = []
+    for x, w, device in ((cpu_x, cpu_w, "cpu"), (gpu_x, gpu_w, "cuda")):
+        h = functional.conv2d(x, w, padding=1).relu()
+        pooled, indices = functional.max_pool2d(h, 2, return_indices=True)
+        averaged = functional.avg_pool2d(h, 3, stride=2, padding=1, count_include_pad=False)
+        divided = functional.avg_pool2d(h, 2, divisor_override=3)
+        adaptive = functional.adaptive_avg_pool2d(h, (2, 1))
+        logits = pooled.sum((2, 3)) + averaged.mean((2, 3)) + divided.amax((2, 3))
+        logits = logits + adaptive.flatten(1)[:, :2]
+        loss = functional.cross_entropy(logits, minitorch.tensor(target, device=device))
+        loss.backward()
+        results.append((loss.detach(), indices, adaptive.detach(), x.grad, w.grad))
+    for cpu, gpu in zip(*results, strict=True):
+        assert_matches(gpu, cpu)

@@ -75,7 +75,7 @@ def max_to_windows(grad: Tensor, best: Tensor, kernel: tuple) -> Tensor:
     window's maximum (offset `best`, (N, C, oH, oW, 1)), 0 elsewhere."""
     # BEGIN SOLUTION 4.3
     n, c, oh, ow = grad.shape
-    rows = grad.view(n, c, oh, ow, 1).where(arange(prod(kernel)) == best, 0.0)
+    rows = grad.view(n, c, oh, ow, 1).where(arange(prod(kernel), device=grad.device) == best, 0.0)
     return rows.view(n, c, oh, ow, *kernel).permute(0, 1, 4, 5, 2, 3)
     # END SOLUTION 4.3
 
@@ -116,8 +116,8 @@ class MaxPool2DWithIndices(Op):
         if not with_indices:
             return values.view(shape)
         # the index of each maximum in its input plane: row * W + column
-        row = arange(out_size[0]).view(-1, 1, 1) * stride[0] - padding[0]
-        col = arange(out_size[1]).view(1, -1, 1) * stride[1] - padding[1]
+        row = arange(out_size[0], device=x.device).view(-1, 1, 1) * stride[0] - padding[0]
+        col = arange(out_size[1], device=x.device).view(1, -1, 1) * stride[1] - padding[1]
         row = row + (best // kernel[1]) * dilation[0]
         col = col + (best % kernel[1]) * dilation[1]
         return values.view(shape), (row * image.shape[3] + col).view(shape)
@@ -157,11 +157,11 @@ def tuned_max_pool_backward(ctx: GraphContext, grad: Tensor) -> Tensor:
     return grad_x.view(input_shape)
 
 
-def averaging_sizes(size, k, s, p, out, count_include_pad, dtype) -> Tensor:
+def averaging_sizes(size, k, s, p, out, count_include_pad, dtype, device) -> Tensor:
     """How many elements each window along one dim averages, as PyTorch counts them: the
     window $[i s - p, i s - p + k)$ clipped to the padded input, or to the input itself
     without `count_include_pad`."""
-    start = arange(out) * s - p
+    start = arange(out, device=device) * s - p
     end = (start + k).clamp(max=size + p)
     if not count_include_pad:
         start, end = start.clamp(min=0), end.clamp(max=size)
@@ -197,11 +197,11 @@ class AvgPool2D(Op):
         height, width = image.shape[2:]
         before, after = pool_padding((height, width), kernel, stride, padding, (1, 1), out_size)
         if divisor_override:
-            divisor = tensor(float(divisor_override), dtype=x.dtype)
+            divisor = tensor(float(divisor_override), dtype=x.dtype, device=x.device)
         else:
             sizes = (height, width)
             rows, cols = (
-                averaging_sizes(n, k, s, p, o, count_include_pad, x.dtype)
+                averaging_sizes(n, k, s, p, o, count_include_pad, x.dtype, x.device)
                 for n, k, s, p, o in zip(sizes, kernel, stride, padding, out_size, strict=True)
             )
             divisor = rows.view(-1, 1) * cols.view(1, -1)
@@ -221,12 +221,12 @@ class AvgPool2D(Op):
         return back_through_windows(ctx, windows_grad, (1, 1))
 
 
-def averaging_matrix(out: int, size: int, dtype) -> Tensor:
+def averaging_matrix(out: int, size: int, dtype, device) -> Tensor:
     """(out, size): row i averages input positions $\\lfloor i L / o \\rfloor$ to
     $\\lceil (i + 1) L / o \\rceil$ (exclusive), the windows of adaptive pooling."""
     if out == 0:
-        return zeros(0, size, dtype=dtype)
-    i, j = arange(out).view(-1, 1), arange(size).view(1, -1)
+        return zeros(0, size, dtype=dtype, device=device)
+    i, j = arange(out, device=device).view(-1, 1), arange(size, device=device).view(1, -1)
     start, end = (i * size) // out, ((i + 1) * size + out - 1) // out
     inside = (j >= start) & (j < end)
     return inside.to(dtype) / (end - start).to(dtype)
@@ -237,8 +237,8 @@ class AdaptiveAvgPool2D(Op):
 
     @staticmethod
     def forward(ctx: GraphContext, x: Tensor, out_size: tuple) -> Tensor:
-        rows = averaging_matrix(out_size[0], x.shape[-2], x.dtype)
-        cols = averaging_matrix(out_size[1], x.shape[-1], x.dtype)
+        rows = averaging_matrix(out_size[0], x.shape[-2], x.dtype, x.device)
+        cols = averaging_matrix(out_size[1], x.shape[-1], x.dtype, x.device)
         ctx.save_for_backward(rows, cols)
         return (rows @ x @ cols.transpose(0, 1)).contiguous()
 

@@ -166,6 +166,28 @@ def cpu_backend(request):
         minitorch.set_backend(previous)
 
 
+EXERCISE_PATH_TASKS = ("task4_1", "task4_2", "task4_3")
+
+
+@pytest.fixture
+def exercise_path(request):
+    """Tests of tasks 4.1-4.3 run on the reference backend, so they grade the exercise path
+    (windows, im2col, col2im): the default backend's one-pass window kernels would bypass it.
+    The other tests keep the default backend, whose kernels `test_nn_kernels.py` checks
+    against the exercise path."""
+    if not any(mark.name in EXERCISE_PATH_TASKS for mark in request.node.iter_markers()):
+        yield
+        return
+    import minitorch
+
+    previous = minitorch.get_backend().name
+    minitorch.set_backend("simple")
+    try:
+        yield
+    finally:
+        minitorch.set_backend(previous)
+
+
 TESTS_DIR = str(Path(__file__).resolve().parent)
 LIBRARY_DIR = str(PROJECT_ROOT / "minitorch")
 

@@ -61,6 +61,16 @@ def store(storage: np.ndarray, position: int, value) -> None:
         storage[position] = np.asarray(value).astype(storage.dtype)
 
 
+def added(old, new):
+    """`put(accumulate=True)`'s fold: $old + new$."""
+    return old + new
+
+
+def replaced(old, new):
+    """`put`'s fold: the new value."""
+    return new
+
+
 class SimpleBackend(HostMemory):
     """The reference backend: one Python loop per kernel, element by element."""
 
@@ -193,15 +203,7 @@ class SimpleBackend(HostMemory):
         self, a: TensorData, positions: TensorData, values: TensorData, accumulate: bool
     ) -> None:
         """$a.storage[positions[i]] = values[i]$ (or `+=`), in order, `values` broadcast."""
-        index = np.zeros(positions.ndim, dtype=np.int64)
-        value_index = np.zeros(values.ndim, dtype=np.int64)
-        with np.errstate(all="ignore"):
-            for ordinal in range(positions.numel()):
-                to_index(ordinal, positions.shape_array, index)
-                broadcast_index(index, positions.shape_array, values.shape_array, value_index)
-                position = positions.storage[positions.position(index)]
-                value = values.storage[values.position(value_index)]
-                a.storage[position] = a.storage[position] + value if accumulate else value
+        self.put_reduce(added if accumulate else replaced, a, positions, values)
 
     def put_reduce(
         self, fn: Callable, a: TensorData, positions: TensorData, values: TensorData

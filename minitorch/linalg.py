@@ -4,7 +4,7 @@
 any vector $p$-norm over `dim` (the functions live in `ops/statistics.py`).
 """
 
-from .ops.api import linalg_norm as norm
-from .ops.api import vector_norm
+from .ops.statistics import linalg_norm as norm
+from .ops.statistics import vector_norm
 
 __all__ = ["norm", "vector_norm"]

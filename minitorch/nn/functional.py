@@ -14,40 +14,15 @@ import warnings
 from .. import dtypes
 from .._tensor import Tensor
 from ..autograd import Function
-from ..ops.api import (
-    adaptive_avg_pool1d,
-    adaptive_avg_pool2d,
-    avg_pool1d,
-    avg_pool2d,
-    batch_norm,
-    binary_cross_entropy,
-    binary_cross_entropy_with_logits,
-    conv1d,
-    conv2d,
-    cross_entropy,
-    erf,
-    huber_loss,
-    l1_loss,
-    layer_norm,
-    max_pool1d,
-    max_pool2d,
-    mse_loss,
-    nll_loss,
-    normalize,
-    pad,
-    relu,
-    sigmoid,
-    smooth_l1_loss,
-    tanh,
-    unfold,
-    where,
-)
-from ..ops.api import log_softmax as ops_log_softmax
-from ..ops.api import softmax as ops_softmax
+from ..ops.api import FUNCTIONAL
+from ..ops.elementwise import erf
+from ..ops.reductions import log_softmax as ops_log_softmax
+from ..ops.reductions import softmax as ops_softmax
+from ..ops.selection import where
 from ..tensors.creation import arange, rand_like
 
 # ---------------------------------------------------------------------------
-# nn core: linear, activations, dropout, embedding, one_hot
+# Linear, activations, dropout, embedding, one_hot
 # ---------------------------------------------------------------------------
 
 
@@ -329,11 +304,6 @@ def embedding(
 
 
 # ---------------------------------------------------------------------------
-# end of nn core
-# ---------------------------------------------------------------------------
-
-
-# ---------------------------------------------------------------------------
 # Softmax, losses and normalization (the functions live in minitorch/ops/losses.py and
 # normalization.py; softmax's implicit dim is PyTorch's functional-only behaviour)
 # ---------------------------------------------------------------------------
@@ -363,42 +333,21 @@ def log_softmax(input: Tensor, dim: int | None = None, dtype=None) -> Tensor:  #
     return ops_log_softmax(input, dim, dtype)
 
 
+# The operations of ops/ declared `functional=True` (convolution, pooling, losses,
+# normalization, relu, ...); the functions above are nn.functional's own.
+globals().update(FUNCTIONAL)
+
 __all__ = [
     "bilinear",
-    "adaptive_avg_pool1d",
-    "adaptive_avg_pool2d",
-    "avg_pool1d",
-    "avg_pool2d",
-    "conv1d",
-    "conv2d",
-    "max_pool1d",
-    "max_pool2d",
-    "pad",
-    "binary_cross_entropy_with_logits",
     "dropout",
     "elu",
     "embedding",
     "gelu",
     "leaky_relu",
     "linear",
-    "one_hot",
-    "relu",
-    "sigmoid",
-    "silu",
-    "tanh",
-    "unfold",
-    # softmax, losses and normalization
-    "batch_norm",
-    "binary_cross_entropy",
-    "binary_cross_entropy_with_logits",
-    "cross_entropy",
-    "huber_loss",
-    "l1_loss",
-    "layer_norm",
     "log_softmax",
-    "mse_loss",
-    "nll_loss",
-    "normalize",
-    "smooth_l1_loss",
+    "one_hot",
+    "silu",
     "softmax",
+    *FUNCTIONAL,
 ]

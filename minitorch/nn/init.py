@@ -23,7 +23,7 @@ import warnings
 
 from .._tensor import Tensor
 from ..autograd import no_grad
-from ..ops.api import where
+from ..ops.selection import where
 from ..tensors.creation import empty_like
 
 _GAIN_ONE = (

@@ -1,427 +1,100 @@
-"""The tensor functions of the `minitorch` namespace (`minitorch.add`, `minitorch.sum`, ...).
+"""The public operations, gathered from their `@public` declarations (`public.py`).
 
-Each is defined in its family's module, next to the `Function` that computes
-it: `unary.py` ($e^a$, $\\ln a$, ...), `arithmetic.py`, `comparisons.py`,
-`reductions.py`, `linalg.py`, `views.py`, `copies.py`. This is the one list
-of them that `minitorch` and `minitorch.nn.functional` import. Names that
-would shadow Python built-ins have a `tensor_` prefix (`tensor_sum`,
-`tensor_max`, ...) and are exported under PyTorch's name by `minitorch`.
+Importing the families below runs their declarations; the tables made from
+them are what the upper layers take their operations from:
+
+- `TORCH_FUNCTIONS`, the `minitorch.<name>` functions (`minitorch/__init__.py`);
+- `TENSOR_METHODS`, the methods of `minitorch.Tensor` (`_tensor.py`);
+- `FUNCTIONAL`, the `minitorch.nn.functional.<name>` functions (`nn/functional.py`).
+
+A function with keyword forms (`keywords=`) is exported wrapped by
+`torch_keywords`; an in-place form (`inplace=True`) is made here by
+`in_place_form`. A name made twice for one table is an error at import.
 """
 
-from .arithmetic import (
-    add,
-    div,
-    floor_divide,
-    mul,
-    remainder,
-    sub,
-    tensor_pow,
-    true_divide,
-)
-from .comparisons import (
-    bitwise_and,
-    bitwise_left_shift,
-    bitwise_not,
-    bitwise_or,
-    bitwise_right_shift,
-    bitwise_xor,
-    clamp,
-    clip,
-    eq,
-    ge,
-    gt,
-    le,
-    logical_and,
-    logical_not,
-    logical_or,
-    lt,
-    maximum,
-    minimum,
-    ne,
-)
-from .convolution import constant_pad_nd, conv1d, conv2d, unfold
-from .convolution import pad_constant as pad
-from .copies import (
-    clone,
-    detach,
-)
+from __future__ import annotations
 
-# -- the tensor API's part A: more math, reductions, sorting, joins, einsum --
-from .einsum import einsum
-from .elementwise import (
-    acos,
-    allclose,
-    arctan2,
-    asin,
-    atan,
-    atan2,
-    ceil,
-    cos,
-    cosh,
-    equal,
-    erf,
-    expm1,
-    fix,
-    floor,
-    fmod,
-    frac,
-    hypot,
-    isclose,
-    isfinite,
-    isinf,
-    isnan,
-    lerp,
-    log1p,
-    log2,
-    log10,
-    nan_to_num,
-    rsqrt,
-    sign,
-    sin,
-    sinh,
-    square,
-    tan,
-    tensor_round,
-    trunc,
-)
-from .gather import (
+import inspect
+from collections.abc import Callable
+
+from . import (  # noqa: F401 -- imported for their declarations
+    arithmetic,
+    comparisons,
+    convolution,
+    copies,
+    einsum,
+    elementwise,
     gather,
-    index_add,
-    index_fill,
-    index_select,
-    scatter,
-    scatter_add,
-    scatter_reduce,
-    tensor_take,
+    indexing,
+    inplace,
+    joins,
+    linalg,
+    losses,
+    normalization,
+    pooling,
+    reductions,
+    selection,
+    sorting,
+    statistics,
+    unary,
+    views,
 )
-from .inplace import _fused_adam_, _fused_adamw_  # optim: fused steps
-from .joins import (
-    addmm,
-    bmm,
-    cat,
-    chunk,
-    concat,
-    concatenate,
-    diag,
-    diagonal,
-    dstack,
-    flip,
-    ger,
-    hstack,
-    narrow,
-    outer,
-    repeat,
-    repeat_interleave,
-    roll,
-    split,
-    stack,
-    tensor_split,
-    tile,
-    tril,
-    triu,
-    unbind,
-    vstack,
-)
+from .inplace import inplace as write_in_place
 from .keywords import torch_keywords
-from .linalg import (
-    dot,
-    matmul,
-    mm,
-)
-from .losses import (  # losses and normalization (nn.functional's)
-    binary_cross_entropy,
-    binary_cross_entropy_with_logits,
-    cross_entropy,
-    huber_loss,
-    l1_loss,
-    mse_loss,
-    nll_loss,
-    smooth_l1_loss,
-)
-from .normalization import batch_norm, layer_norm, normalize
-from .pooling import (
-    adaptive_avg_pool1d,
-    adaptive_avg_pool2d,
-    avg_pool1d,
-    avg_pool2d,
-    max_pool1d,
-    max_pool2d,
-)
-from .reductions import (
-    argmax,
-    argmin,
-    log_softmax,
-    mean,
-    softmax,
-    tensor_all,
-    tensor_any,
-    tensor_max,
-    tensor_min,
-    tensor_prod,
-    tensor_sum,
-)
-from .selection import (
-    argwhere,
-    bincount,
-    bucketize,
-    histc,
-    masked_fill,
-    masked_select,
-    nonzero,
-    searchsorted,
-    unique,
-    unique_consecutive,
-    where,
-)
-from .sorting import argsort, kthvalue, median, msort, sort, topk
-from .statistics import (
-    amax,
-    amin,
-    count_nonzero,
-    cumprod,
-    cumsum,
-    linalg_norm,
-    logsumexp,
-    norm,
-    std,
-    var,
-    vector_norm,
-)
-from .unary import (
-    exp,
-    log,
-    neg,
-    negative,
-    reciprocal,
-    relu,
-    sigmoid,
-    sqrt,
-    tanh,
-    tensor_abs,
-)
-from .views import (
-    broadcast_to,
-    expand,
-    flatten,
-    permute,
-    reshape,
-    squeeze,
-    t,
-    transpose,
-    unsqueeze,
-)
+from .public import DECLARATIONS, Declaration
 
-# The keyword forms PyTorch also accepts: axis=/keepdims=, input=/other=, out= (keywords.py)
-(
-    add, sub, mul, div, true_divide, floor_divide, remainder, tensor_pow, matmul, mm, dot,
-    maximum, minimum, eq, ne, lt, le, gt, ge,
-) = (
-    torch_keywords(f, operands=2)
-    for f in (
-        add, sub, mul, div, true_divide, floor_divide, remainder, tensor_pow, matmul, mm, dot,
-        maximum, minimum, eq, ne, lt, le, gt, ge,
-    )
-)  # fmt: skip
-(
-    exp, log, sqrt, neg, negative, tanh, sigmoid, relu, tensor_abs, reciprocal, clamp, clip,
-    tensor_sum, mean, tensor_prod, tensor_max, tensor_min, argmax, argmin, tensor_all,
-    tensor_any, softmax, log_softmax,
-) = (
-    torch_keywords(f, operands=1)
-    for f in (
-        exp, log, sqrt, neg, negative, tanh, sigmoid, relu, tensor_abs, reciprocal, clamp, clip,
-        tensor_sum, mean, tensor_prod, tensor_max, tensor_min, argmax, argmin, tensor_all,
-        tensor_any, softmax, log_softmax,
-    )
-)  # fmt: skip
 
-__all__ = [
-    "exp",
-    "log",
-    "neg",
-    "negative",
-    "reciprocal",
-    "relu",
-    "sigmoid",
-    "sqrt",
-    "tanh",
-    "tensor_abs",
-    "add",
-    "div",
-    "floor_divide",
-    "mul",
-    "remainder",
-    "sub",
-    "tensor_pow",
-    "true_divide",
-    "bitwise_and",
-    "bitwise_left_shift",
-    "bitwise_not",
-    "bitwise_or",
-    "bitwise_right_shift",
-    "bitwise_xor",
-    "clamp",
-    "clip",
-    "eq",
-    "ge",
-    "gt",
-    "le",
-    "logical_and",
-    "logical_not",
-    "logical_or",
-    "lt",
-    "maximum",
-    "minimum",
-    "ne",
-    "where",
-    "argmax",
-    "argmin",
-    "log_softmax",
-    "mean",
-    "softmax",
-    "tensor_all",
-    "tensor_any",
-    "tensor_max",
-    "tensor_min",
-    "tensor_prod",
-    "tensor_sum",
-    "dot",
-    "matmul",
-    "mm",
-    "broadcast_to",
-    "expand",
-    "flatten",
-    "permute",
-    "reshape",
-    "squeeze",
-    "t",
-    "transpose",
-    "unsqueeze",
-    "clone",
-    "detach",
-    # convolution and pooling
-    "adaptive_avg_pool1d",
-    "adaptive_avg_pool2d",
-    "avg_pool1d",
-    "avg_pool2d",
-    "constant_pad_nd",
-    "conv1d",
-    "conv2d",
-    "max_pool1d",
-    "max_pool2d",
-    "pad",
-    "unfold",
-    # losses and normalization
-    "batch_norm",
-    "binary_cross_entropy",
-    "binary_cross_entropy_with_logits",
-    "cross_entropy",
-    "huber_loss",
-    "l1_loss",
-    "layer_norm",
-    "mse_loss",
-    "nll_loss",
-    "normalize",
-    "smooth_l1_loss",
-    # the tensor API's part A
-    "acos",
-    "allclose",
-    "arctan2",
-    "asin",
-    "atan",
-    "atan2",
-    "ceil",
-    "cos",
-    "cosh",
-    "equal",
-    "erf",
-    "expm1",
-    "fix",
-    "floor",
-    "fmod",
-    "frac",
-    "hypot",
-    "isclose",
-    "isfinite",
-    "isinf",
-    "isnan",
-    "lerp",
-    "log1p",
-    "log2",
-    "log10",
-    "nan_to_num",
-    "rsqrt",
-    "sign",
-    "sin",
-    "sinh",
-    "square",
-    "tan",
-    "tensor_round",
-    "trunc",
-    "addmm",
-    "bmm",
-    "cat",
-    "chunk",
-    "concat",
-    "concatenate",
-    "diag",
-    "diagonal",
-    "dstack",
-    "flip",
-    "ger",
-    "hstack",
-    "narrow",
-    "outer",
-    "repeat",
-    "repeat_interleave",
-    "roll",
-    "split",
-    "stack",
-    "tensor_split",
-    "tile",
-    "tril",
-    "triu",
-    "unbind",
-    "vstack",
-    "amax",
-    "amin",
-    "count_nonzero",
-    "cumprod",
-    "cumsum",
-    "linalg_norm",
-    "logsumexp",
-    "norm",
-    "std",
-    "var",
-    "vector_norm",
-    "einsum",
-    "argsort",
-    "kthvalue",
-    "median",
-    "msort",
-    "sort",
-    "topk",
-    # gather/scatter and selection (gather.py, selection.py)
-    "gather",
-    "index_add",
-    "index_fill",
-    "index_select",
-    "scatter",
-    "scatter_add",
-    "tensor_take",
-    "argwhere",
-    "bincount",
-    "histc",
-    "masked_fill",
-    "masked_select",
-    "nonzero",
-    "searchsorted",
-    "unique",
-    # optim: fused optimizer steps (inplace.py; torch's private names)
-    "_fused_adam_",
-    "_fused_adamw_",
-    # the leftovers of issue 9 (apileft)
-    "bucketize",
-    "scatter_reduce",
-    "unique_consecutive",
-]
+def exported(declaration: Declaration) -> Callable:
+    """The function users call: with PyTorch's keyword forms where it declares them."""
+    if declaration.keywords is None:
+        return declaration.function
+    return torch_keywords(declaration.function, operands=declaration.keywords)
+
+
+def in_place_form(operation: Callable, name: str) -> Callable:
+    """`name(a, ...)`: $a \\leftarrow$ `operation(a, ...)` written into `a` (see `inplace`)."""
+
+    def in_place(a, *args, **kwargs):
+        if kwargs:
+            return write_in_place(a, lambda x, *rest: operation(x, *rest, **kwargs), *args)
+        return write_in_place(a, operation, *args)
+
+    in_place.__name__ = in_place.__qualname__ = name
+    in_place.__module__ = operation.__module__
+    in_place.__signature__ = inspect.signature(operation)
+    in_place.__doc__ = f"In-place version of `{name[:-1]}`: the result is written into the tensor."
+    return in_place
+
+
+def add_name(table: dict[str, Callable], name: str, function: Callable) -> None:
+    if name in table:
+        raise ValueError(f"{name!r} is made twice from the declarations in ops/")
+    table[name] = function
+
+
+def build_tables() -> tuple[dict[str, Callable], dict[str, Callable], dict[str, Callable]]:
+    """(minitorch functions, Tensor methods, nn.functional functions) from the declarations."""
+    torch_functions: dict[str, Callable] = {}
+    tensor_methods: dict[str, Callable] = {}
+    functional: dict[str, Callable] = {}
+    for declaration in DECLARATIONS:
+        function = exported(declaration)
+        names = (declaration.name, *declaration.aliases)
+        for name in names:
+            if declaration.torch:
+                add_name(torch_functions, name, function)
+            if declaration.functional:
+                add_name(functional, name, function)
+        if declaration.method is None:
+            continue
+        for name in (declaration.method, *declaration.aliases):
+            add_name(tensor_methods, name, function)
+            if declaration.inplace:
+                form = in_place_form(declaration.function, name + "_")
+                add_name(tensor_methods, name + "_", form)
+                if declaration.torch:
+                    add_name(torch_functions, name + "_", form)
+    return torch_functions, tensor_methods, functional
+
+
+TORCH_FUNCTIONS, TENSOR_METHODS, FUNCTIONAL = build_tables()

@@ -17,6 +17,7 @@ from ..tensors.base import TensorBase
 from ..tensors.kernels import Number, apply_zip, as_operands, converted
 from ..tensors.shapes import not_implemented
 from .functions import Op
+from .public import public
 from .unary import reciprocal
 
 if TYPE_CHECKING:
@@ -40,6 +41,7 @@ class Add(Op):
         # END SOLUTION 2.5
 
 
+@public(keywords=2)
 def add(a, b, alpha: Number = 1) -> Tensor:
     """$a + \\alpha b$, broadcast, with PyTorch's type promotion.
 
@@ -80,6 +82,7 @@ class Rsub(Op):
         return -grad
 
 
+@public(keywords=2)
 def sub(a, b, alpha: Number = 1) -> Tensor:
     """$a - \\alpha b$, broadcast."""
     bools = [
@@ -120,6 +123,7 @@ class Mul(Op):
         # END SOLUTION 2.5
 
 
+@public(keywords=2)
 def mul(a, b) -> Tensor:
     """$a \\cdot b$ elementwise, broadcast."""
     return Mul.apply(a, b)
@@ -146,6 +150,7 @@ class Div(Op):
         # END SOLUTION 2.5
 
 
+@public(aliases=("true_divide",), keywords=2)
 def div(a, b) -> Tensor:
     """$a / b$ elementwise (true division: integers give floats).
 
@@ -156,15 +161,13 @@ def div(a, b) -> Tensor:
     return Div.apply(a, b)
 
 
-true_divide = div
-
-
 def check_integer_divisor(b: Tensor) -> None:
     """PyTorch raises for integer division by zero instead of returning garbage."""
     if not b.dtype.is_floating_point and (b == 0).any().item():
         raise RuntimeError("ZeroDivisionError")
 
 
+@public(keywords=2)
 def floor_divide(a, b) -> Tensor:
     """$\\lfloor a / b \\rfloor$ elementwise (no gradient)."""
     x, y, dtype = as_operands(a, b)
@@ -193,6 +196,7 @@ class Remainder(Op):
         return grad, grad_b
 
 
+@public(keywords=2)
 def remainder(a, b) -> Tensor:
     """$a \\bmod b$ with the sign of $b$ (Python's `%`)."""
     return Remainder.apply(a, b) if isinstance(b, TensorBase) else Remainder.apply(a, b=b)
@@ -251,6 +255,7 @@ def exponent_gradient(grad: Tensor, a: Tensor, b: Tensor, out: Tensor) -> Tensor
     return (grad * (out * a.log())).where(~flat, 0.0)
 
 
+@public("pow", inplace=True, keywords=2)
 def tensor_pow(a, b) -> Tensor:
     """$a^b$ elementwise (`minitorch.pow`)."""
     exponent_dtype = b.dtype if isinstance(b, TensorBase) else dtypes.scalar_dtype(b)

@@ -27,6 +27,7 @@ from ..tensors.kernels import (
 )
 from ..tensors.shapes import not_implemented
 from .functions import Op
+from .public import public
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -47,6 +48,7 @@ class Maximum(Op):
         return split_at_ties(grad, a, b, a < b), split_at_ties(grad, a, b, a > b)
 
 
+@public(keywords=2)
 def maximum(a: Tensor, b: Tensor) -> Tensor:
     """Elementwise maximum of two tensors (NaN wins)."""
     return Maximum.apply(a, b)
@@ -67,6 +69,7 @@ class Minimum(Op):
         return split_at_ties(grad, a, b, a > b), split_at_ties(grad, a, b, a < b)
 
 
+@public(keywords=2)
 def minimum(a: Tensor, b: Tensor) -> Tensor:
     """Elementwise minimum of two tensors (NaN wins)."""
     return Minimum.apply(a, b)
@@ -102,6 +105,7 @@ class Clamp(Op):
         return grad.where(inside, 0.0)
 
 
+@public(inplace=True, aliases=("clip",), keywords=1)
 def clamp(a: Tensor, min: Number | None = None, max: Number | None = None) -> Tensor:  # noqa: A002
     """Limit every element to `[min, max]` (either bound may be None)."""
     if min is None and max is None:
@@ -110,9 +114,6 @@ def clamp(a: Tensor, min: Number | None = None, max: Number | None = None) -> Te
         low = a if min is None else maximum(a, min)
         return low if max is None else minimum(low, max)
     return Clamp.apply(a, low=min, high=max)
-
-
-clip = clamp
 
 
 class Where(Op):
@@ -149,6 +150,12 @@ def where(condition: Tensor, a, b) -> Tensor:
     return Where.apply(a, b, condition=condition)
 
 
+@public("where", torch=False)
+def tensor_where(a: Tensor, condition: Tensor, other) -> Tensor:
+    """The method `a.where(condition, other)`: `where(condition, a, other)`."""
+    return where(condition, a, other)
+
+
 # ---------------------------------------------------------------------------
 # Comparisons, logical and bitwise operations (no gradient)
 # ---------------------------------------------------------------------------
@@ -160,46 +167,55 @@ def bool_zip(fn, a, b) -> Tensor:
     return apply_zip(fn, x, y, dtypes.bool_)
 
 
+@public(keywords=2)
 def eq(a, b) -> Tensor:
     """$a = b$ elementwise (bool)."""
     return bool_zip(operators.eq, a, b)
 
 
+@public(keywords=2)
 def ne(a, b) -> Tensor:
     """$a \\ne b$ elementwise (bool)."""
     return bool_zip(operators.ne, a, b)
 
 
+@public(keywords=2)
 def lt(a, b) -> Tensor:
     """$a < b$ elementwise (bool)."""
     return bool_zip(operators.lt, a, b)
 
 
+@public(keywords=2)
 def le(a, b) -> Tensor:
     """$a \\le b$ elementwise (bool)."""
     return bool_zip(operators.le, a, b)
 
 
+@public(keywords=2)
 def gt(a, b) -> Tensor:
     """$a > b$ elementwise (bool)."""
     return bool_zip(operators.gt, a, b)
 
 
+@public(keywords=2)
 def ge(a, b) -> Tensor:
     """$a \\ge b$ elementwise (bool)."""
     return bool_zip(operators.ge, a, b)
 
 
+@public()
 def logical_not(a: Tensor) -> Tensor:
     """True where `a` is zero."""
     return apply_map(operators.logical_not, a, dtypes.bool_)
 
 
+@public()
 def logical_and(a: Tensor, b: Tensor) -> Tensor:
     """True where both are non-zero."""
     return bool_zip(operators.logical_and, a, b)
 
 
+@public()
 def logical_or(a: Tensor, b: Tensor) -> Tensor:
     """True where either is non-zero."""
     return bool_zip(operators.logical_or, a, b)
@@ -213,26 +229,31 @@ def bitwise(fn, kernel: str, a, b) -> Tensor:
     return apply_zip(fn, x, y, dtype)
 
 
+@public()
 def bitwise_and(a, b) -> Tensor:
     """`a & b`: logical and of bools, bitwise and of integers."""
     return bitwise(operators.bitwise_and, "bitwise_and_cpu", a, b)
 
 
+@public()
 def bitwise_or(a, b) -> Tensor:
     """`a | b`: logical or of bools, bitwise or of integers."""
     return bitwise(operators.bitwise_or, "bitwise_or_cpu", a, b)
 
 
+@public()
 def bitwise_xor(a, b) -> Tensor:
     """`a ^ b`: logical xor of bools, bitwise xor of integers."""
     return bitwise(operators.bitwise_xor, "bitwise_xor_cpu", a, b)
 
 
+@public()
 def bitwise_left_shift(a, b) -> Tensor:
     """`a << b`: the bits of integers shifted left by `b` ($a \\cdot 2^b$, wrapping)."""
     return shift(operators.left_shift, "lshift_cpu", a, b)
 
 
+@public()
 def bitwise_right_shift(a, b) -> Tensor:
     """`a >> b`: the bits of integers shifted right by `b` ($\\lfloor a / 2^b \\rfloor$)."""
     return shift(operators.right_shift, "rshift_cpu", a, b)
@@ -246,6 +267,7 @@ def shift(fn, kernel: str, a, b) -> Tensor:
     return apply_zip(fn, x, y, dtype)
 
 
+@public()
 def bitwise_not(a: Tensor) -> Tensor:
     """`~a`: logical not of bools, bitwise not of integers."""
     if a.dtype.is_floating_point:

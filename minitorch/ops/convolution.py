@@ -24,6 +24,7 @@ from ..backends import backend_for
 from ..backends.tensor_data import TensorData, prod
 from ..tensors.kernels import new_tensor, scalar_tensor, view_of, write_into
 from .functions import Op
+from .public import public
 from .views import squeeze, unsqueeze
 
 if TYPE_CHECKING:
@@ -258,6 +259,7 @@ class Im2Col(Op):
         return inside.contiguous().view(input_shape)
 
 
+@public(torch=False, method=False, functional=True)
 def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:  # noqa: A002
     """im2col: the sliding kH x kW windows of `input` (N, C, H, W) or (C, H, W) as columns,
     (N, C * kH * kW, L) with L the number of windows (`torch.nn.functional.unfold`).
@@ -401,6 +403,7 @@ def convolution(x, weight, bias, stride, padding, dilation, groups, dims: int, n
     return squeeze(out, 0) if unbatched else out
 
 
+@public(method=False, functional=True)
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):  # noqa: A002
     """1-D convolution (cross-correlation) of `input` (N, C, L) with `weight` (O, C/groups, k).
 
@@ -412,6 +415,7 @@ def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     return convolution(input, weight, bias, stride, padding, dilation, groups, 1, "conv1d")
 
 
+@public(method=False, functional=True)
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):  # noqa: A002
     """2-D convolution of `input` (N, C, H, W) with `weight` (O, C/groups, kH, kW).
 
@@ -478,6 +482,7 @@ class ConstantPadNd(Op):
         return grad_a
 
 
+@public("pad", torch=False, method=False, functional=True)
 def pad_constant(input: Tensor, pad: tuple, mode: str = "constant", value=None) -> Tensor:  # noqa: A002
     """`input` padded with `value` (0 by default): `pad` = (left, right, top, bottom, ...),
     starting from the last dimension; negative amounts crop.
@@ -504,6 +509,7 @@ def pad_constant(input: Tensor, pad: tuple, mode: str = "constant", value=None) 
     return ConstantPadNd.apply(input, pad=pad, value=0.0 if value is None else value)
 
 
+@public(method=False)
 def constant_pad_nd(input: Tensor, pad: tuple, value=0) -> Tensor:  # noqa: A002
     """`pad` in constant mode (`minitorch.constant_pad_nd`, as `torch.constant_pad_nd`)."""
     return pad_constant(input, pad, "constant", value)

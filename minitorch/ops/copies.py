@@ -17,6 +17,7 @@ from ..tensors.device import check_device
 from ..tensors.device import device as Device
 from ..tensors.kernels import alias, apply_map, converted, moved
 from .functions import Op
+from .public import public
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -41,11 +42,13 @@ class Copy(Op):
         return grad if grad.device == ctx.source_device else moved(grad, ctx.source_device)
 
 
+@public()
 def clone(a: Tensor) -> Tensor:
     """A contiguous copy of `a` with its own storage."""
     return Copy.apply(a, dtype=a.dtype)
 
 
+@public(torch=False)
 def to(a: Tensor, *args, dtype=None, device=None, copy=False, non_blocking=False) -> Tensor:
     """`a` with another dtype and/or device; `a` itself when nothing changes."""
     target_dtype, target_device = dtype, device
@@ -63,6 +66,13 @@ def to(a: Tensor, *args, dtype=None, device=None, copy=False, non_blocking=False
     return Copy.apply(a, dtype=new_dtype, kind="ToCopy", device=new_device)
 
 
+@public(torch=False)
+def type_as(a: Tensor, other: Tensor) -> Tensor:
+    """`a` converted to `other`'s dtype."""
+    return to(a, other.dtype)
+
+
+@public()
 def detach(a: Tensor) -> Tensor:
     """`a`'s storage and layout, outside the autograd graph (shares the version counter)."""
     return alias(a)

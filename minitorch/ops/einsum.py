@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .joins import diagonal
+from .public import public
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -252,6 +253,7 @@ def checked_sizes(operands, terms: list[str]) -> dict[str, int]:
     return sizes
 
 
+@public(method=False)
 def einsum(equation, *operands) -> Tensor:
     """The sum over the letters missing from the output of the products of the operands'
     elements, their dims named by the letters of `equation`.

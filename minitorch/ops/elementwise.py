@@ -32,6 +32,7 @@ from .arithmetic import check_integer_divisor, tensor_pow
 from .comparisons import where
 from .copies import clone
 from .functions import Op
+from .public import public
 from .unary import unary
 
 if TYPE_CHECKING:
@@ -143,6 +144,7 @@ Sign  = unary("Sign",    operators.sign,            zero_gradient,  None,  False
 # fmt: on
 
 
+@public()
 def sin(a: Tensor) -> Tensor:
     """$\\sin a$ elementwise (integers give the default float dtype).
 
@@ -153,76 +155,91 @@ def sin(a: Tensor) -> Tensor:
     return Sin.apply(a)
 
 
+@public()
 def cos(a: Tensor) -> Tensor:
     """$\\cos a$ elementwise."""
     return Cos.apply(a)
 
 
+@public()
 def tan(a: Tensor) -> Tensor:
     """$\\tan a$ elementwise."""
     return Tan.apply(a)
 
 
+@public(aliases=("arcsin",))
 def asin(a: Tensor) -> Tensor:
     """$\\arcsin a$ elementwise (NaN outside $[-1, 1]$)."""
     return Asin.apply(a)
 
 
+@public(aliases=("arccos",))
 def acos(a: Tensor) -> Tensor:
     """$\\arccos a$ elementwise (NaN outside $[-1, 1]$)."""
     return Acos.apply(a)
 
 
+@public(aliases=("arctan",))
 def atan(a: Tensor) -> Tensor:
     """$\\arctan a$ elementwise."""
     return Atan.apply(a)
 
 
+@public()
 def sinh(a: Tensor) -> Tensor:
     """$\\sinh a$ elementwise."""
     return Sinh.apply(a)
 
 
+@public()
 def cosh(a: Tensor) -> Tensor:
     """$\\cosh a$ elementwise."""
     return Cosh.apply(a)
 
 
+@public()
 def log2(a: Tensor) -> Tensor:
     """$\\log_2 a$ elementwise."""
     return Log2.apply(a)
 
 
+@public()
 def log10(a: Tensor) -> Tensor:
     """$\\log_{10} a$ elementwise."""
     return Log10.apply(a)
 
 
+@public()
 def log1p(a: Tensor) -> Tensor:
     """$\\ln(1 + a)$ elementwise, accurate for small $a$."""
     return Log1P.apply(a)
 
 
+@public()
 def expm1(a: Tensor) -> Tensor:
     """$e^a - 1$ elementwise, accurate for small $a$."""
     return Expm1.apply(a)
 
 
+@public()
 def erf(a: Tensor) -> Tensor:
     """The error function $\\frac{2}{\\sqrt{\\pi}} \\int_0^a e^{-t^2} dt$ elementwise."""
     return Erf.apply(a)
 
 
+@public()
 def rsqrt(a: Tensor) -> Tensor:
     """$1 / \\sqrt{a}$ elementwise."""
     return Rsqrt.apply(a)
 
 
+@public()
 def square(a: Tensor) -> Tensor:
     """$a^2$ elementwise (`a ** 2`: integers stay integers, bools become int64)."""
     return tensor_pow(converted(a, dtypes.int64) if a.dtype is dtypes.bool_ else a, 2)
 
 
+@public()
 def frac(a: Tensor) -> Tensor:
     """$a - \\operatorname{trunc}(a)$ elementwise (floating tensors only)."""
     if not a.dtype.is_floating_point:
@@ -237,22 +254,22 @@ def rounding(fn: type[Op], kernel: str, a: Tensor) -> Tensor:
     return fn.apply(a) if a.dtype.is_floating_point else clone(a)
 
 
+@public()
 def floor(a: Tensor) -> Tensor:
     """$\\lfloor a \\rfloor$ elementwise."""
     return rounding(Floor, "floor_vml_cpu", a)
 
 
+@public()
 def ceil(a: Tensor) -> Tensor:
     """$\\lceil a \\rceil$ elementwise."""
     return rounding(Ceil, "ceil_vml_cpu", a)
 
 
+@public(aliases=("fix",))
 def trunc(a: Tensor) -> Tensor:
     """$a$ rounded towards 0 elementwise."""
     return rounding(Trunc, "trunc_vml_cpu", a)
-
-
-fix = trunc
 
 
 class RoundDecimals(Op):
@@ -274,6 +291,7 @@ class RoundDecimals(Op):
         return zeros_like(grad)
 
 
+@public("round")
 def tensor_round(a: Tensor, decimals: int = 0) -> Tensor:
     """$a$ rounded to `decimals` decimal places, halves to even (`minitorch.round`).
 
@@ -288,6 +306,7 @@ def tensor_round(a: Tensor, decimals: int = 0) -> Tensor:
     return RoundDecimals.apply(a, decimals=decimals)
 
 
+@public()
 def sign(a: Tensor) -> Tensor:
     """$-1$, 0 or 1 by the sign of each element (0 for NaN; bools unchanged)."""
     return clone(a) if a.dtype is dtypes.bool_ else Sign.apply(a)
@@ -323,12 +342,10 @@ class Atan2(Op):
         return scale * b, -(scale * a)
 
 
+@public(aliases=("arctan2",))
 def atan2(a: Tensor, b: Tensor) -> Tensor:
     """$\\arctan(a / b)$ in the quadrant of the point $(b, a)$, elementwise (`arctan2`)."""
     return Atan2.apply(a, b)
-
-
-arctan2 = atan2
 
 
 class Hypot(Op):
@@ -349,6 +366,7 @@ class Hypot(Op):
         return grad * a / out, grad * b / out
 
 
+@public()
 def hypot(a: Tensor, b: Tensor) -> Tensor:
     """$\\sqrt{a^2 + b^2}$ elementwise, without overflow in the squares."""
     return Hypot.apply(a, b)
@@ -376,6 +394,7 @@ class Fmod(Op):
         return grad, grad_b
 
 
+@public()
 def fmod(a: Tensor, b) -> Tensor:
     """The remainder of $a / b$ rounded towards 0: the sign of $a$ (C's `fmod`)."""
     return Fmod.apply(a, b) if isinstance(b, TensorBase) else Fmod.apply(a, b=b)
@@ -409,6 +428,7 @@ class Lerp(Op):
         return grad * (1 - w), grad * w, grad_weight
 
 
+@public()
 def lerp(a: Tensor, b: Tensor, weight) -> Tensor:
     """$a + w (b - a)$ elementwise: from `a` (at $w = 0$) to `b` (at $w = 1$)."""
     if isinstance(weight, TensorBase):
@@ -421,16 +441,19 @@ def lerp(a: Tensor, b: Tensor, weight) -> Tensor:
 # ---------------------------------------------------------------------------
 
 
+@public()
 def isnan(a: Tensor) -> Tensor:
     """True where $a$ is NaN."""
     return apply_map(operators.is_nan, a, dtypes.bool_)
 
 
+@public()
 def isinf(a: Tensor) -> Tensor:
     """True where $a$ is $+\\infty$ or $-\\infty$."""
     return apply_map(operators.is_inf, as_number(a), dtypes.bool_)
 
 
+@public()
 def isfinite(a: Tensor) -> Tensor:
     """True where $a$ is neither NaN nor infinite."""
     return apply_map(operators.is_finite, as_number(a), dtypes.bool_)
@@ -465,6 +488,7 @@ class NanToNum(Op):
         return grad.where(finite, 0.0)
 
 
+@public()
 def nan_to_num(a: Tensor, nan: float = 0.0, posinf=None, neginf=None) -> Tensor:
     """NaN to `nan`, $\\pm\\infty$ to `posinf`/`neginf` (the dtype's largest finite by default)."""
     if not a.dtype.is_floating_point:
@@ -472,6 +496,7 @@ def nan_to_num(a: Tensor, nan: float = 0.0, posinf=None, neginf=None) -> Tensor:
     return NanToNum.apply(a, nan=nan, posinf=posinf, neginf=neginf)
 
 
+@public()
 def isclose(a: Tensor, b: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan=False):
     """True where $|a - b| \\le atol + rtol \\, |b|$ (or $a = b$, infinities included)."""
     if a.dtype is not b.dtype:
@@ -497,11 +522,13 @@ def isclose(a: Tensor, b: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equa
     return close
 
 
+@public()
 def allclose(a: Tensor, b: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan=False):
     """Whether every element of `a` is close to `b`'s (`isclose`), as a Python bool."""
     return bool(isclose(a, b, rtol, atol, equal_nan).all().item())
 
 
+@public()
 def equal(a: Tensor, b: Tensor) -> bool:
     """Whether `a` and `b` have the same shape and the same values (a Python bool)."""
     if tuple(a.shape) != tuple(b.shape):

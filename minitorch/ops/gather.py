@@ -52,6 +52,7 @@ from .positions import (
     scaled,
     take,
 )
+from .public import public
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -131,6 +132,7 @@ class Gather(Op):
         return grad_input
 
 
+@public()
 def gather(a: Tensor, dim: int, index: Tensor) -> Tensor:
     """$out[i][j] = a[index[i][j]][j]$ for `dim=0` ($a[i][index[i][j]]$ for `dim=1`, ...).
 
@@ -250,6 +252,7 @@ class ScatterWithReduce(Op):
         raise RuntimeError("derivative for aten::scatter is not implemented")
 
 
+@public()
 def scatter(a: Tensor, dim: int, index: Tensor, src=None, value=None, reduce=None) -> Tensor:  # noqa: A002
     """A copy of `a` with $a[index[i][j]][j] = src[i][j]$ for `dim=0` (and so on).
 
@@ -282,11 +285,13 @@ def scatter(a: Tensor, dim: int, index: Tensor, src=None, value=None, reduce=Non
     return Scatter.apply(a, src, dim=dim, index=checked, accumulate=False)
 
 
+@public(torch=False)
 def scatter_(a: Tensor, dim: int, index: Tensor, src=None, value=None, reduce=None) -> Tensor:  # noqa: A002
     """`scatter` in place."""
     return inplace(a, scatter, dim, index, src, value, reduce)
 
 
+@public()
 def scatter_add(a: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     """A copy of `a` with $a[index[i][j]][j] \\mathrel{+}= src[i][j]$ for `dim=0` (repeats add)."""
     dim, checked = scatter_checks(a, dim, index, src)
@@ -295,6 +300,7 @@ def scatter_add(a: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     return Scatter.apply(a, src, dim=dim, index=checked, accumulate=True)
 
 
+@public(torch=False)
 def scatter_add_(a: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     """`scatter_add` in place."""
     return inplace(a, scatter_add, dim, index, src)
@@ -465,6 +471,7 @@ class DoubleBackwardError(Op):
         )
 
 
+@public()
 def scatter_reduce(
     a: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True
 ) -> Tensor:
@@ -496,6 +503,7 @@ def scatter_reduce(
     )
 
 
+@public(torch=False)
 def scatter_reduce_(
     a: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True
 ) -> Tensor:
@@ -523,6 +531,7 @@ def vector_index(index: Tensor, name: str) -> Tensor:
     return as_vector(converted(index, dtypes.int64))
 
 
+@public()
 def index_select(a: Tensor, dim: int, index: Tensor) -> Tensor:
     """The slices of `a` along `dim` at `index`, in that order: `a[:, index]` for `dim=1`.
 
@@ -556,6 +565,7 @@ def along_plan(a: Tensor, dim: int, index: Tensor, name: str) -> IndexPlan:
     return IndexPlan(tuple(a.shape), (slice(None),) * dim + (index,))
 
 
+@public()
 def index_add(a: Tensor, dim: int, index: Tensor, source: Tensor, alpha: Number = 1) -> Tensor:
     """A copy of `a` with $\\alpha \\cdot source$ added at `index` along `dim` (repeats add up)."""
     plan = along_plan(a, dim, index, "index_add")
@@ -567,11 +577,13 @@ def index_add(a: Tensor, dim: int, index: Tensor, source: Tensor, alpha: Number 
     return IndexAdd.apply(a, source if alpha == 1 else source * alpha, plan=plan)
 
 
+@public(torch=False)
 def index_add_(a: Tensor, dim: int, index: Tensor, source: Tensor, alpha: Number = 1) -> Tensor:
     """`index_add` in place."""
     return inplace(a, index_add, dim, index, source, alpha)
 
 
+@public()
 def index_fill(a: Tensor, dim: int, index: Tensor, value) -> Tensor:
     """A copy of `a` with `value` at `index` along `dim`."""
     plan = along_plan(a, dim, index, "index_fill")
@@ -584,6 +596,7 @@ def index_fill(a: Tensor, dim: int, index: Tensor, value) -> Tensor:
     return IndexFill.apply(a, value, plan=plan)
 
 
+@public(torch=False)
 def index_fill_(a: Tensor, dim: int, index: Tensor, value) -> Tensor:
     """`index_fill` in place."""
     return inplace(a, index_fill, dim, index, value)
@@ -616,6 +629,7 @@ class Take(Op):
         return grad_input
 
 
+@public("take")
 def tensor_take(a: Tensor, index: Tensor) -> Tensor:
     """The elements of `a`, seen as 1-D, at `index` (result of `index`'s shape).
 

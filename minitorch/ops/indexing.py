@@ -48,6 +48,7 @@ from .positions import (
     scaled,
     take,
 )
+from .public import public
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -308,7 +309,7 @@ def index_steps(key: tuple, shape: tuple) -> list[tuple]:
 def setitem(a: Tensor, key, value) -> None:
     """`a[key] = value`: write `value` (a number or a broadcastable tensor) into `a`'s view."""
     if is_advanced_key(key):
-        index_put_(a, key, value)
+        put_at(a, key, value)
         return
     target = Index.apply(a, key=key)
     if not isinstance(value, TensorBase):
@@ -316,7 +317,7 @@ def setitem(a: Tensor, key, value) -> None:
     inplace(target, copied_into, value, checked=False)
 
 
-def index_put_(a: Tensor, key, value, accumulate: bool = False) -> Tensor:
+def put_at(a: Tensor, key, value, accumulate: bool = False) -> Tensor:
     """`a[key] = value` for an advanced key: `value` broadcast to the shape `a[key]` has
     (added, with repeated elements adding up, if `accumulate`).
 
@@ -345,6 +346,12 @@ def index_put_(a: Tensor, key, value, accumulate: bool = False) -> Tensor:
         return inplace(a, index_put, source, plan, accumulate, checked=False)
     put(a, plan.positions(a._layout, a.device), converted(source, a.dtype), accumulate)
     return a
+
+
+@public(torch=False)
+def index_put_(a: Tensor, indices, values, accumulate: bool = False) -> Tensor:
+    """`a[indices] = values` for a tuple of index tensors (added up if `accumulate`)."""
+    return put_at(a, tuple(indices), values, accumulate)
 
 
 def index_put(a: Tensor, values: Tensor, plan: IndexPlan, accumulate: bool) -> Tensor:

@@ -30,11 +30,10 @@ from ..tensors.kernels import (
     view_of,
     write_into,
 )
-from .arithmetic import add, div, mul, sub, tensor_pow
-from .comparisons import clamp
+from .arithmetic import add, div, mul, sub
 from .copies import to
 from .functions import Op
-from .unary import exp, log, neg, relu, sigmoid, sqrt, tanh, tensor_abs
+from .public import public
 from .views import Expand, t
 
 if TYPE_CHECKING:
@@ -198,6 +197,7 @@ def region_of(t: Tensor, region: tuple) -> Tensor:
 # ---------------------------------------------------------------------------
 
 
+@public(torch=False)
 def add_(a: Tensor, b, alpha: Number = 1) -> Tensor:
     """$a \\leftarrow a + \\alpha b$ in place."""
     if writes_directly(a, b, alpha):
@@ -205,6 +205,7 @@ def add_(a: Tensor, b, alpha: Number = 1) -> Tensor:
     return inplace(a, add, b, alpha)
 
 
+@public(torch=False)
 def sub_(a: Tensor, b, alpha: Number = 1) -> Tensor:
     """$a \\leftarrow a - \\alpha b$ in place."""
     if writes_directly(a, b, alpha):
@@ -212,6 +213,7 @@ def sub_(a: Tensor, b, alpha: Number = 1) -> Tensor:
     return inplace(a, sub, b, alpha)
 
 
+@public(torch=False)
 def mul_(a: Tensor, b) -> Tensor:
     """$a \\leftarrow a \\cdot b$ in place."""
     if writes_directly(a, b):
@@ -219,6 +221,7 @@ def mul_(a: Tensor, b) -> Tensor:
     return inplace(a, mul, b)
 
 
+@public(torch=False)
 def div_(a: Tensor, b) -> Tensor:
     """$a \\leftarrow a / b$ in place."""
     if writes_directly(a, b):
@@ -256,49 +259,7 @@ def zip_into(a: Tensor, fn, b) -> Tensor:
     return a
 
 
-def pow_(a: Tensor, b) -> Tensor:
-    """$a \\leftarrow a^b$ in place."""
-    return inplace(a, tensor_pow, b)
-
-
-def neg_(a: Tensor) -> Tensor:
-    return inplace(a, neg)
-
-
-def abs_(a: Tensor) -> Tensor:
-    return inplace(a, tensor_abs)
-
-
-def exp_(a: Tensor) -> Tensor:
-    return inplace(a, exp)
-
-
-def log_(a: Tensor) -> Tensor:
-    return inplace(a, log)
-
-
-def sqrt_(a: Tensor) -> Tensor:
-    return inplace(a, sqrt)
-
-
-def sigmoid_(a: Tensor) -> Tensor:
-    return inplace(a, sigmoid)
-
-
-def tanh_(a: Tensor) -> Tensor:
-    return inplace(a, tanh)
-
-
-def relu_(a: Tensor) -> Tensor:
-    """$a \\leftarrow \\max(a, 0)$ in place."""
-    return inplace(a, relu)
-
-
-def clamp_(a: Tensor, min=None, max=None) -> Tensor:  # noqa: A002
-    """Clamp `a` to `[min, max]` in place."""
-    return inplace(a, clamp, min, max)
-
-
+@public(torch=False)
 def fill_(a: Tensor, value: Number) -> Tensor:
     """Set every element of `a` to `value`."""
     if isinstance(value, TensorBase):
@@ -312,28 +273,33 @@ def fill_(a: Tensor, value: Number) -> Tensor:
     return inplace(a, copied_into, scalar_tensor(value, a.dtype), checked=False, overlap_ok=True)
 
 
+@public(torch=False)
 def zero_(a: Tensor) -> Tensor:
     """Set every element of `a` to 0."""
     return fill_(a, 0)
 
 
+@public(torch=False)
 def copy_(a: Tensor, source: Tensor) -> Tensor:
     """Copy `source` (broadcast to `a`'s shape, any dtype) into `a`."""
     source = source if isinstance(source, TensorBase) else tensor(source)
     return inplace(a, copied_into, source, checked=False)
 
 
+@public(torch=False)
 def t_(a: Tensor) -> Tensor:
     """Transpose `a` itself: its layout changes, its storage does not."""
     a._layout = t(a)._layout
     return a
 
 
+@public(torch=False)
 def uniform_(a: Tensor, low: float = 0.0, high: float = 1.0, *, generator=None) -> Tensor:
     """Fill `a` with samples from $U(low, high)$ drawn by `generator` (or the default one)."""
     return copy_samples(a, rng_of(generator).uniform(low, high, size=a.shape))
 
 
+@public(torch=False)
 def normal_(a: Tensor, mean: float = 0.0, std: float = 1.0, *, generator=None) -> Tensor:
     """Fill `a` with samples from $N(mean, std^2)$ drawn by `generator` (or the default one)."""
     return copy_samples(a, rng_of(generator).normal(mean, std, size=a.shape))
@@ -351,6 +317,7 @@ def copy_samples(a: Tensor, values: np.ndarray) -> Tensor:
 # ---------------------------------------------------------------------------
 
 
+@public(torch=False)
 def addcmul_(a: Tensor, t1: Tensor, t2: Tensor, value: Number = 1) -> Tensor:
     """$a \\leftarrow a + \\mathrm{value} \\cdot t_1 t_2$ in place."""
     if updates_in_place(a, t1, t2):
@@ -358,6 +325,7 @@ def addcmul_(a: Tensor, t1: Tensor, t2: Tensor, value: Number = 1) -> Tensor:
     return inplace(a, plus_product, t1, t2, value)
 
 
+@public(torch=False)
 def addcdiv_(a: Tensor, t1: Tensor, t2: Tensor, value: Number = 1) -> Tensor:
     """$a \\leftarrow a + \\mathrm{value} \\cdot t_1 / t_2$ in place."""
     if updates_in_place(a, t1, t2):
@@ -365,6 +333,7 @@ def addcdiv_(a: Tensor, t1: Tensor, t2: Tensor, value: Number = 1) -> Tensor:
     return inplace(a, plus_quotient, t1, t2, value)
 
 
+@public(torch=False)
 def lerp_(a: Tensor, end: Tensor, weight) -> Tensor:
     """$a \\leftarrow a + w (\\mathrm{end} - a)$ in place (a step of `weight` towards `end`)."""
     if not isinstance(weight, TensorBase) and updates_in_place(a, end):
@@ -424,6 +393,7 @@ def add_scaled_into(a: Tensor, term: Tensor, value: Number) -> Tensor:
 # ---------------------------------------------------------------------------
 
 
+@public(method=False)
 def _fused_adam_(
     self: list[Tensor],
     grads: list[Tensor],
@@ -480,6 +450,7 @@ def _fused_adam_(
             written._bump_version()
 
 
+@public(method=False)
 def _fused_adamw_(self: list[Tensor], *lists: list[Tensor], **options) -> None:
     """`_fused_adam_` with decoupled weight decay (AdamW):
     $w \\leftarrow (1 - \\mathrm{lr}\\,\\lambda) w$ instead of $g \\leftarrow g + \\lambda w$."""

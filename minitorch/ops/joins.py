@@ -20,6 +20,7 @@ from ..tensors.shapes import index_layout
 from .functions import Op
 from .indexing import Index
 from .linalg import matmul
+from .public import public
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -48,6 +49,7 @@ class Piece(Op):
         return grad_input
 
 
+@public()
 def narrow(a: Tensor, dim: int, start: int, length: int) -> Tensor:
     """Elements `start` to `start + length` of `a` along `dim` (a view)."""
     if a.ndim == 0:
@@ -65,6 +67,7 @@ def narrow(a: Tensor, dim: int, start: int, length: int) -> Tensor:
     return Index.apply(a, key=(slice(None),) * dim + (slice(start, start + length),))
 
 
+@public()
 def split(a: Tensor, split_size_or_sections, dim: int = 0) -> tuple:
     """Pieces of `a` along `dim` (views): of `split_size_or_sections` elements each (the last
     may be shorter), or of the sizes in that list."""
@@ -93,6 +96,7 @@ def split(a: Tensor, split_size_or_sections, dim: int = 0) -> tuple:
     return tuple(pieces)
 
 
+@public()
 def chunk(a: Tensor, chunks: int, dim: int = 0) -> tuple:
     """`a` in `chunks` pieces along `dim` (views) of $\\lceil n / chunks \\rceil$ elements."""
     if chunks <= 0:
@@ -101,6 +105,7 @@ def chunk(a: Tensor, chunks: int, dim: int = 0) -> tuple:
     return split(a, max(-(-size // chunks), 1), dim)
 
 
+@public()
 def tensor_split(a: Tensor, indices_or_sections, dim: int = 0) -> tuple:
     """`a` split along `dim` (views): into `n` nearly equal pieces (the first ones one longer),
     or at the positions in a list."""
@@ -121,6 +126,7 @@ def tensor_split(a: Tensor, indices_or_sections, dim: int = 0) -> tuple:
     return tuple(pieces)
 
 
+@public()
 def unbind(a: Tensor, dim: int = 0) -> tuple:
     """The slices of `a` along `dim`, that dim removed (views)."""
     dim = normalize_dim(dim, a.ndim)
@@ -167,6 +173,7 @@ class Diagonal(Op):
         return grad_input
 
 
+@public()
 def diagonal(a: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
     """The diagonal `offset` (above the main one if positive) of dims `dim1` and `dim2`, a view.
 
@@ -196,6 +203,7 @@ class DiagEmbed(Op):
         return view_of(grad, diagonal_layout(grad._layout, ctx.offset, 0, 1))
 
 
+@public()
 def diag(a: Tensor, diagonal: int = 0) -> Tensor:
     """A vector's diagonal matrix, or a copy of a matrix's diagonal `diagonal`."""
     if a.ndim == 1:
@@ -254,6 +262,7 @@ def checked_tensors(tensors, name: str) -> tuple:
     return tensors
 
 
+@public(method=False, aliases=("concat", "concatenate"))
 def cat(tensors, dim: int = 0) -> Tensor:
     """The tensors joined along `dim` (their other sizes must match).
 
@@ -284,9 +293,7 @@ def cat(tensors, dim: int = 0) -> Tensor:
     return Cat.apply(*tensors, dim=dim)
 
 
-concat = concatenate = cat
-
-
+@public(method=False)
 def stack(tensors, dim: int = 0) -> Tensor:
     """The tensors (all of one shape) joined along a new dimension `dim`."""
     tensors = checked_tensors(tensors, "stack")
@@ -310,17 +317,20 @@ def atleast(t: Tensor, ndim: int) -> Tensor:
     return t.unsqueeze(-1)
 
 
+@public(method=False)
 def hstack(tensors) -> Tensor:
     """The tensors joined along dim 1 (dim 0 for vectors)."""
     tensors = [atleast(t, 1) for t in checked_tensors(tensors, "hstack")]
     return cat(tensors, 0 if tensors[0].ndim == 1 else 1)
 
 
+@public(method=False)
 def vstack(tensors) -> Tensor:
     """The tensors, as rows (vectors become 1 x n), joined along dim 0."""
     return cat([atleast(t, 2) for t in checked_tensors(tensors, "vstack")], 0)
 
 
+@public(method=False)
 def dstack(tensors) -> Tensor:
     """The tensors, made at least 3-D, joined along dim 2."""
     return cat([atleast(t, 3) for t in checked_tensors(tensors, "dstack")], 2)
@@ -352,6 +362,7 @@ class Repeat(Op):
         return tiled.sum(copies).reshape(ctx.input_shape)
 
 
+@public()
 def repeat(a: Tensor, *repeats) -> Tensor:
     """`a` tiled `repeats[k]` times along each dim k (more repeats than dims add dims)."""
     repeats = parse_shape(repeats)
@@ -363,12 +374,14 @@ def repeat(a: Tensor, *repeats) -> Tensor:
     return Repeat.apply(a, repeats=repeats)
 
 
+@public()
 def tile(a: Tensor, dims) -> Tensor:
     """`a` tiled `dims[k]` times along dim k (missing leading repeats are 1)."""
     dims = parse_shape((dims,))
     return Repeat.apply(a, repeats=(1,) * (a.ndim - len(dims)) + dims)
 
 
+@public()
 def repeat_interleave(a: Tensor, repeats: int, dim=None) -> Tensor:
     """Each element repeated `repeats` times in place along `dim` (of the flattened `a` when
     None): `[1, 2]` gives `[1, 1, 2, 2]`."""
@@ -411,6 +424,7 @@ class Flip(Op):
         return Flip.apply(grad, dims=ctx.dims)
 
 
+@public()
 def flip(a: Tensor, *dims) -> Tensor:
     """A copy of `a` with the order of its elements along `dims` reversed."""
     dims = tuple(normalize_dim(d, max(a.ndim, 1)) for d in parse_shape(dims))
@@ -447,6 +461,7 @@ class Roll(Op):
         return Roll.apply(grad, shifts=tuple(-s for s in ctx.shifts), dims=ctx.dims)
 
 
+@public()
 def roll(a: Tensor, shifts, dims=None) -> Tensor:
     """`a` shifted cyclically by `shifts` along `dims` (of the flattened `a` when None)."""
     if dims is None:
@@ -485,11 +500,13 @@ class Triangle(Op):
         return grad.where(ctx.mask, 0.0)
 
 
+@public()
 def tril(a: Tensor, diagonal: int = 0) -> Tensor:
     """The lower triangle of (each matrix of) `a`: zeros above the diagonal `diagonal`."""
     return Triangle.apply(a, diagonal=diagonal, lower=True)
 
 
+@public()
 def triu(a: Tensor, diagonal: int = 0) -> Tensor:
     """The upper triangle of (each matrix of) `a`: zeros below the diagonal `diagonal`."""
     return Triangle.apply(a, diagonal=diagonal, lower=False)
@@ -500,6 +517,7 @@ def triu(a: Tensor, diagonal: int = 0) -> Tensor:
 # ---------------------------------------------------------------------------
 
 
+@public(aliases=("ger",))
 def outer(a: Tensor, b: Tensor) -> Tensor:
     """$a_i b_j$ for vectors `a` and `b` (`ger`)."""
     if a.ndim != 1 or b.ndim != 1:
@@ -511,9 +529,7 @@ def outer(a: Tensor, b: Tensor) -> Tensor:
     return a.unsqueeze(1) * b.unsqueeze(0)
 
 
-ger = outer
-
-
+@public()
 def bmm(a: Tensor, b: Tensor) -> Tensor:
     """Batched matrix product of two 3-D tensors with the same batch size (no broadcasting)."""
     if a.ndim != 3:
@@ -546,6 +562,7 @@ class Addmm(Op):
         return grad * ctx.beta, scaled.matmul(b.t()), a.t().matmul(scaled)
 
 
+@public()
 def addmm(c: Tensor, a: Tensor, b: Tensor, *, beta=1, alpha=1) -> Tensor:
     """$\\beta c + \\alpha (a b)$ for matrices `a`, `b` (the affine map of `nn.Linear`)."""
     if a.ndim != 2 or b.ndim != 2:

@@ -16,6 +16,7 @@ from ..tensors.device import check_same_device
 from ..tensors.kernels import new_tensor, with_shape
 from ..tensors.shapes import check_matmul_operands
 from .functions import Op
+from .public import public
 from .views import Restride, View, reshape, unsqueeze
 
 if TYPE_CHECKING:
@@ -74,6 +75,7 @@ class MatMul(Op):
         # END SOLUTION 2.6
 
 
+@public(keywords=2)
 def matmul(a: Tensor, b: Tensor) -> Tensor:
     """Matrix product `a @ b`: vectors, matrices and batches (batch dims broadcast).
 
@@ -91,6 +93,7 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
     return MatMul.apply(a, b)
 
 
+@public(keywords=2)
 def mm(a: Tensor, b: Tensor) -> Tensor:
     """Product of two matrices."""
     if a.ndim != 2 or b.ndim != 2:
@@ -98,6 +101,7 @@ def mm(a: Tensor, b: Tensor) -> Tensor:
     return MatMul.apply(a, b)
 
 
+@public(keywords=2)
 def dot(a: Tensor, b: Tensor) -> Tensor:
     """Inner product of two vectors."""
     if a.ndim != 1 or b.ndim != 1:

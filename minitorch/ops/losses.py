@@ -20,6 +20,7 @@ from ..backends.tensor_data import prod, shape_broadcast
 from ..tensors.creation import arange
 from ..tensors.shapes import not_implemented
 from .functions import Op
+from .public import public
 from .reductions import log_softmax
 
 if TYPE_CHECKING:
@@ -181,6 +182,7 @@ def check_class_range(target: Tensor, classes: int, ignore_index: int) -> None:
         raise IndexError(f"Target {target.reshape(-1)[first].item()} is out of bounds.")
 
 
+@public(torch=False, method=False, functional=True)
 def nll_loss(
     input: Tensor,  # noqa: A002
     target: Tensor,
@@ -237,6 +239,7 @@ def check_label_smoothing(label_smoothing: float) -> None:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
 
 
+@public(torch=False, method=False, functional=True)
 def cross_entropy(
     input: Tensor,  # noqa: A002
     target: Tensor,
@@ -412,6 +415,7 @@ def check_floating(input: Tensor, target: Tensor, kernel: str) -> None:  # noqa:
         raise not_implemented(kernel, input.dtype)
 
 
+@public(torch=False, method=False, functional=True)
 def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  # noqa: A002
     """$(x_i - y_i)^2$, averaged (or summed) over the elements.
 
@@ -429,6 +433,7 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor: 
     return MseLoss.apply(input, target, reduction=reduction, size=0.0)
 
 
+@public(torch=False, method=False, functional=True)
 def l1_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  # noqa: A002
     """$|x_i - y_i|$, averaged (or summed) over the elements."""
     check_reduction(reduction)
@@ -436,6 +441,7 @@ def l1_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  
     return reduce_loss((input - target).abs(), reduction)
 
 
+@public(torch=False, method=False, functional=True)
 def smooth_l1_loss(
     input: Tensor,  # noqa: A002
     target: Tensor,
@@ -454,6 +460,7 @@ def smooth_l1_loss(
     return SmoothL1Loss.apply(input, target, reduction=reduction, size=beta)
 
 
+@public(torch=False, method=False, functional=True)
 def huber_loss(
     input: Tensor,  # noqa: A002
     target: Tensor,
@@ -505,6 +512,7 @@ class BinaryCrossEntropy(Op):
         return d_p, d_y, None
 
 
+@public(torch=False, method=False, functional=True)
 def binary_cross_entropy(
     input: Tensor,  # noqa: A002
     target: Tensor,
@@ -581,6 +589,7 @@ class BinaryCrossEntropyWithLogits(Op):
         return d_z, d_y, None, None
 
 
+@public(torch=False, method=False, functional=True)
 def binary_cross_entropy_with_logits(
     input: Tensor,  # noqa: A002
     target: Tensor,

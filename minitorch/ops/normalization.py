@@ -23,6 +23,7 @@ from ..autograd.graph import GraphContext
 from ..backends.tensor_data import prod
 from ..tensors.shapes import not_implemented
 from .functions import Op
+from .public import public
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -91,6 +92,7 @@ class NativeLayerNorm(Op):
         return (d_x, *affine_grads(ctx, grad, x_hat, weight, bias, shared))
 
 
+@public(torch=False, method=False, functional=True)
 def layer_norm(
     input: Tensor,  # noqa: A002
     normalized_shape,
@@ -197,6 +199,7 @@ def update_running_stats(x, mean, variance, running_mean, running_var, momentum)
     running_var.mul_(1 - momentum).add_(variance.view(-1), alpha=momentum)
 
 
+@public(torch=False, method=False, functional=True)
 def batch_norm(
     input: Tensor,  # noqa: A002
     running_mean: Tensor | None,
@@ -250,6 +253,7 @@ def batch_norm(
     )
 
 
+@public(torch=False, method=False, functional=True)
 def normalize(
     input: Tensor,  # noqa: A002
     p: float = 2.0,

@@ -26,6 +26,7 @@ from ..tensors.creation import arange, tensor, zeros
 from ..tensors.kernels import arg_reduce, new_tensor
 from .convolution import add_windows, interior, padded, sliding_windows, window_kernels
 from .functions import Op
+from .public import public
 from .reductions import mean
 from .views import squeeze, unsqueeze
 
@@ -310,6 +311,7 @@ def check_pool(x, kernel, stride, padding, dilation, ceil_mode) -> tuple:
     return out
 
 
+@public(method=False, functional=True)
 def max_pool2d(
     input: Tensor,  # noqa: A002
     kernel_size,
@@ -338,6 +340,7 @@ def max_pool2d(
     return MaxPool2DWithIndices.apply(input, *settings)
 
 
+@public(method=False, functional=True)
 def max_pool1d(
     input: Tensor,  # noqa: A002
     kernel_size,
@@ -375,6 +378,7 @@ def max_pool1d(
     return squeeze(pooled, -2)
 
 
+@public(torch=False, method=False, functional=True)
 def avg_pool2d(
     input: Tensor,  # noqa: A002
     kernel_size,
@@ -407,6 +411,7 @@ def avg_pool2d(
     return AvgPool2D.apply(input, kernel, stride, padding, out, count_include_pad, divisor_override)
 
 
+@public(method=False, functional=True)
 def avg_pool1d(
     input: Tensor,  # noqa: A002
     kernel_size,
@@ -433,6 +438,7 @@ def avg_pool1d(
     return squeeze(out, -2)
 
 
+@public(torch=False, method=False, functional=True)
 def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:  # noqa: A002
     """Average pooling to a given `output_size` (an int, or a pair; None keeps that size):
     output row i averages input rows $\\lfloor iH/o \\rfloor$ to $\\lceil (i+1)H/o \\rceil$.
@@ -454,6 +460,7 @@ def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:  # noqa: A002
     return AdaptiveAvgPool2D.apply(input, out_size=out)
 
 
+@public(method=False, functional=True)
 def adaptive_avg_pool1d(input: Tensor, output_size) -> Tensor:  # noqa: A002
     """Average pooling of `input` (N, C, L) or (C, L) to length `output_size`."""
     if input.ndim not in (2, 3):

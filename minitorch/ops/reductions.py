@@ -31,6 +31,7 @@ from ..tensors.kernels import (
 from ..tensors.shapes import not_implemented, reduction_dims
 from .comparisons import maximum, minimum
 from .functions import Op
+from .public import public
 from .views import reshape
 
 if TYPE_CHECKING:
@@ -73,6 +74,7 @@ class Sum(Op):
         # END SOLUTION 2.6
 
 
+@public("sum", keywords=1)
 def tensor_sum(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
     """Sum over `dim` (int or tuple; all when None) (`minitorch.sum`).
 
@@ -108,6 +110,7 @@ class Mean(Op):
         # END SOLUTION 2.6
 
 
+@public(keywords=1)
 def mean(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
     """Mean over `dim` (floating tensors only)."""
     return Mean.apply(a, dim=dim, keepdim=keepdim, dtype=dtype)
@@ -138,6 +141,7 @@ class Prod(Op):
         return expand_reduced(grad, tuple(a.shape), dims, ctx.keepdim) * others
 
 
+@public("prod", keywords=1)
 def tensor_prod(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
     """Product over `dim` (`minitorch.prod`)."""
     return Prod.apply(a, dim=dim, keepdim=keepdim, dtype=dtype)
@@ -245,6 +249,7 @@ def extreme(a: Tensor, dim, keepdim: bool, largest: bool, other):
     return ReturnTypes("max" if largest else "min", values, indices)
 
 
+@public("max", keywords=1)
 def tensor_max(a: Tensor, dim=None, keepdim: bool = False, *, other=None):
     """The largest element; with `dim`, `(values, indices)` along it (`minitorch.max`).
 
@@ -253,6 +258,7 @@ def tensor_max(a: Tensor, dim=None, keepdim: bool = False, *, other=None):
     return extreme(a, dim, keepdim, True, other)
 
 
+@public("min", keywords=1)
 def tensor_min(a: Tensor, dim=None, keepdim: bool = False, *, other=None):
     """The smallest element; with `dim`, `(values, indices)` along it (`minitorch.min`)."""
     return extreme(a, dim, keepdim, False, other)
@@ -278,11 +284,13 @@ def arg_extreme(a: Tensor, dim, keepdim: bool, largest: bool) -> Tensor:
     return drop_dims(indices, (along,), keepdim)
 
 
+@public(keywords=1)
 def argmax(a: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     """Index of the largest element (the first one on ties), flattened when `dim` is None."""
     return arg_extreme(a, dim, keepdim, True)
 
 
+@public(keywords=1)
 def argmin(a: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     """Index of the smallest element (the first one on ties), flattened when `dim` is None."""
     return arg_extreme(a, dim, keepdim, False)
@@ -296,11 +304,13 @@ def truth_reduce(fn, start: bool, a: Tensor, dim, keepdim: bool) -> Tensor:
     return converted(result, dtypes.uint8) if a.dtype is dtypes.uint8 else result  # as PyTorch
 
 
+@public("all", keywords=1)
 def tensor_all(a: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     """True where every element along `dim` is non-zero (`minitorch.all`)."""
     return truth_reduce(operators.logical_and, True, a, dim, keepdim)
 
 
+@public("any", keywords=1)
 def tensor_any(a: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     """True where some element along `dim` is non-zero (`minitorch.any`)."""
     return truth_reduce(operators.logical_or, False, a, dim, keepdim)
@@ -327,6 +337,7 @@ class Softmax(Op):
         # END SOLUTION 4.4
 
 
+@public(keywords=1)
 def softmax(a: Tensor, dim: int, dtype=None) -> Tensor:
     """$e^{a_i} / \\sum_j e^{a_j}$ along `dim`, computed stably (in `dtype` when given)."""
     return Softmax.apply(a if dtype is None else a.to(dtype), dim=dim)
@@ -354,6 +365,7 @@ class LogSoftmax(Op):
         # END SOLUTION 4.4
 
 
+@public(keywords=1)
 def log_softmax(a: Tensor, dim: int, dtype=None) -> Tensor:
     """$\\ln$ softmax along `dim`, computed stably (in `dtype` when given)."""
     return LogSoftmax.apply(a if dtype is None else a.to(dtype), dim=dim)

@@ -42,6 +42,7 @@ from .functions import Op
 from .indexing import AdvancedIndex, IndexPlan
 from .inplace import inplace
 from .positions import grid_positions, host_result, nonzero_ordinals, put, scaled, take, unraveled
+from .public import public
 from .views import expand
 
 if TYPE_CHECKING:
@@ -76,6 +77,7 @@ def mask_check(mask, name: str) -> None:
         raise RuntimeError(f"{name} only supports boolean masks, but got mask with dtype {found}")
 
 
+@public()
 def masked_fill(a: Tensor, mask: Tensor, value) -> Tensor:
     """`value` where `mask` is True, `a` elsewhere.
 
@@ -96,6 +98,7 @@ def masked_fill(a: Tensor, mask: Tensor, value) -> Tensor:
     return MaskedFill.apply(a, value, mask=mask)
 
 
+@public(torch=False)
 def masked_fill_(a: Tensor, mask: Tensor, value) -> Tensor:
     """`masked_fill` in place."""
     return inplace(a, masked_fill, mask, value)
@@ -105,6 +108,7 @@ class MaskedSelect(AdvancedIndex):
     """`a.masked_select(mask)`: `a[mask]` (1-D) under its own node name."""
 
 
+@public()
 def masked_select(a: Tensor, mask: Tensor) -> Tensor:
     """The elements of `a` where `mask` is True (both broadcast), as a 1-D tensor.
 
@@ -128,6 +132,7 @@ def masked_select(a: Tensor, mask: Tensor) -> Tensor:
 # ---------------------------------------------------------------------------
 
 
+@public()
 def nonzero(a: Tensor, *, as_tuple: bool = False):
     """The indices of the nonzero elements: an (n, ndim) int64 tensor, one row per element.
 
@@ -147,11 +152,13 @@ def nonzero(a: Tensor, *, as_tuple: bool = False):
     return out
 
 
+@public()
 def argwhere(a: Tensor) -> Tensor:
     """`nonzero(a)`: one row of indices per nonzero element."""
     return nonzero(a)
 
 
+@public(method=False)
 def where(condition: Tensor, input=None, other=None):  # noqa: A002 -- PyTorch's name
     """`input` where `condition` is True, else `other`; with the condition alone, its
     nonzero indices (`nonzero(condition, as_tuple=True)`)."""
@@ -167,6 +174,7 @@ def where(condition: Tensor, input=None, other=None):  # noqa: A002 -- PyTorch's
 # ---------------------------------------------------------------------------
 
 
+@public()
 def unique(
     a: Tensor,
     sorted: bool = True,  # noqa: A002 -- PyTorch's name; the values always come out sorted
@@ -189,6 +197,7 @@ def unique(
     return distinct(values, order, tuple(a.shape), return_inverse, return_counts)
 
 
+@public()
 def unique_consecutive(
     a: Tensor, return_inverse: bool = False, return_counts: bool = False, dim: int | None = None
 ):
@@ -362,6 +371,7 @@ def bisect(boundaries: Tensor, values: Tensor, sorter, right: bool) -> Tensor:
     return start
 
 
+@public(method=False)
 def searchsorted(
     sorted_sequence: Tensor,
     values,
@@ -390,6 +400,7 @@ def searchsorted(
     return converted(found, dtypes.int32) if out_int32 else found
 
 
+@public(method=False)
 def bucketize(
     input: Tensor,  # noqa: A002 -- PyTorch's name
     boundaries: Tensor,
@@ -409,6 +420,7 @@ def bucketize(
     return searchsorted(boundaries, input, out_int32=out_int32, right=right)
 
 
+@public()
 def bincount(a: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
     """How many times each of $0, 1, \\ldots$ occurs in the 1-D int tensor `a` (the sum of
     `weights` at its occurrences, with weights).
@@ -432,6 +444,7 @@ def bincount(a: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Te
     return counts
 
 
+@public()
 def histc(a: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Tensor:  # noqa: A002
     """A histogram: counts of the elements in `bins` equal-width bins over `[min, max]`
     (the data's range when both are 0); elements outside are not counted."""

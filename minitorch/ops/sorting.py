@@ -26,6 +26,7 @@ from ..tensors.kernels import (
     with_shape,
 )
 from .functions import Op
+from .public import public
 from .reductions import ReturnTypes
 
 if TYPE_CHECKING:
@@ -92,6 +93,7 @@ def restored(a: Tensor, values: Tensor, indices: Tensor, name: str) -> ReturnTyp
     return ReturnTypes(name, values, indices)
 
 
+@public()
 def sort(a: Tensor, dim: int = -1, descending: bool = False, stable: bool = False):
     """`(values, indices)`: each line along `dim` sorted (NaN largest), and where each came from.
 
@@ -107,6 +109,7 @@ def sort(a: Tensor, dim: int = -1, descending: bool = False, stable: bool = Fals
     return restored(a, values, indices, "sort")
 
 
+@public()
 def argsort(a: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
     """The positions that sort each line along `dim` (`sort(...).indices`)."""
     x, d = along(a, dim)
@@ -115,11 +118,13 @@ def argsort(a: Tensor, dim: int = -1, descending: bool = False, stable: bool = F
     return sort_dim(x, d, descending)[1]
 
 
+@public()
 def msort(a: Tensor) -> Tensor:
     """`a` sorted along its first dimension."""
     return sort(a, 0).values
 
 
+@public()
 def topk(a: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):  # noqa: A002
     """`(values, indices)` of the `k` largest (or smallest) elements along `dim`, in order."""
     x, d = along(a, dim)
@@ -129,6 +134,7 @@ def topk(a: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = 
     return restored(a, values, indices, "topk")
 
 
+@public()
 def kthvalue(a: Tensor, k: int, dim: int = -1, keepdim: bool = False):
     """`(values, indices)` of the `k`-th smallest element along `dim` (`k` from 1)."""
     x, d = along(a, dim)
@@ -166,6 +172,7 @@ class MedianAll(Op):
         return (grad / ties.sum()).where(ties, 0.0)
 
 
+@public()
 def median(a: Tensor, dim=None, keepdim: bool = False):
     """The lower median: the $\\lceil n/2 \\rceil$-th smallest element (NaN if there is one).
 

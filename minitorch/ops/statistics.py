@@ -29,6 +29,7 @@ from ..tensors.kernels import (
 from ..tensors.shapes import reduction_dims
 from .functions import Op
 from .joins import reversed_view
+from .public import public
 from .reductions import accumulation_dtype, expand_reduced
 
 if TYPE_CHECKING:
@@ -109,6 +110,7 @@ def scan_dim_of(a: Tensor, dim: int) -> int:
     return normalize_dim(dim, max(a.ndim, 1))
 
 
+@public()
 def cumsum(a: Tensor, dim: int, dtype=None) -> Tensor:
     """The running sums along `dim` (integers and bools sum as int64).
 
@@ -119,6 +121,7 @@ def cumsum(a: Tensor, dim: int, dtype=None) -> Tensor:
     return Cumsum.apply(a, dim=scan_dim_of(a, dim), dtype=dtype)
 
 
+@public()
 def cumprod(a: Tensor, dim: int, dtype=None) -> Tensor:
     """The running products along `dim`."""
     return Cumprod.apply(a, dim=scan_dim_of(a, dim), dtype=dtype)
@@ -187,12 +190,14 @@ def var_std(a: Tensor, dim, unbiased, keepdim: bool, correction, root: bool) -> 
     return Var.apply(a, dim=dim, correction=correction, keepdim=keepdim, root=root)
 
 
+@public()
 def var(a: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
     """$\\frac{1}{n - c} \\sum (a - \\bar a)^2$ over `dim`, $c$ = `correction` (1 by default;
     `unbiased=False` is $c = 0$)."""
     return var_std(a, dim, unbiased, keepdim, correction, root=False)
 
 
+@public()
 def std(a: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
     """$\\sqrt{\\operatorname{var}(a)}$ over `dim` (see `var` for the correction)."""
     return var_std(a, dim, unbiased, keepdim, correction, root=True)
@@ -245,11 +250,13 @@ def extreme_over(a: Tensor, dims: tuple[int, ...], largest: bool) -> Tensor:
     return reduce_dims(operators.maximum if largest else operators.minimum, a, dims, start, a.dtype)
 
 
+@public()
 def amax(a: Tensor, dim=(), keepdim: bool = False) -> Tensor:
     """The largest element over `dim` (all dims by default); ties share the gradient."""
     return Amax.apply(a, dim=dim, keepdim=keepdim, largest=True)
 
 
+@public()
 def amin(a: Tensor, dim=(), keepdim: bool = False) -> Tensor:
     """The smallest element over `dim` (all dims by default); ties share the gradient."""
     return Amax.apply(a, dim=dim, keepdim=keepdim, largest=False)
@@ -280,6 +287,7 @@ class Logsumexp(Op):
         return expand_reduced(grad, tuple(a.shape), ctx.dims, ctx.keepdim) * (a - out).exp()
 
 
+@public()
 def logsumexp(a: Tensor, dim, keepdim: bool = False) -> Tensor:
     """$\\ln \\sum e^{a}$ over `dim`, computed stably (integers give floats).
 
@@ -355,6 +363,7 @@ def vector_norm(a: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None
     return VectorNorm.apply(a, p=float(ord), dim=dim, keepdim=keepdim)
 
 
+@public()
 def norm(a: Tensor, p="fro", dim=None, keepdim: bool = False, dtype=None) -> Tensor:
     """The `p`-norm over `dim` (all elements by default): 2 ('fro'), 1, inf, -inf, 0, any $p$.
 
@@ -390,6 +399,7 @@ def linalg_norm(a: Tensor, ord=None, dim=None, keepdim: bool = False, *, dtype=N
     return vector_norm(a, ord, dim, keepdim, dtype=dtype)
 
 
+@public()
 def count_nonzero(a: Tensor, dim=None) -> Tensor:
     """The number of non-zero elements over `dim` (all dims by default), int64."""
     nonzero = apply_zip(operators.ne, a, scalar_tensor(0, a.dtype), dtypes.bool_)

@@ -19,6 +19,7 @@ from ..autograd.graph import GraphContext
 from ..tensors.kernels import apply_map, apply_zip, float_version, scalar_tensor
 from ..tensors.shapes import not_implemented
 from .functions import Op
+from .public import public
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -146,6 +147,7 @@ class Relu(Op):
         # END SOLUTION 2.5
 
 
+@public(inplace=True, aliases=("negative",), keywords=1)
 def neg(a: Tensor) -> Tensor:
     """$-a$ elementwise (not for bool tensors)."""
     if a.dtype is dtypes.bool_:
@@ -156,9 +158,7 @@ def neg(a: Tensor) -> Tensor:
     return Neg.apply(a)
 
 
-negative = neg
-
-
+@public("abs", inplace=True, keywords=1)
 def tensor_abs(a: Tensor) -> Tensor:
     """$|a|$ elementwise (`minitorch.abs`)."""
     if a.dtype is dtypes.bool_:
@@ -166,6 +166,7 @@ def tensor_abs(a: Tensor) -> Tensor:
     return Abs.apply(a)
 
 
+@public(inplace=True, keywords=1)
 def exp(a: Tensor) -> Tensor:
     """$e^a$ elementwise (integers give the default float dtype).
 
@@ -176,31 +177,37 @@ def exp(a: Tensor) -> Tensor:
     return Exp.apply(a)
 
 
+@public(inplace=True, keywords=1)
 def log(a: Tensor) -> Tensor:
     """$\\ln a$ elementwise."""
     return Log.apply(a)
 
 
+@public(inplace=True, keywords=1)
 def sqrt(a: Tensor) -> Tensor:
     """$\\sqrt{a}$ elementwise."""
     return Sqrt.apply(a)
 
 
+@public(inplace=True, functional=True, keywords=1)
 def sigmoid(a: Tensor) -> Tensor:
     """$1 / (1 + e^{-a})$ elementwise."""
     return Sigmoid.apply(a)
 
 
+@public(inplace=True, functional=True, keywords=1)
 def tanh(a: Tensor) -> Tensor:
     """$\\tanh a$ elementwise."""
     return Tanh.apply(a)
 
 
+@public(keywords=1)
 def reciprocal(a: Tensor) -> Tensor:
     """$1 / a$ elementwise (integers give the default float dtype)."""
     return Reciprocal.apply(a)
 
 
+@public(inplace=True, functional=True, keywords=1)
 def relu(a: Tensor) -> Tensor:
     """$\\max(a, 0)$ elementwise."""
     if a.dtype is dtypes.bool_:

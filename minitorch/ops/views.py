@@ -17,6 +17,7 @@ from ..tensors.kernels import view_of
 from ..tensors.shapes import infer_shape, reduction_dims
 from .copies import clone
 from .functions import Op
+from .public import public
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -48,6 +49,7 @@ class View(Op):
         # END SOLUTION 2.6
 
 
+@public(torch=False)
 def view(a: Tensor, *shape) -> Tensor:
     """`a` seen with another shape, sharing storage (one size may be -1).
 
@@ -58,6 +60,13 @@ def view(a: Tensor, *shape) -> Tensor:
     return View.apply(a, shape=parse_shape(shape))
 
 
+@public(torch=False)
+def view_as(a: Tensor, other: Tensor) -> Tensor:
+    """`a` seen with `other`'s shape (`view`)."""
+    return view(a, other.shape)
+
+
+@public()
 def reshape(a: Tensor, *shape) -> Tensor:
     """Like `view`, copying only when `a`'s strides do not allow a view."""
     shape = infer_shape(parse_shape(shape), a.numel())
@@ -66,6 +75,13 @@ def reshape(a: Tensor, *shape) -> Tensor:
     return View.apply(a, shape=shape)
 
 
+@public(torch=False)
+def reshape_as(a: Tensor, other: Tensor) -> Tensor:
+    """`a` with `other`'s shape (`reshape`)."""
+    return reshape(a, other.shape)
+
+
+@public()
 def flatten(a: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     """Merge dimensions `start_dim` to `end_dim` into one (a view when possible)."""
     if a.ndim == 0:
@@ -108,11 +124,13 @@ class Permute(Op):
         # END SOLUTION 2.6
 
 
+@public()
 def permute(a: Tensor, *dims) -> Tensor:
     """Reorder `a`'s dimensions (a view)."""
     return Permute.apply(a, dims=parse_shape(dims))
 
 
+@public(aliases=("swapaxes", "swapdims"))
 def transpose(a: Tensor, dim0: int, dim1: int) -> Tensor:
     """Swap dimensions `dim0` and `dim1` (a view)."""
     if a.ndim == 0:
@@ -124,6 +142,7 @@ def transpose(a: Tensor, dim0: int, dim1: int) -> Tensor:
     return Permute.apply(a, dims=tuple(order), kind="Transpose")
 
 
+@public()
 def t(a: Tensor) -> Tensor:
     """The transpose of a matrix; vectors and 0-dim tensors unchanged (a view)."""
     if a.ndim > 2:
@@ -167,11 +186,19 @@ class Expand(Op):
         # END SOLUTION 2.6
 
 
+@public()
 def expand(a: Tensor, *sizes) -> Tensor:
     """Broadcast size-1 dimensions to `sizes` (a view with stride 0)."""
     return Expand.apply(a, sizes=parse_shape(sizes))
 
 
+@public(torch=False)
+def expand_as(a: Tensor, other: Tensor) -> Tensor:
+    """`a` broadcast to `other`'s shape (`expand`)."""
+    return expand(a, other.shape)
+
+
+@public()
 def broadcast_to(a: Tensor, shape) -> Tensor:
     """`a` expanded to `shape`, as broadcasting would (a view)."""
     return Expand.apply(a, sizes=parse_shape((shape,)))
@@ -193,6 +220,7 @@ class Restride(Op):
         return grad.reshape(ctx.input_shape)
 
 
+@public()
 def squeeze(a: Tensor, dim=None) -> Tensor:
     """Drop size-1 dimensions (all of them, or those in `dim`)."""
     dims = reduction_dims(dim, a.ndim, empty_is_all=False)
@@ -202,6 +230,7 @@ def squeeze(a: Tensor, dim=None) -> Tensor:
     return Restride.apply(a, shape=shape, strides=strides, kind=kind)
 
 
+@public()
 def unsqueeze(a: Tensor, dim: int) -> Tensor:
     """Insert a size-1 dimension at `dim`."""
     dim = normalize_dim(dim, a.ndim + 1)

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .._tensor import Tensor
-from ..ops.api import _fused_adam_, _fused_adamw_
+from ..ops.inplace import _fused_adam_, _fused_adamw_
 from ..tensors.creation import tensor, zeros_like
 from .optimizer import Optimizer, check_options, check_supported
 

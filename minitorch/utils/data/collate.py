@@ -31,7 +31,7 @@ import re
 import numpy as np
 
 from ...dtypes import float64
-from ...ops.api import stack
+from ...ops.joins import stack
 from ...tensors.creation import from_numpy, is_tensor, tensor
 
 # NumPy dtype strings of strings, bytes and Python objects: not numbers, never tensors.

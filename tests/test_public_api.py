@@ -1,0 +1,156 @@
+"""The public names built from the `@public` declarations of ops/ (ops/public.py, ops/api.py).
+
+Every declared operation must appear under each name its declaration gives
+it, as the same function; its in-place form must write into the tensor with
+the version-counter and leaf checks of hand-written in-place methods; IDEs'
+stubs must list what the package has; and nothing may be made twice.
+"""
+
+import importlib.util
+import inspect
+import pydoc
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import minitorch
+import minitorch.nn.functional as F
+from minitorch.ops.api import FUNCTIONAL, TENSOR_METHODS, TORCH_FUNCTIONS, build_tables
+from minitorch.ops.public import DECLARATIONS, declared, public
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def original(function):
+    while hasattr(function, "__wrapped__"):
+        function = function.__wrapped__
+    return function
+
+
+@pytest.mark.parametrize("declaration", DECLARATIONS, ids=lambda d: f"{d.module}.{d.name}")
+def test_every_declared_form_is_public(declaration):
+    for name in (declaration.name, *declaration.aliases):
+        if declaration.torch:
+            assert original(getattr(minitorch, name)) is declaration.function, name
+            assert name in minitorch.__all__
+        elif name in TORCH_FUNCTIONS:  # another operation's name (the method `where`)
+            assert original(TORCH_FUNCTIONS[name]) is not declaration.function, name
+        if declaration.functional:
+            assert original(getattr(F, name)) is declaration.function, name
+            assert name in F.__all__
+    if declaration.method is None:
+        return
+    for name in (declaration.method, *declaration.aliases):
+        assert original(getattr(minitorch.Tensor, name)) is declaration.function, name
+        if declaration.inplace:
+            assert callable(getattr(minitorch.Tensor, name + "_"))
+
+
+def test_tables_are_the_declarations_and_nothing_else():
+    """Each name of the three tables comes from exactly one declaration."""
+    expected_torch, expected_methods, expected_functional = set(), set(), set()
+    for d in DECLARATIONS:
+        names = {d.name, *d.aliases}
+        expected_torch |= names if d.torch else set()
+        expected_functional |= names if d.functional else set()
+        if d.method is not None:
+            methods = {d.method, *d.aliases}
+            expected_methods |= methods | ({m + "_" for m in methods} if d.inplace else set())
+            if d.inplace and d.torch:
+                expected_torch |= {n + "_" for n in names}
+    assert set(TORCH_FUNCTIONS) == expected_torch
+    assert set(TENSOR_METHODS) == expected_methods
+    assert set(FUNCTIONAL) == expected_functional
+
+
+def test_a_name_declared_twice_is_an_error():
+    before = len(DECLARATIONS)
+    try:
+
+        @public("exp")
+        def another_exp(a):
+            return a
+
+        with pytest.raises(ValueError, match="'exp' is made twice"):
+            build_tables()
+    finally:
+        del DECLARATIONS[before:]
+    build_tables()
+
+
+def test_declared_reads_a_declaration():
+    clamp = declared("clip")
+    assert clamp.name == "clamp" and "clip" in clamp.aliases and clamp.inplace
+    assert declared("sum").module == "minitorch.ops.reductions"
+    with pytest.raises(KeyError, match="no operation is declared public as 'no_such_op'"):
+        declared("no_such_op")
+
+
+def test_method_is_the_function():
+    """`t.exp()` is `minitorch.exp(t)`: the method is the declared function itself."""
+    x = minitorch.tensor([0.5, -1.0])
+    assert minitorch.Tensor.exp is minitorch.exp  # with its keyword forms
+    assert minitorch.Tensor.sin is minitorch.sin is minitorch.ops.elementwise.sin
+    np.testing.assert_allclose(x.exp().numpy(), np.exp([0.5, -1.0]), rtol=1e-6)
+    np.testing.assert_allclose(x.clip(min=0.0).numpy(), [0.5, 0.0])
+    assert x.sum(axis=0).item() == pytest.approx(-0.5)  # the keyword forms reach methods too
+    assert minitorch.add(input=x, other=x).tolist() == [1.0, -2.0]
+
+
+def test_generated_in_place_form_writes_and_checks():
+    x = minitorch.tensor([0.25, 4.0])
+    version = x._version
+    assert x.sqrt_() is x
+    assert x.tolist() == [0.5, 2.0] and x._version == version + 1
+    y = minitorch.tensor([-1.0, 3.0])
+    assert minitorch.clamp_(y, min=0.0) is y and y.tolist() == [0.0, 3.0]
+    leaf = minitorch.tensor([1.0], requires_grad=True)
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
+        leaf.exp_()
+    ints = minitorch.tensor([1, 2])
+    with pytest.raises(RuntimeError, match="result type Float can't be cast"):
+        ints.exp_()
+
+
+def test_generated_in_place_form_keeps_autograd_history():
+    x = minitorch.tensor([0.5, 1.0], requires_grad=True)
+    y = x * 1.0
+    y.tanh_()
+    y.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), 1 - np.tanh([0.5, 1.0]) ** 2, rtol=1e-6)
+
+
+def test_help_shows_every_method_with_signature_and_docstring():
+    page = pydoc.plain(pydoc.render_doc(minitorch.Tensor))
+    for name in sorted(TENSOR_METHODS):
+        method = getattr(minitorch.Tensor, name)
+        assert inspect.getdoc(method), f"Tensor.{name} has no docstring"
+        shown = f"{name}{inspect.signature(method)}"
+        assert shown in page or f" {name} = " in page, f"help(Tensor) does not show {shown}"
+
+
+def load_generator():
+    spec = importlib.util.spec_from_file_location(
+        "generate_stubs", ROOT / "scripts" / "generate_stubs.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_checked_in_stubs_are_current():
+    """The stubs IDEs read list what the package has: run scripts/generate_stubs.py if not."""
+    for path, text in load_generator().stubs().items():
+        assert path.read_text() == text, (
+            f"{path.relative_to(ROOT)} is out of date: run python scripts/generate_stubs.py"
+        )
+
+
+def test_stubs_name_every_public_name_with_its_signature():
+    stub = (ROOT / "minitorch" / "__init__.pyi").read_text()
+    for name in minitorch.__all__:
+        assert f" as {name}\n" in stub or f"def {name}(" in stub or f"class {name}(" in stub, name
+    for name in TENSOR_METHODS:
+        assert f"    def {name}(self" in stub, name
+    assert "    def clamp_(self, min=None, max=None) -> Tensor:" in stub

@@ -84,6 +84,8 @@ from .ops.elementwise import acos as arccos
 from .ops.elementwise import allclose as allclose
 from .ops.elementwise import asin as arcsin
 from .ops.elementwise import asin as asin
+from .ops.elementwise import asinh as arcsinh
+from .ops.elementwise import asinh as asinh
 from .ops.elementwise import atan as arctan
 from .ops.elementwise import atan as atan
 from .ops.elementwise import atan2 as arctan2
@@ -363,6 +365,17 @@ class Tensor(TensorBase):
     def arcsin(self) -> Tensor:
         """$\\arcsin a$ elementwise (NaN outside $[-1, 1]$)."""
 
+    def arcsinh(self) -> Tensor:
+        """$\\operatorname{asinh} a = \\ln(a + \\sqrt{a^2 + 1})$ elementwise, the inverse of
+        $\\sinh$ (integers give the default float dtype).
+
+        >>> import minitorch
+        >>> minitorch.asinh(minitorch.tensor([0.0, 1.0]))
+        tensor([0.0000, 0.8814])"""
+
+    def arcsinh_(self) -> Tensor:
+        """In-place version of `arcsinh`: the result is written into the tensor."""
+
     def arctan(self) -> Tensor:
         """$\\arctan a$ elementwise."""
 
@@ -383,6 +396,17 @@ class Tensor(TensorBase):
 
     def asin(self) -> Tensor:
         """$\\arcsin a$ elementwise (NaN outside $[-1, 1]$)."""
+
+    def asinh(self) -> Tensor:
+        """$\\operatorname{asinh} a = \\ln(a + \\sqrt{a^2 + 1})$ elementwise, the inverse of
+        $\\sinh$ (integers give the default float dtype).
+
+        >>> import minitorch
+        >>> minitorch.asinh(minitorch.tensor([0.0, 1.0]))
+        tensor([0.0000, 0.8814])"""
+
+    def asinh_(self) -> Tensor:
+        """In-place version of `asinh`: the result is written into the tensor."""
 
     def atan(self) -> Tensor:
         """$\\arctan a$ elementwise."""
@@ -1120,6 +1144,12 @@ def clamp_(a, min=None, max=None) -> Tensor:
 def clip_(a, min=None, max=None) -> Tensor:
     """In-place version of `clip`: the result is written into the tensor."""
 
+def asinh_(a) -> Tensor:
+    """In-place version of `asinh`: the result is written into the tensor."""
+
+def arcsinh_(a) -> Tensor:
+    """In-place version of `arcsinh`: the result is written into the tensor."""
+
 __all__ = [
     "Context",
     "Function",
@@ -1148,6 +1178,8 @@ __all__ = [
     "arange",
     "arccos",
     "arcsin",
+    "arcsinh",
+    "arcsinh_",
     "arctan",
     "arctan2",
     "argmax",
@@ -1155,6 +1187,8 @@ __all__ = [
     "argsort",
     "argwhere",
     "asin",
+    "asinh",
+    "asinh_",
     "atan",
     "atan2",
     "autograd",

@@ -124,7 +124,6 @@ from .ops.gather import index_fill as index_fill
 from .ops.gather import index_select as index_select
 from .ops.gather import scatter as scatter
 from .ops.gather import scatter_add as scatter_add
-from .ops.gather import scatter_reduce as scatter_reduce
 from .ops.gather import tensor_take as take
 from .ops.inplace import _fused_adam_ as _fused_adam_
 from .ops.inplace import _fused_adamw_ as _fused_adamw_
@@ -171,6 +170,7 @@ from .ops.reductions import tensor_max as max
 from .ops.reductions import tensor_min as min
 from .ops.reductions import tensor_prod as prod
 from .ops.reductions import tensor_sum as sum
+from .ops.scatter_reduce import scatter_reduce as scatter_reduce
 from .ops.selection import argwhere as argwhere
 from .ops.selection import bincount as bincount
 from .ops.selection import bucketize as bucketize

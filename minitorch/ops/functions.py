@@ -74,7 +74,7 @@ NODE_NAMES: dict[str, str | Callable[..., str]] = {
     # and C++ code dividing by a number records DivBackward1
     "NllLoss": lambda *inputs, kind, **settings: kind + "Backward0",
     "DivNumber": "DivBackward1",
-    # more math, reductions, sorting, joins (the tensor API's part A)
+    # more math (elementwise.py), statistics, sorting and joins
     "RoundDecimals": "RoundBackward1",
     "Fmod": lambda a, b: numbered("Fmod", isinstance(b, TensorBase)),
     "Lerp": lambda a, b, weight=None: numbered("Lerp", isinstance(weight, TensorBase)),

@@ -311,7 +311,7 @@ def copy_samples(a: Tensor, values: np.ndarray) -> Tensor:
 
 
 # ---------------------------------------------------------------------------
-# optim: the updates optimizers write (`addcmul_`, `addcdiv_`, `lerp_`). Outside autograd,
+# The updates optimizers write (`addcmul_`, `addcdiv_`, `lerp_`). Outside autograd,
 # on operands of the tensor's dtype, they add their term straight into the tensor's storage
 # (one temporary instead of three): an optimizer step runs them on every parameter.
 # ---------------------------------------------------------------------------

@@ -13,7 +13,8 @@ from ..._tensor import Tensor
 from ...autograd import no_grad
 from ...tensors.creation import ones, tensor, zeros
 from .. import functional as F
-from ..module import Module, Parameter
+from ..module import Module
+from ..parameter import Parameter
 
 
 class _BatchNorm(Module):

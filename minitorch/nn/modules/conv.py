@@ -7,7 +7,8 @@ import math
 from ..._tensor import Tensor
 from ...tensors.creation import zeros
 from .. import functional, init
-from ..module import Module, Parameter
+from ..module import Module
+from ..parameter import Parameter
 
 
 def as_tuple(value, n: int) -> tuple:

@@ -8,7 +8,8 @@ import math
 from ..._tensor import Tensor
 from ...tensors.creation import empty
 from .. import functional, init
-from ..module import Module, Parameter
+from ..module import Module
+from ..parameter import Parameter
 
 
 class Identity(Module):

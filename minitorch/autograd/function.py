@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..tensors.base import TensorBase
 from .grad_mode import _state
-from .graph import GraphContext, record
+from .nodes import GraphContext, record
 
 if TYPE_CHECKING:
     from .._tensor import Tensor

@@ -36,7 +36,7 @@ class Function:
     """
 
     # True where backward calls kernels directly: with create_graph=True its gradients
-    # then raise when differentiated again instead of giving a wrong second derivative
+    # then raise when differentiated again, where they would give a wrong second derivative
     once_differentiable = False
 
     @staticmethod

@@ -145,7 +145,7 @@ def grad(
     allow_unused: bool | None = None,
 ) -> tuple:
     """`torch.autograd.grad`: $\\partial (\\sum_k g_k \\cdot outputs_k) / \\partial inputs_j$,
-    returned instead of added into `.grad` (no `.grad` changes).
+    returned, not added into `.grad` (no `.grad` changes).
 
     >>> import minitorch
     >>> x = minitorch.tensor([1.0, 2.0], requires_grad=True)

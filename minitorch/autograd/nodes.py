@@ -284,7 +284,7 @@ class DelayedError:
 
 def once_differentiable_result(gradient: Tensor, node_name: str) -> Tensor:
     """`gradient` under `create_graph=True`, with a node that raises if backpropagated
-    through, instead of a silently wrong second derivative."""
+    through: an error, where a silently wrong second derivative would be worse."""
     alias = make_tensor(gradient._layout, gradient.dtype, gradient.device)
     ctx = GraphContext()
     ctx.node_name = node_name
@@ -425,7 +425,7 @@ def fit_gradient(gradient: Tensor, shape, dtype, node_name: str, index: int) -> 
 
     A backward must return, for input `index`, a gradient of the input's shape
     or of a shape the input broadcasts to; anything else is a bug in that
-    backward, reported with PyTorch's message instead of being reshaped.
+    backward, reported with PyTorch's message (never reshaped to fit).
     """
     shape = tuple(shape)
     if tuple(gradient.shape) != shape:

@@ -453,7 +453,7 @@ class Module:
 
         With `strict`, a missing or unexpected key is an error (torch's text);
         a shape mismatch always is. Returns the missing and unexpected keys.
-        With `assign`, the given tensors replace the model's instead of being copied.
+        With `assign`, the given tensors replace the model's (nothing is copied).
         """
         if not isinstance(state_dict, Mapping):
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")

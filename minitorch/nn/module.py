@@ -158,30 +158,29 @@ class Module:
         if hasattr(self, name) and name not in self.__dict__[registry]:
             raise KeyError(f"attribute '{name}' already exists")
 
+    def _register(self, name: str, value: Any, kind: str, registry: str, required: str) -> None:
+        """File `value` under `name` in `registry` after torch's checks of both: a parameter
+        is None or a `Parameter`, a buffer None or a `Tensor` (`required` in the error)."""
+        self._check_new_name(name, kind, registry)
+        allowed = _LearnedValue if registry == "_parameters" else Tensor
+        if value is not None and not isinstance(value, allowed):
+            raise TypeError(
+                f"cannot assign '{_typename(value)}' object to {kind} '{name}' "
+                f"({required} or None required)"
+            )
+        self._forget(name, keep=registry)
+        self.__dict__[registry][name] = value
+
     def register_parameter(self, name: str, param: Parameter | ScalarParameter | None) -> None:
         """Add `param` (a `Parameter`, or None for an empty slot) under `name`."""
-        self._check_new_name(name, "parameter", "_parameters")
-        if param is not None and not isinstance(param, _LearnedValue):
-            raise TypeError(
-                f"cannot assign '{_typename(param)}' object to parameter '{name}' "
-                "(minitorch.nn.Parameter or None required)"
-            )
-        self._forget(name, keep="_parameters")
-        self._parameters[name] = param
+        self._register(name, param, "parameter", "_parameters", "minitorch.nn.Parameter")
 
     def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
         """Add a tensor the module keeps but does not learn (e.g. running statistics).
 
         A persistent buffer is part of `state_dict()`; a non-persistent one is not.
         """
-        self._check_new_name(name, "buffer", "_buffers")
-        if tensor is not None and not isinstance(tensor, Tensor):
-            raise TypeError(
-                f"cannot assign '{_typename(tensor)}' object to buffer '{name}' "
-                "(minitorch Tensor or None required)"
-            )
-        self._forget(name, keep="_buffers")
-        self._buffers[name] = tensor
+        self._register(name, tensor, "buffer", "_buffers", "minitorch Tensor")
         if not persistent:
             self._non_persistent_buffers_set.add(name)
 

@@ -128,7 +128,7 @@ class Context:
     no backward will run.
     """
 
-    # Class-level defaults instead of an __init__: a Context is made for every
+    # Class-level defaults and no __init__: a Context is made for every
     # operation, and creating one without running Python code is cheaper.
     no_grad: bool = False
     saved_values: tuple[Any, ...] = ()

@@ -716,7 +716,7 @@ def bench_scan_sort(rounds: int) -> None:
 
 
 # ---------------------------------------------------------------------------
-# Speed where learners feel it (issue 14): medians of interleaved rounds, tensor level
+# Speed where learners feel it: medians of interleaved rounds, tensor level
 # ---------------------------------------------------------------------------
 
 FIRST_MATMUL_PROBE = """

@@ -1,9 +1,9 @@
 """`minitorch.autograd`, as `torch.autograd`: differentiable functions and the backward pass.
 
 Module 2 builds it on the graph engine of module 1 (`minitorch/autodiff.py`):
-`function.py` (`Function`, forward and backward side by side), `graph.py`
-(the nodes a forward records, `sum_to`, `backward`), `grad_mode.py`
-(`no_grad`, ...) and `gradcheck.py` (central differences).
+`function.py` (`Function`, forward and backward side by side), `nodes.py`
+(the nodes a forward records, `sum_to`), `graph.py` (`backward`, `grad`),
+`grad_mode.py` (`no_grad`, ...) and `gradcheck.py` (central differences).
 """
 
 from .function import Function

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..tensors.base import TensorBase
 from .grad_mode import _state
-from .graph import GraphContext, record
+from .nodes import GraphContext, record
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -36,7 +36,7 @@ class Function:
     """
 
     # True where backward calls kernels directly: with create_graph=True its gradients
-    # then raise when differentiated again instead of giving a wrong second derivative
+    # then raise when differentiated again, where they would give a wrong second derivative
     once_differentiable = False
 
     @staticmethod

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 class _GradState(threading.local):
     """Per-thread switches: is grad mode on, does this backward keep the graph, and
-    (inside `autograd.grad`) the nodes whose gradients are captured instead of accumulated."""
+    (inside `autograd.grad`) the nodes whose gradients are captured, not accumulated."""
 
     enabled = True
     retain_graph = False

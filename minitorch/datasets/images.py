@@ -152,10 +152,10 @@ class MNIST(ImageDataset):
 
     folder = "MNIST"
     source = "https://ossci-datasets.s3.amazonaws.com/mnist/ (torchvision's mirror)"
-    classes = [
-        "0 - zero", "1 - one", "2 - two", "3 - three", "4 - four",
-        "5 - five", "6 - six", "7 - seven", "8 - eight", "9 - nine",
-    ]  # fmt: skip
+    classes = [  # torchvision's names: "0 - zero", "1 - one", ...
+        f"{digit} - {name}"
+        for digit, name in enumerate("zero one two three four five six seven eight nine".split())
+    ]
     image_size = (28, 28)
     files = {
         True: ("train-images-idx3-ubyte", "train-labels-idx1-ubyte"),

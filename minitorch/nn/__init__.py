@@ -1,96 +1,24 @@
 """`minitorch.nn`, as `torch.nn`: the building blocks of models.
 
-`module.py` is the `Module` tree (`Module`, `Parameter`, `Buffer`, and module 0's
-`ScalarParameter`); `modules/` the layers, one file per family; `functional.py`
-the functions layers are made of (`minitorch.nn.functional`, imported as `F` by
-convention); `init.py` the starting weights. Everything here is written with the
-public tensor API only.
+`module.py` is the `Module` tree; `parameter.py` what it holds (`Parameter`,
+`Buffer`, and module 0's `ScalarParameter`); `modules/` the layers, one file
+per family, named once in `modules/__init__.py`'s `__all__` and re-exported
+here as `torch.nn` does; `functional.py` the functions layers are made of
+(`minitorch.nn.functional`, imported as `F` by convention); `init.py` the
+starting weights. Everything here is written with the public tensor API only.
 """
 
-from . import functional, init
-from .module import Buffer, Module, Parameter, ScalarParameter
-from .modules import (
-    ELU,
-    GELU,
-    AdaptiveAvgPool2d,
-    AvgPool1d,
-    AvgPool2d,
-    BatchNorm1d,
-    BatchNorm2d,
-    BCELoss,
-    BCEWithLogitsLoss,
-    Bilinear,
-    Conv1d,
-    Conv2d,
-    CrossEntropyLoss,
-    Dropout,
-    Embedding,
-    Flatten,
-    HuberLoss,
-    Identity,
-    L1Loss,
-    LayerNorm,
-    LeakyReLU,
-    Linear,
-    LogSoftmax,
-    MaxPool1d,
-    MaxPool2d,
-    ModuleDict,
-    ModuleList,
-    MSELoss,
-    NLLLoss,
-    ReLU,
-    Sequential,
-    Sigmoid,
-    SiLU,
-    SmoothL1Loss,
-    Softmax,
-    Tanh,
-    Unflatten,
-)
+from . import functional, init, modules
+from .module import Module
+from .modules import *  # noqa: F403 -- the layers, named once in modules/__init__.py's __all__
+from .parameter import Buffer, Parameter, ScalarParameter
 
 __all__ = [
-    "AdaptiveAvgPool2d",
-    "AvgPool1d",
-    "AvgPool2d",
-    "BatchNorm1d",
-    "BatchNorm2d",
-    "BCELoss",
-    "BCEWithLogitsLoss",
-    "Bilinear",
     "Buffer",
-    "Conv1d",
-    "Conv2d",
-    "CrossEntropyLoss",
-    "Dropout",
-    "ELU",
-    "Embedding",
-    "Flatten",
     "functional",
-    "GELU",
-    "HuberLoss",
-    "Identity",
     "init",
-    "L1Loss",
-    "LayerNorm",
-    "LeakyReLU",
-    "Linear",
-    "LogSoftmax",
-    "MaxPool1d",
-    "MaxPool2d",
     "Module",
-    "ModuleDict",
-    "ModuleList",
-    "MSELoss",
-    "NLLLoss",
     "Parameter",
-    "ReLU",
     "ScalarParameter",
-    "Sequential",
-    "Sigmoid",
-    "SiLU",
-    "SmoothL1Loss",
-    "Softmax",
-    "Tanh",
-    "Unflatten",
+    *modules.__all__,
 ]

@@ -1,4 +1,4 @@
-"""The `Module` tree that holds a model's parameters (module 0), and `Parameter`.
+"""The `Module` tree that holds a model's parameters (module 0).
 
 A `Module` owns child modules, parameters and buffers, found by attribute
 assignment (`self.layer = Linear(2, 3)`), just like `torch.nn.Module`.
@@ -7,12 +7,8 @@ path (`"layer.weight"`), the keys of `state_dict()`; `train()` and `eval()`
 set the `training` flag of the whole tree, and calling a module calls its
 `forward`.
 
-Two kinds of learned values live in `_parameters`:
-
-- `Parameter`, as `torch.nn.Parameter`: a `Tensor` (it *is* one) that a
-  module registers; what every layer of `minitorch.nn` holds.
-- `ScalarParameter`: a holder for a plain number or a module-1 `Scalar`, for
-  the models of modules 0 and 1, written before tensors exist.
+The learned values it holds, `Parameter` (a tensor) and `ScalarParameter`
+(a number, for modules 0 and 1), and `Buffer` are in `parameter.py`.
 """
 
 from __future__ import annotations
@@ -24,105 +20,8 @@ from typing import Any
 from .. import dtypes
 from .._tensor import Tensor
 from ..autograd import no_grad
-from ..tensors.creation import empty
 from ..tensors.device import device as Device  # noqa: N812 -- the class, as torch.device
-
-
-class Parameter(Tensor):
-    """A tensor that a `Module` registers as a learned weight (`torch.nn.Parameter`).
-
-    It shares `data`'s storage, is a leaf, and requires grad unless told not to;
-    operations on it give plain tensors.
-
-    >>> import minitorch
-    >>> p = minitorch.nn.Parameter(minitorch.tensor([1.0, 2.0]))
-    >>> p
-    Parameter containing:
-    tensor([1., 2.], requires_grad=True)
-    >>> (p * 2).sum().backward()
-    >>> p.grad
-    tensor([2., 2.])
-    """
-
-    def __new__(cls, data: Tensor | None = None, requires_grad: bool = True) -> Parameter:
-        if data is None:
-            data = empty(0)
-        if not isinstance(data, Tensor):
-            raise TypeError(f"Parameter(): data must be a Tensor, got {type(data).__name__}")
-        return Tensor._make_subclass(cls, data, requires_grad)
-
-    def __init__(self, data: Tensor | None = None, requires_grad: bool = True) -> None:
-        # Everything is set by __new__ (the constructor of TensorBase takes a layout).
-        pass
-
-    def __repr__(self) -> str:
-        return "Parameter containing:\n" + super().__repr__()
-
-    __str__ = __repr__
-
-    def __deepcopy__(self, memo: dict) -> Parameter:
-        copied = Parameter(self.detach().clone(), self.requires_grad)
-        memo[id(self)] = copied
-        return copied
-
-
-class Buffer(Tensor):
-    """A tensor that a `Module` registers as a buffer when assigned as an attribute
-    (`torch.nn.Buffer`): kept and moved with the model, not learned; in `state_dict()`
-    unless `persistent=False`.
-
-    >>> import minitorch
-    >>> class Counter(Module):
-    ...     def __init__(self):
-    ...         super().__init__()
-    ...         self.count = Buffer(minitorch.zeros(1))
-    >>> list(Counter().state_dict())
-    ['count']
-    """
-
-    def __new__(cls, data: Tensor | None = None, *, persistent: bool = True) -> Buffer:
-        if data is None:
-            data = empty(0)
-        if not isinstance(data, Tensor):
-            raise TypeError(f"Buffer(): data must be a Tensor, got {type(data).__name__}")
-        buffer = Tensor._make_subclass(cls, data, data.requires_grad)
-        buffer.persistent = persistent
-        return buffer
-
-    def __init__(self, data: Tensor | None = None, *, persistent: bool = True) -> None:
-        # Everything is set by __new__, as for Parameter.
-        pass
-
-
-class ScalarParameter:
-    """A learned number of modules 0 and 1: a float or a `Scalar`, held in `.value`.
-
-    Tensors are not built yet in those modules; from module 2 on a model's
-    weights are `Parameter`s, which are tensors. Holding a `Scalar` marks it
-    as trainable (`requires_grad`), so backpropagation fills its `grad`;
-    `update` swaps in a new value and keeps it trainable.
-    """
-
-    def __init__(self, value: Any, name: str | None = None) -> None:
-        self.value = value
-        self.name = name
-        self._mark_trainable()
-
-    def update(self, value: Any) -> None:
-        """Replace the held value (e.g. after an optimizer step)."""
-        self.value = value
-        self._mark_trainable()
-
-    def _mark_trainable(self) -> None:
-        if hasattr(self.value, "requires_grad_"):
-            self.value.requires_grad_(True)
-
-    def __repr__(self) -> str:
-        return repr(self.value)
-
-    def __str__(self) -> str:
-        return str(self.value)
-
+from .parameter import Buffer, Parameter, ScalarParameter
 
 _LearnedValue = (Parameter, ScalarParameter)
 
@@ -259,30 +158,29 @@ class Module:
         if hasattr(self, name) and name not in self.__dict__[registry]:
             raise KeyError(f"attribute '{name}' already exists")
 
+    def _register(self, name: str, value: Any, kind: str, registry: str, required: str) -> None:
+        """File `value` under `name` in `registry` after torch's checks of both: a parameter
+        is None or a `Parameter`, a buffer None or a `Tensor` (`required` in the error)."""
+        self._check_new_name(name, kind, registry)
+        allowed = _LearnedValue if registry == "_parameters" else Tensor
+        if value is not None and not isinstance(value, allowed):
+            raise TypeError(
+                f"cannot assign '{_typename(value)}' object to {kind} '{name}' "
+                f"({required} or None required)"
+            )
+        self._forget(name, keep=registry)
+        self.__dict__[registry][name] = value
+
     def register_parameter(self, name: str, param: Parameter | ScalarParameter | None) -> None:
         """Add `param` (a `Parameter`, or None for an empty slot) under `name`."""
-        self._check_new_name(name, "parameter", "_parameters")
-        if param is not None and not isinstance(param, _LearnedValue):
-            raise TypeError(
-                f"cannot assign '{_typename(param)}' object to parameter '{name}' "
-                "(minitorch.nn.Parameter or None required)"
-            )
-        self._forget(name, keep="_parameters")
-        self._parameters[name] = param
+        self._register(name, param, "parameter", "_parameters", "minitorch.nn.Parameter")
 
     def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
         """Add a tensor the module keeps but does not learn (e.g. running statistics).
 
         A persistent buffer is part of `state_dict()`; a non-persistent one is not.
         """
-        self._check_new_name(name, "buffer", "_buffers")
-        if tensor is not None and not isinstance(tensor, Tensor):
-            raise TypeError(
-                f"cannot assign '{_typename(tensor)}' object to buffer '{name}' "
-                "(minitorch Tensor or None required)"
-            )
-        self._forget(name, keep="_buffers")
-        self._buffers[name] = tensor
+        self._register(name, tensor, "buffer", "_buffers", "minitorch Tensor")
         if not persistent:
             self._non_persistent_buffers_set.add(name)
 
@@ -554,7 +452,7 @@ class Module:
 
         With `strict`, a missing or unexpected key is an error (torch's text);
         a shape mismatch always is. Returns the missing and unexpected keys.
-        With `assign`, the given tensors replace the model's instead of being copied.
+        With `assign`, the given tensors replace the model's (nothing is copied).
         """
         if not isinstance(state_dict, Mapping):
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")

@@ -7,7 +7,7 @@ from typing import Any
 
 from .._tensor import Tensor
 from ..tensors.creation import full_like, tensor
-from .optimizer import Optimizer, check_options, check_supported
+from .optimizer import Optimizer, check_options, check_supported, descent_gradient
 
 
 class Adagrad(Optimizer):
@@ -63,9 +63,7 @@ class Adagrad(Optimizer):
     def _update(self, p: Tensor, group: dict[str, Any]) -> None:
         state = self.state[p]
         state["step"] += 1
-        grad = -p.grad if group["maximize"] else p.grad
-        if group["weight_decay"] != 0:
-            grad = grad.add(p, alpha=group["weight_decay"])
+        grad = descent_gradient(p, group)
         clr = group["lr"] / (1 + (state["step"].item() - 1) * group["lr_decay"])
         state["sum"].addcmul_(grad, grad, value=1)
         std = state["sum"].sqrt().add_(group["eps"])

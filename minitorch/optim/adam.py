@@ -153,8 +153,8 @@ def fused_step(p: Tensor, state: dict[str, Any], group: dict[str, Any]) -> None:
 
 class AdamW(Adam):
     """Adam with decoupled weight decay (Loshchilov & Hutter):
-    $w \\leftarrow (1 - \\mathrm{lr}\\,\\lambda) w$ before the Adam step, instead of
-    adding $\\lambda w$ to the gradient.
+    $w \\leftarrow (1 - \\mathrm{lr}\\,\\lambda) w$ before the Adam step, where Adam
+    adds $\\lambda w$ to the gradient.
     """
 
     def __init__(

@@ -39,16 +39,25 @@ def _checked(optimizer: Any) -> Optimizer:
     return optimizer
 
 
-def _per_group(name: str, optimizer: Optimizer, value: Any) -> list[Any]:
-    """`value` for each parameter group: a list of that length, or one value repeated."""
+PER_GROUP_MISMATCH = (
+    "{name} must have the same length as optimizer.param_groups. {name} has {got} values, "
+    "param_groups has {expected}."
+)
+
+
+def _per_group(
+    name: str, optimizer: Optimizer, value: Any, mismatch: str = PER_GROUP_MISMATCH
+) -> list[Any]:
+    """`value` for each parameter group: a list of that length, or one value repeated.
+
+    A list of another length raises `mismatch` (the error text of the scheduler that asks).
+    """
+    expected = len(optimizer.param_groups)
     if isinstance(value, list | tuple):
-        if len(value) != len(optimizer.param_groups):
-            raise ValueError(
-                f"{name} must have the same length as optimizer.param_groups. {name} has "
-                f"{len(value)} values, param_groups has {len(optimizer.param_groups)}."
-            )
+        if len(value) != expected:
+            raise ValueError(mismatch.format(name=name, got=len(value), expected=expected))
         return list(value)
-    return [value] * len(optimizer.param_groups)
+    return [value] * expected
 
 
 STEP_ORDER_WARNING = (
@@ -152,14 +161,8 @@ class LambdaLR(LRScheduler):
         last_epoch: int = -1,
     ) -> None:
         self.optimizer = _checked(optimizer)
-        if isinstance(lr_lambda, list | tuple):
-            if len(lr_lambda) != len(optimizer.param_groups):
-                raise ValueError(
-                    f"Expected {len(optimizer.param_groups)} lr_lambdas, but got {len(lr_lambda)}"
-                )
-            self.lr_lambdas = list(lr_lambda)
-        else:
-            self.lr_lambdas = [lr_lambda] * len(optimizer.param_groups)
+        mismatch = "Expected {expected} lr_lambdas, but got {got}"
+        self.lr_lambdas = _per_group("lr_lambda", optimizer, lr_lambda, mismatch)
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self) -> list[float]:
@@ -415,14 +418,8 @@ class ReduceLROnPlateau(LRScheduler):
             raise ValueError("Factor should be < 1.0.")
         self.factor = factor
         self.optimizer = _checked(optimizer)
-        if isinstance(min_lr, list | tuple):
-            if len(min_lr) != len(optimizer.param_groups):
-                raise ValueError(
-                    f"expected {len(optimizer.param_groups)} min_lrs, got {len(min_lr)}"
-                )
-            self.min_lrs = list(min_lr)
-        else:
-            self.min_lrs = [min_lr] * len(optimizer.param_groups)
+        mismatch = "expected {expected} min_lrs, got {got}"
+        self.min_lrs = _per_group("min_lr", optimizer, min_lr, mismatch)
         if mode not in ("min", "max"):
             raise ValueError("mode " + mode + " is unknown!")
         if threshold_mode not in ("rel", "abs"):

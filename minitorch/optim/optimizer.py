@@ -47,6 +47,16 @@ def check_supported(defaults: dict) -> None:
             raise NotImplementedError(f"minitorch optimizers do not support {name}=True")
 
 
+def descent_gradient(p: Tensor, group: dict[str, Any]) -> Tensor:
+    """The gradient a step of `p` goes against: `p.grad`, negated with `maximize` (to
+    climb), plus $\\lambda w$ with weight decay $\\lambda$ = `group["weight_decay"]`
+    (L2 regularisation)."""
+    grad = -p.grad if group["maximize"] else p.grad
+    if group["weight_decay"] != 0:
+        grad = grad.add(p, alpha=group["weight_decay"])
+    return grad
+
+
 class Optimizer:
     """Holds `param_groups` and `state`; subclasses write `_update` (or all of `step`).
 

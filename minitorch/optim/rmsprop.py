@@ -7,7 +7,7 @@ from typing import Any
 
 from .._tensor import Tensor
 from ..tensors.creation import tensor, zeros_like
-from .optimizer import Optimizer, check_options, check_supported
+from .optimizer import Optimizer, check_options, check_supported, descent_gradient
 
 
 class RMSprop(Optimizer):
@@ -60,10 +60,8 @@ class RMSprop(Optimizer):
                 state["momentum_buffer"] = zeros_like(p)
             if group["centered"]:
                 state["grad_avg"] = zeros_like(p)
-        grad = -p.grad if group["maximize"] else p.grad
         state["step"] += 1
-        if group["weight_decay"] != 0:
-            grad = grad.add(p, alpha=group["weight_decay"])
+        grad = descent_gradient(p, group)
         alpha, square_avg = group["alpha"], state["square_avg"]
         square_avg.mul_(alpha).addcmul_(grad, grad, value=1 - alpha)
         if group["centered"]:

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .._tensor import Tensor
-from .optimizer import Optimizer, check_options, check_supported
+from .optimizer import Optimizer, check_options, check_supported, descent_gradient
 
 
 class SGD(Optimizer):
@@ -55,9 +55,7 @@ class SGD(Optimizer):
 
     def _update(self, p: Tensor, group: dict[str, Any]) -> None:
         """$w \\leftarrow w - \\mathrm{lr} \\cdot d$, $d$ the gradient or its momentum."""
-        grad = -p.grad if group["maximize"] else p.grad
-        if group["weight_decay"] != 0:
-            grad = grad.add(p, alpha=group["weight_decay"])
+        grad = descent_gradient(p, group)
         if group["momentum"] != 0:
             grad = momentum_direction(grad, self.state[p], group)
         p.add_(grad, alpha=-group["lr"])

@@ -3,7 +3,7 @@
 In training a batch-norm layer normalizes each channel with the statistics of the batch
 and keeps running averages of them in its buffers `running_mean` and `running_var`
 (`num_batches_tracked` counts the batches); in evaluation it uses those averages, so one
-sample's output no longer depends on the rest of its batch.
+sample's output does not depend on the rest of its batch.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from ..._tensor import Tensor
 from ...autograd import no_grad
 from ...tensors.creation import ones, tensor, zeros
 from .. import functional as F
-from ..module import Module, Parameter
+from ..module import Module
+from ..parameter import Parameter
 
 
 class _BatchNorm(Module):

@@ -19,7 +19,34 @@ def _absolute_index(idx: Any, size: int) -> int:
     return idx % size
 
 
-class Sequential(Module):
+class _ModuleSequence(Module):
+    """What `Sequential` and `ModuleList` share: modules in order, under the names "0",
+    "1", ... (a `Sequential` built from an `OrderedDict` keeps its names until renumbered)."""
+
+    def __delitem__(self, idx: int | slice) -> None:
+        keys = list(self._modules)
+        for key in keys[idx] if isinstance(idx, slice) else [keys[_absolute_index(idx, len(keys))]]:
+            delattr(self, key)
+        # as PyTorch: the remaining modules are numbered again from 0
+        self._renumber(list(self._modules.values()))
+
+    def _renumber(self, modules: list[Module]) -> None:
+        """Hold `modules`, in this order, under the names "0", "1", ..."""
+        self.__dict__["_modules"] = {str(i): module for i, module in enumerate(modules)}
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def __iter__(self) -> Iterator[Module]:
+        return iter(self._modules.values())
+
+    def append(self, module: Module) -> _ModuleSequence:
+        """Add `module` at the end; returns self."""
+        self.add_module(str(len(self)), module)
+        return self
+
+
+class Sequential(_ModuleSequence):
     """Modules run one after the other: the output of each is the input of the next.
 
     Built from modules (named "0", "1", ...) or from an `OrderedDict` of named ones.
@@ -55,25 +82,6 @@ class Sequential(Module):
         keys = list(self._modules)
         setattr(self, keys[_absolute_index(idx, len(keys))], module)
 
-    def __delitem__(self, idx: int | slice) -> None:
-        keys = list(self._modules)
-        for key in keys[idx] if isinstance(idx, slice) else [keys[_absolute_index(idx, len(keys))]]:
-            delattr(self, key)
-        # as PyTorch: the remaining modules are numbered again from 0
-        modules = list(self._modules.values())
-        self.__dict__["_modules"] = {str(i): module for i, module in enumerate(modules)}
-
-    def __len__(self) -> int:
-        return len(self._modules)
-
-    def __iter__(self) -> Iterator[Module]:
-        return iter(self._modules.values())
-
-    def append(self, module: Module) -> Sequential:
-        """Add `module` at the end; returns self."""
-        self.add_module(str(len(self)), module)
-        return self
-
     def extend(self, sequential: Iterable[Module]) -> Sequential:
         """Add each module of `sequential` at the end; returns self."""
         for module in sequential:
@@ -89,7 +97,7 @@ class Sequential(Module):
             raise IndexError(f"Index out of range: {index}")
         modules = list(self._modules.values())
         modules.insert(index, module)
-        self.__dict__["_modules"] = {str(i): m for i, m in enumerate(modules)}
+        self._renumber(modules)
         return self
 
     def pop(self, key: int | slice) -> Module:
@@ -104,7 +112,7 @@ class Sequential(Module):
         return input
 
 
-class ModuleList(Module):
+class ModuleList(_ModuleSequence):
     """A list of modules whose parameters belong to the model (a Python list's would not).
 
     >>> from minitorch import nn
@@ -126,26 +134,8 @@ class ModuleList(Module):
     def __setitem__(self, idx: int, module: Module) -> None:
         setattr(self, str(_absolute_index(idx, len(self))), module)
 
-    def __delitem__(self, idx: int | slice) -> None:
-        keys = list(self._modules)
-        for key in keys[idx] if isinstance(idx, slice) else [str(_absolute_index(idx, len(keys)))]:
-            delattr(self, key)
-        modules = list(self._modules.values())
-        self.__dict__["_modules"] = {str(i): module for i, module in enumerate(modules)}
-
-    def __len__(self) -> int:
-        return len(self._modules)
-
-    def __iter__(self) -> Iterator[Module]:
-        return iter(self._modules.values())
-
     def __iadd__(self, modules: Iterable[Module]) -> ModuleList:
         return self.extend(modules)
-
-    def append(self, module: Module) -> ModuleList:
-        """Add `module` at the end; returns self."""
-        self.add_module(str(len(self)), module)
-        return self
 
     def extend(self, modules: Iterable[Module]) -> ModuleList:
         """Add each of `modules` at the end; returns self."""

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import math
-
 from ..._tensor import Tensor
-from ...tensors.creation import zeros
-from .. import functional, init
-from ..module import Module, Parameter
+from .. import functional
+from ..module import Module
+from .linear import add_weight_and_bias, reset_fan_in_uniform
 
 
 def as_tuple(value, n: int) -> tuple:
@@ -67,17 +65,12 @@ class ConvNd(Module):
         self.in_channels, self.out_channels, self.groups = in_channels, out_channels, groups
         self.padding_mode = padding_mode
         weight_shape = (out_channels, in_channels // groups, *self.kernel_size)
-        self.weight = Parameter(zeros(*weight_shape, dtype=dtype, device=device))
-        self.bias = Parameter(zeros(out_channels, dtype=dtype, device=device)) if bias else None
+        add_weight_and_bias(self, weight_shape, bias, dtype, device)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
         """Draw the weights again from PyTorch's default distribution (see the class)."""
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
-            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
-            init.uniform_(self.bias, -bound, bound)
+        reset_fan_in_uniform(self.weight, self.bias)
 
     def extra_repr(self) -> str:
         text = (

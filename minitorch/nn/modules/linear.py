@@ -8,7 +8,29 @@ import math
 from ..._tensor import Tensor
 from ...tensors.creation import empty
 from .. import functional, init
-from ..module import Module, Parameter
+from ..module import Module
+from ..parameter import Parameter
+
+
+def add_weight_and_bias(module: Module, weight_shape: tuple, bias: bool, dtype, device) -> None:
+    """Give `module` a `weight` of `weight_shape` and a `bias` of `weight_shape[0]` elements
+    (registered as None without `bias`), made with `dtype` on `device` and not yet drawn:
+    the layer's `reset_parameters` fills them. Shared by `Linear`, `Bilinear` and `ConvNd`.
+    """
+    module.weight = Parameter(empty(*weight_shape, dtype=dtype, device=device))
+    learned_bias = Parameter(empty(weight_shape[0], dtype=dtype, device=device)) if bias else None
+    module.register_parameter("bias", learned_bias)
+
+
+def reset_fan_in_uniform(weight: Parameter, bias: Parameter | None) -> None:
+    """PyTorch's default start of `Linear` and convolution weights: `weight` Kaiming-uniform
+    with $a = \\sqrt 5$, which is uniform in $\\pm 1/\\sqrt{\\text{fan\\_in}}$, and `bias`
+    uniform in the same bound."""
+    init.kaiming_uniform_(weight, a=math.sqrt(5))
+    if bias is not None:
+        fan_in, _ = init._calculate_fan_in_and_fan_out(weight)
+        bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+        init.uniform_(bias, -bound, bound)
 
 
 class Identity(Module):
@@ -42,20 +64,12 @@ class Linear(Module):
     ) -> None:
         super().__init__()
         self.in_features, self.out_features = in_features, out_features
-        self.weight = Parameter(empty(out_features, in_features, dtype=dtype, device=device))
-        if bias:
-            self.bias = Parameter(empty(out_features, dtype=dtype, device=device))
-        else:
-            self.register_parameter("bias", None)
+        add_weight_and_bias(self, (out_features, in_features), bias, dtype, device)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
         """Draw the weights again from PyTorch's default distribution."""
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
-            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
-            init.uniform_(self.bias, -bound, bound)
+        reset_fan_in_uniform(self.weight, self.bias)
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return functional.linear(input, self.weight, self.bias)
@@ -89,11 +103,7 @@ class Bilinear(Module):
         self.in1_features, self.in2_features = in1_features, in2_features
         self.out_features = out_features
         shape = (out_features, in1_features, in2_features)
-        self.weight = Parameter(empty(*shape, dtype=dtype, device=device))
-        if bias:
-            self.bias = Parameter(empty(out_features, dtype=dtype, device=device))
-        else:
-            self.register_parameter("bias", None)
+        add_weight_and_bias(self, shape, bias, dtype, device)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:

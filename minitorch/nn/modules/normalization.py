@@ -5,7 +5,8 @@ from __future__ import annotations
 from ..._tensor import Tensor
 from ...tensors.creation import ones, zeros
 from .. import functional as F
-from ..module import Module, Parameter
+from ..module import Module
+from ..parameter import Parameter
 
 
 class LayerNorm(Module):

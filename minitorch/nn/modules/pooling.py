@@ -71,7 +71,29 @@ class MaxPool2d(MaxPoolNd):
         return self.pool(input, functional.max_pool2d)
 
 
-class AvgPool1d(Module):
+class AvgPoolNd(Module):
+    """The settings of average pooling; `stride` defaults to `kernel_size`."""
+
+    def __init__(
+        self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True
+    ) -> None:
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if stride is not None else kernel_size
+        self.padding, self.ceil_mode = padding, ceil_mode
+        self.count_include_pad = count_include_pad
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+    def pool(self, input: Tensor, fn, *settings) -> Tensor:  # noqa: A002
+        """`fn` (an average pooling of `functional`) of `input` with these settings, and
+        then any of `settings` that only that pooling takes."""
+        args = (self.kernel_size, self.stride, self.padding, self.ceil_mode)
+        return fn(input, *args, self.count_include_pad, *settings)
+
+
+class AvgPool1d(AvgPoolNd):
     """The mean of each window of (N, C, L) inputs.
 
     >>> import minitorch
@@ -82,27 +104,16 @@ class AvgPool1d(Module):
     def __init__(
         self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True
     ) -> None:
-        super().__init__()
-        self.kernel_size = as_tuple(kernel_size, 1)
-        self.stride = as_tuple(stride if stride is not None else kernel_size, 1)
-        self.padding = as_tuple(padding, 1)
-        self.ceil_mode, self.count_include_pad = ceil_mode, count_include_pad
-
-    def extra_repr(self) -> str:
-        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+        # Kept as 1-tuples, which is how PyTorch prints them.
+        stride = as_tuple(stride if stride is not None else kernel_size, 1)
+        kernel_size, padding = as_tuple(kernel_size, 1), as_tuple(padding, 1)
+        super().__init__(kernel_size, stride, padding, ceil_mode, count_include_pad)
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        return functional.avg_pool1d(
-            input,
-            self.kernel_size,
-            self.stride,
-            self.padding,
-            self.ceil_mode,
-            self.count_include_pad,
-        )
+        return self.pool(input, functional.avg_pool1d)
 
 
-class AvgPool2d(Module):
+class AvgPool2d(AvgPoolNd):
     """The mean of each kH x kW window of (N, C, H, W) inputs.
 
     >>> import minitorch
@@ -119,25 +130,11 @@ class AvgPool2d(Module):
         count_include_pad: bool = True,
         divisor_override=None,
     ) -> None:
-        super().__init__()
-        self.kernel_size = kernel_size
-        self.stride = stride if stride is not None else kernel_size
-        self.padding, self.ceil_mode = padding, ceil_mode
-        self.count_include_pad, self.divisor_override = count_include_pad, divisor_override
-
-    def extra_repr(self) -> str:
-        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+        super().__init__(kernel_size, stride, padding, ceil_mode, count_include_pad)
+        self.divisor_override = divisor_override
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        return functional.avg_pool2d(
-            input,
-            self.kernel_size,
-            self.stride,
-            self.padding,
-            self.ceil_mode,
-            self.count_include_pad,
-            self.divisor_override,
-        )
+        return self.pool(input, functional.avg_pool2d, self.divisor_override)
 
 
 class AdaptiveAvgPool2d(Module):

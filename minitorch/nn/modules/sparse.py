@@ -6,7 +6,8 @@ from ..._tensor import Tensor
 from ...autograd import no_grad
 from ...tensors.creation import empty
 from .. import functional, init
-from ..module import Module, Parameter
+from ..module import Module
+from ..parameter import Parameter
 
 
 class Embedding(Module):

@@ -44,8 +44,8 @@ from .dtypes import result_type as result_type
 from .dtypes import set_default_dtype as set_default_dtype
 from .dtypes import uint8 as uint8
 from .nn.module import Module as Module
-from .nn.module import Parameter as Parameter
-from .nn.module import ScalarParameter as ScalarParameter
+from .nn.parameter import Parameter as Parameter
+from .nn.parameter import ScalarParameter as ScalarParameter
 from .ops.arithmetic import add as add
 from .ops.arithmetic import div as div
 from .ops.arithmetic import div as true_divide

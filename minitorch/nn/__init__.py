@@ -2,15 +2,34 @@
 
 `module.py` is the `Module` tree; `parameter.py` what it holds (`Parameter`,
 `Buffer`, and module 0's `ScalarParameter`); `modules/` the layers, one file
-per family, named once in `modules/__init__.py`'s `__all__` and re-exported
-here as `torch.nn` does; `functional.py` the functions layers are made of
-(`minitorch.nn.functional`, imported as `F` by convention); `init.py` the
-starting weights. Everything here is written with the public tensor API only.
+per family, each imported here by name as `torch.nn` has them;
+`functional.py` the functions layers are made of (`minitorch.nn.functional`,
+imported as `F` by convention); `init.py` the starting weights. Everything
+here is written with the public tensor API only.
 """
 
-from . import functional, init, modules
+from . import functional, init
 from .module import Module
-from .modules import *  # noqa: F403 -- the layers, named once in modules/__init__.py's __all__
+from .modules.activation import ELU, GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Tanh
+from .modules.batchnorm import BatchNorm1d, BatchNorm2d
+from .modules.container import ModuleDict, ModuleList, Sequential
+from .modules.conv import Conv1d, Conv2d
+from .modules.dropout import Dropout
+from .modules.flatten import Flatten, Unflatten
+from .modules.linear import Bilinear, Identity, Linear
+from .modules.loss import (
+    BCELoss,
+    BCEWithLogitsLoss,
+    CrossEntropyLoss,
+    HuberLoss,
+    L1Loss,
+    MSELoss,
+    NLLLoss,
+    SmoothL1Loss,
+)
+from .modules.normalization import LayerNorm
+from .modules.pooling import AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d
+from .modules.sparse import Embedding
 from .parameter import Buffer, Parameter, ScalarParameter
 
 __all__ = [
@@ -20,5 +39,41 @@ __all__ = [
     "Module",
     "Parameter",
     "ScalarParameter",
-    *modules.__all__,
+    "AdaptiveAvgPool2d",
+    "AvgPool1d",
+    "AvgPool2d",
+    "BatchNorm1d",
+    "BatchNorm2d",
+    "BCELoss",
+    "BCEWithLogitsLoss",
+    "Bilinear",
+    "Conv1d",
+    "Conv2d",
+    "CrossEntropyLoss",
+    "Dropout",
+    "ELU",
+    "Embedding",
+    "Flatten",
+    "GELU",
+    "HuberLoss",
+    "Identity",
+    "L1Loss",
+    "LayerNorm",
+    "LeakyReLU",
+    "Linear",
+    "LogSoftmax",
+    "MaxPool1d",
+    "MaxPool2d",
+    "ModuleDict",
+    "ModuleList",
+    "MSELoss",
+    "NLLLoss",
+    "ReLU",
+    "Sequential",
+    "Sigmoid",
+    "SiLU",
+    "SmoothL1Loss",
+    "Softmax",
+    "Tanh",
+    "Unflatten",
 ]

@@ -304,8 +304,8 @@ def embedding(
 
 
 # ---------------------------------------------------------------------------
-# Softmax, losses and normalization (the functions live in minitorch/ops/losses.py and
-# normalization.py; softmax's implicit dim is PyTorch's functional-only behaviour)
+# Softmax with PyTorch's functional-only implicit dim (the losses and normalization are
+# declared functional in ops/losses.py and ops/normalization.py)
 # ---------------------------------------------------------------------------
 
 

@@ -58,9 +58,12 @@ def defining_name(obj) -> tuple[str, str] | None:
     return None
 
 
-def relative(module: str, package: str) -> str:
-    """`module` imported from inside `package`: `minitorch.ops.unary` is `.ops.unary`."""
-    here, there = package.split("."), module.split(".")
+def relative(module: str, importer: str) -> str:
+    """`module` imported from inside `importer`: from `minitorch`, `minitorch.ops.unary` is
+    `.ops.unary`; from the module `minitorch.nn.functional`, it is `..ops.unary`."""
+    here, there = importer.split("."), module.split(".")
+    if not hasattr(sys.modules[importer], "__path__"):  # a module: relative to its package
+        here = here[:-1]
     common = 0
     while common < min(len(here), len(there)) and here[common] == there[common]:
         common += 1

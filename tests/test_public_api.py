@@ -6,6 +6,8 @@ the version-counter and leaf checks of hand-written in-place methods; IDEs'
 stubs must list what the package has; and nothing may be made twice.
 """
 
+import ast
+import importlib
 import importlib.util
 import inspect
 import pydoc
@@ -154,3 +156,18 @@ def test_stubs_name_every_public_name_with_its_signature():
     for name in TENSOR_METHODS:
         assert f"    def {name}(self" in stub, name
     assert "    def clamp_(self, min=None, max=None) -> Tensor:" in stub
+
+
+@pytest.mark.parametrize("module", ["minitorch", "minitorch.nn.functional"])
+def test_every_stub_import_names_what_it_says(module):
+    """Each `from X import Y as Z` of a stub resolves, to the object `module.Z` really is."""
+    target = importlib.import_module(module)
+    package = module if hasattr(target, "__path__") else module.rpartition(".")[0]
+    stub = load_generator().STUBS[module].read_text()
+    for node in ast.parse(stub).body:
+        if isinstance(node, ast.ImportFrom) and node.module != "__future__":
+            source = importlib.import_module("." * node.level + (node.module or ""), package)
+            for alias in node.names:
+                value = getattr(source, alias.name)
+                if alias.asname in getattr(target, "__all__", ()):
+                    assert original(getattr(target, alias.asname)) is original(value), alias.asname

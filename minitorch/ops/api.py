@@ -33,6 +33,7 @@ from . import (  # noqa: F401 -- imported for their declarations
     normalization,
     pooling,
     reductions,
+    regression_losses,
     scatter_reduce,
     selection,
     sorting,

@@ -275,10 +275,7 @@ class Tensor(TensorBase):
     def __iadd__(self, other): ...
     def __imul__(self, other): ...
     def __init__(self, *args, **kwargs):
-        """`Tensor(layout, dtype, device, version_counter)` inside minitorch.
-
-        Users may call PyTorch's legacy constructor: `minitorch.Tensor(data)` (a
-        copy of `data` in the default float dtype) or `minitorch.Tensor(2, 3)`."""
+        """`Tensor(layout, dtype, device, version_counter)` inside minitorch."""
 
     def __invert__(self): ...
     def __isub__(self, other): ...
@@ -326,11 +323,7 @@ class Tensor(TensorBase):
         """$\\arccos a$ elementwise (NaN outside $[-1, 1]$)."""
 
     def add(self, b, alpha=1) -> Tensor:
-        """$a + \\alpha b$, broadcast, with PyTorch's type promotion.
-
-        >>> import minitorch
-        >>> minitorch.add(minitorch.tensor([1, 2]), 0.5)
-        tensor([1.5000, 2.5000])"""
+        """$a + \\alpha b$, broadcast, with PyTorch's type promotion."""
 
     def add_(self, b, alpha=1) -> Tensor:
         """$a \\leftarrow a + \\alpha b$ in place."""
@@ -367,11 +360,7 @@ class Tensor(TensorBase):
 
     def arcsinh(self) -> Tensor:
         """$\\operatorname{asinh} a = \\ln(a + \\sqrt{a^2 + 1})$ elementwise, the inverse of
-        $\\sinh$ (integers give the default float dtype).
-
-        >>> import minitorch
-        >>> minitorch.asinh(minitorch.tensor([0.0, 1.0]))
-        tensor([0.0000, 0.8814])"""
+        $\\sinh$ (integers give the default float dtype)."""
 
     def arcsinh_(self) -> Tensor:
         """In-place version of `arcsinh`: the result is written into the tensor."""
@@ -399,11 +388,7 @@ class Tensor(TensorBase):
 
     def asinh(self) -> Tensor:
         """$\\operatorname{asinh} a = \\ln(a + \\sqrt{a^2 + 1})$ elementwise, the inverse of
-        $\\sinh$ (integers give the default float dtype).
-
-        >>> import minitorch
-        >>> minitorch.asinh(minitorch.tensor([0.0, 1.0]))
-        tensor([0.0000, 0.8814])"""
+        $\\sinh$ (integers give the default float dtype)."""
 
     def asinh_(self) -> Tensor:
         """In-place version of `asinh`: the result is written into the tensor."""
@@ -415,30 +400,14 @@ class Tensor(TensorBase):
         """$\\arctan(a / b)$ in the quadrant of the point $(b, a)$, elementwise (`arctan2`)."""
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-        """Add $\\partial \\text{self} / \\partial x$ to `x.grad` for every leaf $x$ below.
-
-        `gradient` weighs the outputs (a vector-Jacobian product); it may be
-        left out for a one-element tensor. The graph's saved tensors are freed
-        unless `retain_graph=True`. With `create_graph=True` the gradients get a
-        graph of their own (for second derivatives); with `inputs`, only those
-        tensors get gradients.
-
-        >>> import minitorch
-        >>> x = minitorch.tensor([1.0, 2.0], requires_grad=True)
-        >>> (x * x).sum().backward()
-        >>> x.grad
-        tensor([2., 4.])"""
+        """Add $\\partial \\text{self} / \\partial x$ to `x.grad` for every leaf $x$ below."""
 
     def bernoulli(self, p=None, *, generator=None) -> Tensor:
         """`minitorch.bernoulli(self)`: 1 with probability `self` (or `p`) elementwise."""
 
     def bincount(self, weights=None, minlength=0) -> Tensor:
         """How many times each of $0, 1, \\ldots$ occurs in the 1-D int tensor `a` (the sum of
-        `weights` at its occurrences, with weights).
-
-        >>> import minitorch
-        >>> minitorch.bincount(minitorch.tensor([1, 3, 3, 0]))
-        tensor([1, 1, 0, 2])"""
+        `weights` at its occurrences, with weights)."""
 
     def bitwise_and(self, b) -> Tensor:
         """`a & b`: logical and of bools, bitwise and of integers."""
@@ -519,11 +488,7 @@ class Tensor(TensorBase):
         """The running products along `dim`."""
 
     def cumsum(self, dim, dtype=None) -> Tensor:
-        """The running sums along `dim` (integers and bools sum as int64).
-
-        >>> import minitorch
-        >>> minitorch.tensor([1, 2, 3]).cumsum(0)
-        tensor([1, 3, 6])"""
+        """The running sums along `dim` (integers and bools sum as int64)."""
 
     @property
     def data(self) -> Tensor:
@@ -536,16 +501,10 @@ class Tensor(TensorBase):
         """A vector's diagonal matrix, or a copy of a matrix's diagonal `diagonal`."""
 
     def diagonal(self, offset=0, dim1=0, dim2=1) -> Tensor:
-        """The diagonal `offset` (above the main one if positive) of dims `dim1` and `dim2`, a view.
-
-        >>> import minitorch
-        >>> minitorch.arange(9).view(3, 3).diagonal()
-        tensor([0, 4, 8])"""
+        """The diagonal `offset` (above the main one if positive) of dims `dim1` and `dim2`, a view."""
 
     def div(self, b) -> Tensor:
-        """$a / b$ elementwise (true division: integers give floats).
-
-        A number divided by a tensor is `reciprocal(b) * a`, computed as PyTorch does."""
+        """$a / b$ elementwise (true division: integers give floats)."""
 
     def div_(self, b) -> Tensor:
         """$a \\leftarrow a / b$ in place."""
@@ -566,11 +525,7 @@ class Tensor(TensorBase):
         """The error function $\\frac{2}{\\sqrt{\\pi}} \\int_0^a e^{-t^2} dt$ elementwise."""
 
     def exp(self) -> Tensor:
-        """$e^a$ elementwise (integers give the default float dtype).
-
-        >>> import minitorch
-        >>> minitorch.exp(minitorch.tensor([0.0, 1.0]))
-        tensor([1.0000, 2.7183])"""
+        """$e^a$ elementwise (integers give the default float dtype)."""
 
     def exp_(self) -> Tensor:
         """In-place version of `exp`: the result is written into the tensor."""
@@ -612,12 +567,7 @@ class Tensor(TensorBase):
         """$a - \\operatorname{trunc}(a)$ elementwise (floating tensors only)."""
 
     def gather(self, dim, index) -> Tensor:
-        """$out[i][j] = a[index[i][j]][j]$ for `dim=0` ($a[i][index[i][j]]$ for `dim=1`, ...).
-
-        >>> import minitorch
-        >>> minitorch.tensor([[1, 2], [3, 4]]).gather(1, minitorch.tensor([[0, 0], [1, 0]]))
-        tensor([[1, 1],
-                [4, 3]])"""
+        """$out[i][j] = a[index[i][j]][j]$ for `dim=0` ($a[i][index[i][j]]$ for `dim=1`, ...)."""
 
     def ge(self, b) -> Tensor:
         """$a \\ge b$ elementwise (bool)."""
@@ -651,12 +601,7 @@ class Tensor(TensorBase):
         """`a[indices] = values` for a tuple of index tensors (added up if `accumulate`)."""
 
     def index_select(self, dim, index) -> Tensor:
-        """The slices of `a` along `dim` at `index`, in that order: `a[:, index]` for `dim=1`.
-
-        >>> import minitorch
-        >>> minitorch.tensor([[1, 2, 3], [4, 5, 6]]).index_select(1, minitorch.tensor([2, 0]))
-        tensor([[3, 1],
-                [6, 4]])"""
+        """The slices of `a` along `dim` at `index`, in that order: `a[:, index]` for `dim=1`."""
 
     def int(self) -> Tensor:
         """An int32 version of this tensor (itself if it is int32)."""
@@ -713,11 +658,7 @@ class Tensor(TensorBase):
         """True where either is non-zero."""
 
     def logsumexp(self, dim, keepdim=False) -> Tensor:
-        """$\\ln \\sum e^{a}$ over `dim`, computed stably (integers give floats).
-
-        >>> import minitorch
-        >>> minitorch.logsumexp(minitorch.tensor([1000.0, 1000.0]), 0)
-        tensor(1000.6932)"""
+        """$\\ln \\sum e^{a}$ over `dim`, computed stably (integers give floats)."""
 
     def long(self) -> Tensor:
         """An int64 version of this tensor (itself if it is int64)."""
@@ -730,35 +671,19 @@ class Tensor(TensorBase):
         """The last two dimensions swapped (a batch of transposed matrices)."""
 
     def masked_fill(self, mask, value) -> Tensor:
-        """`value` where `mask` is True, `a` elsewhere.
-
-        >>> import minitorch
-        >>> x = minitorch.tensor([1.0, -2.0, 3.0])
-        >>> x.masked_fill(x < 0, 0.0)
-        tensor([1., 0., 3.])"""
+        """`value` where `mask` is True, `a` elsewhere."""
 
     def masked_fill_(self, mask, value) -> Tensor:
         """`masked_fill` in place."""
 
     def masked_select(self, mask) -> Tensor:
-        """The elements of `a` where `mask` is True (both broadcast), as a 1-D tensor.
-
-        >>> import minitorch
-        >>> x = minitorch.tensor([[1, 2], [3, 4]])
-        >>> x.masked_select(x > 1)
-        tensor([2, 3, 4])"""
+        """The elements of `a` where `mask` is True (both broadcast), as a 1-D tensor."""
 
     def matmul(self, b) -> Tensor:
-        """Matrix product `a @ b`: vectors, matrices and batches (batch dims broadcast).
-
-        Two cases are recorded as PyTorch records them: a vector times a matrix is a
-        one-row matrix product (Unsqueeze, Mm, Squeeze), and a batch times a matrix
-        or vector folds the batch into rows (View, Mm or Mv, UnsafeView)."""
+        """Matrix product `a @ b`: vectors, matrices and batches (batch dims broadcast)."""
 
     def max(self, dim=None, keepdim=False, *, other=None):
-        """The largest element; with `dim`, `(values, indices)` along it (`minitorch.max`).
-
-        `max(a, b)` with two tensors is `maximum(a, b)`."""
+        """The largest element; with `dim`, `(values, indices)` along it (`minitorch.max`)."""
 
     def maximum(self, b) -> Tensor:
         """Elementwise maximum of two tensors (NaN wins)."""
@@ -767,9 +692,7 @@ class Tensor(TensorBase):
         """Mean over `dim` (floating tensors only)."""
 
     def median(self, dim=None, keepdim=False):
-        """The lower median: the $\\lceil n/2 \\rceil$-th smallest element (NaN if there is one).
-
-        Of all elements (a 0-dim tensor), or along `dim` as `(values, indices)`."""
+        """The lower median: the $\\lceil n/2 \\rceil$-th smallest element (NaN if there is one)."""
 
     def min(self, dim=None, keepdim=False, *, other=None):
         """The smallest element; with `dim`, `(values, indices)` along it (`minitorch.min`)."""
@@ -829,20 +752,10 @@ class Tensor(TensorBase):
 
     def new_zeros(self, *size, dtype=None, device=None, requires_grad=False) -> Tensor: ...
     def nonzero(self, *, as_tuple=False):
-        """The indices of the nonzero elements: an (n, ndim) int64 tensor, one row per element.
-
-        With `as_tuple=True`, one 1-D tensor per dim instead (what `a[...]` takes).
-        >>> import minitorch
-        >>> minitorch.tensor([[0, 1], [2, 0]]).nonzero()
-        tensor([[0, 1],
-                [1, 0]])"""
+        """The indices of the nonzero elements: an (n, ndim) int64 tensor, one row per element."""
 
     def norm(self, p="fro", dim=None, keepdim=False, dtype=None) -> Tensor:
-        """The `p`-norm over `dim` (all elements by default): 2 ('fro'), 1, inf, -inf, 0, any $p$.
-
-        >>> import minitorch
-        >>> minitorch.tensor([3.0, 4.0]).norm()
-        tensor(5.)"""
+        """The `p`-norm over `dim` (all elements by default): 2 ('fro'), 1, inf, -inf, 0, any $p$."""
 
     def normal_(self, mean=0.0, std=1.0, *, generator=None) -> Tensor:
         """Fill `a` with samples from $N(mean, std^2)$ drawn by `generator` (or the default one)."""
@@ -891,25 +804,13 @@ class Tensor(TensorBase):
         """`a` shifted cyclically by `shifts` along `dims` (of the flattened `a` when None)."""
 
     def round(self, decimals=0) -> Tensor:
-        """$a$ rounded to `decimals` decimal places, halves to even (`minitorch.round`).
-
-        >>> import minitorch
-        >>> minitorch.round(minitorch.tensor([0.5, 1.5, 2.25]))
-        tensor([0., 2., 2.])"""
+        """$a$ rounded to `decimals` decimal places, halves to even (`minitorch.round`)."""
 
     def rsqrt(self) -> Tensor:
         """$1 / \\sqrt{a}$ elementwise."""
 
     def scatter(self, dim, index, src=None, value=None, reduce=None) -> Tensor:
-        """A copy of `a` with $a[index[i][j]][j] = src[i][j]$ for `dim=0` (and so on).
-
-        `src` may be a number (or given as `value=`); `reduce="add"` adds and
-        `reduce="multiply"` multiplies instead (without a gradient, as in PyTorch:
-        `scatter_reduce` has more reductions, and gradients).
-        >>> import minitorch
-        >>> minitorch.zeros(2, 3).scatter(0, minitorch.tensor([[1, 0, 1]]), 5.0)
-        tensor([[0., 5., 0.],
-                [5., 0., 5.]])"""
+        """A copy of `a` with $a[index[i][j]][j] = src[i][j]$ for `dim=0` (and so on)."""
 
     def scatter_(self, dim, index, src=None, value=None, reduce=None) -> Tensor:
         """`scatter` in place."""
@@ -923,12 +824,7 @@ class Tensor(TensorBase):
     def scatter_reduce(self, dim, index, src, reduce, *, include_self=True) -> Tensor:
         """A copy of `a` with the elements of `src` that `index` sends to the same position
         folded together with `reduce` ("sum", "prod", "mean", "amax", "amin"), with the
-        element of `a` there unless `include_self=False`.
-
-        >>> import minitorch
-        >>> x = minitorch.tensor([1.0, 2.0])
-        >>> x.scatter_reduce(0, minitorch.tensor([0, 0, 1]), minitorch.tensor([3.0, 4.0, 5.0]), "amax")
-        tensor([4., 5.])"""
+        element of `a` there unless `include_self=False`."""
 
     def scatter_reduce_(self, dim, index, src, reduce, *, include_self=True) -> Tensor:
         """`scatter_reduce` in place."""
@@ -946,11 +842,7 @@ class Tensor(TensorBase):
         """$-1$, 0 or 1 by the sign of each element (0 for NaN; bools unchanged)."""
 
     def sin(self) -> Tensor:
-        """$\\sin a$ elementwise (integers give the default float dtype).
-
-        >>> import minitorch
-        >>> minitorch.sin(minitorch.tensor([0.0, 1.0]))
-        tensor([0.0000, 0.8415])"""
+        """$\\sin a$ elementwise (integers give the default float dtype)."""
 
     def sinh(self) -> Tensor:
         """$\\sinh a$ elementwise."""
@@ -959,13 +851,7 @@ class Tensor(TensorBase):
         """$e^{a_i} / \\sum_j e^{a_j}$ along `dim`, computed stably (in `dtype` when given)."""
 
     def sort(self, dim=-1, descending=False, stable=False):
-        """`(values, indices)`: each line along `dim` sorted (NaN largest), and where each came from.
-
-        The sort is always stable (equal elements keep their order).
-
-        >>> import minitorch
-        >>> minitorch.tensor([3, 1, 2]).sort().indices
-        tensor([1, 2, 0])"""
+        """`(values, indices)`: each line along `dim` sorted (NaN largest), and where each came from."""
 
     def split(self, split_size_or_sections, dim=0):
         """Pieces of `a` along `dim` (views): of `split_size_or_sections` elements each (the last
@@ -993,11 +879,7 @@ class Tensor(TensorBase):
         """$a \\leftarrow a - \\alpha b$ in place."""
 
     def sum(self, dim=None, keepdim=False, dtype=None) -> Tensor:
-        """Sum over `dim` (int or tuple; all when None) (`minitorch.sum`).
-
-        >>> import minitorch
-        >>> minitorch.tensor([[1, 2], [3, 4]]).sum(0)
-        tensor([4, 6])"""
+        """Sum over `dim` (int or tuple; all when None) (`minitorch.sum`)."""
 
     def swapaxes(self, dim0, dim1) -> Tensor:
         """Swap dimensions `dim0` and `dim1` (a view)."""
@@ -1012,11 +894,7 @@ class Tensor(TensorBase):
         """Transpose `a` itself: its layout changes, its storage does not."""
 
     def take(self, index) -> Tensor:
-        """The elements of `a`, seen as 1-D, at `index` (result of `index`'s shape).
-
-        >>> import minitorch
-        >>> minitorch.tensor([[4, 3], [5, 7]]).take(minitorch.tensor([0, 3, -1]))
-        tensor([4, 7, 7])"""
+        """The elements of `a`, seen as 1-D, at `index` (result of `index`'s shape)."""
 
     def tan(self) -> Tensor:
         """$\\tan a$ elementwise."""
@@ -1050,9 +928,7 @@ class Tensor(TensorBase):
         """The upper triangle of (each matrix of) `a`: zeros below the diagonal `diagonal`."""
 
     def true_divide(self, b) -> Tensor:
-        """$a / b$ elementwise (true division: integers give floats).
-
-        A number divided by a tensor is `reciprocal(b) * a`, computed as PyTorch does."""
+        """$a / b$ elementwise (true division: integers give floats)."""
 
     def trunc(self) -> Tensor:
         """$a$ rounded towards 0 elementwise."""
@@ -1070,20 +946,10 @@ class Tensor(TensorBase):
         """Fill `a` with samples from $U(low, high)$ drawn by `generator` (or the default one)."""
 
     def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
-        """The distinct values of `a` (or distinct slices along `dim`), sorted.
-
-        `return_inverse`: also where each element of `a` went; `return_counts`:
-        also how often each value occurs.
-        >>> import minitorch
-        >>> minitorch.tensor([3, 1, 3, 2]).unique(return_counts=True)
-        (tensor([1, 2, 3]), tensor([1, 1, 2]))"""
+        """The distinct values of `a` (or distinct slices along `dim`), sorted."""
 
     def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
-        """`a` with each run of equal consecutive values kept once (of slices along `dim`).
-
-        >>> import minitorch
-        >>> minitorch.tensor([1, 1, 2, 2, 1]).unique_consecutive(return_counts=True)
-        (tensor([1, 2, 1]), tensor([2, 2, 1]))"""
+        """`a` with each run of equal consecutive values kept once (of slices along `dim`)."""
 
     def unsqueeze(self, dim) -> Tensor:
         """Insert a size-1 dimension at `dim`."""
@@ -1093,11 +959,7 @@ class Tensor(TensorBase):
         `unbiased=False` is $c = 0$)."""
 
     def view(self, *shape) -> Tensor:
-        """`a` seen with another shape, sharing storage (one size may be -1).
-
-        >>> import minitorch
-        >>> minitorch.arange(6).view(2, 3).stride()
-        (3, 1)"""
+        """`a` seen with another shape, sharing storage (one size may be -1)."""
 
     def view_as(self, other) -> Tensor:
         """`a` seen with `other`'s shape (`view`)."""

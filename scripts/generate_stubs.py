@@ -8,7 +8,8 @@ every public name with its signature and docstring:
 
 - a name defined in a module is re-exported from there
   (`from .ops.unary import exp as exp`), so "go to definition" lands on it;
-- `Tensor` is written out whole, every method with its signature and docstring;
+- `Tensor` is written out whole, every method with its signature and the first
+  paragraph of its docstring (what an editor shows; `help()` shows all of it);
 - names made at import time (in-place forms such as `minitorch.exp_`) are
   written as functions.
 
@@ -117,10 +118,12 @@ def signature_text(function, self_name: str | None = None) -> str:
 
 
 def docstring_lines(obj, indent: str) -> list[str]:
-    """`obj`'s own docstring (not one it inherits from `object`), indented as a stub's body."""
+    """The first paragraph of `obj`'s own docstring (not one it inherits from `object`),
+    indented as a stub's body: what an editor shows on hover; `help()` has the rest."""
     doc = inspect.cleandoc(obj.__doc__) if getattr(obj, "__doc__", None) else None
     if not doc:
         return [f"{indent}..."]
+    doc = doc.split("\n\n")[0]
     doc = doc.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
     lines = doc.split("\n")
     body = [f'{indent}"""{lines[0]}'] + [f"{indent}{line}" if line else "" for line in lines[1:]]

@@ -20,7 +20,7 @@ from typing import Any
 from .. import dtypes
 from .._tensor import Tensor
 from ..autograd import no_grad
-from ..tensors.device import device as Device  # noqa: N812 -- the class, as torch.device
+from ..ops.copies import to_targets
 from .parameter import Buffer, Parameter, ScalarParameter
 
 _LearnedValue = (Parameter, ScalarParameter)
@@ -375,17 +375,11 @@ class Module:
     def to(self, *args: Any, **kwargs: Any) -> Module:
         """Move and/or cast the parameters and buffers: `to(device)`, `to(dtype)`,
         `to(device, dtype)` or `to(tensor)`; only floating-point values change dtype."""
-        target_dtype, target_device = kwargs.pop("dtype", None), kwargs.pop("device", None)
+        dtype, device = kwargs.pop("dtype", None), kwargs.pop("device", None)
         kwargs.pop("non_blocking", None)
         if kwargs:
             raise TypeError(f"to() received an invalid combination of arguments: {sorted(kwargs)}")
-        for arg in args:
-            if isinstance(arg, Tensor):
-                target_dtype, target_device = arg.dtype, arg.device
-            elif isinstance(arg, (str, Device)):
-                target_device = arg
-            else:
-                target_dtype = arg
+        target_dtype, target_device = to_targets(args, dtype, device)
         if target_dtype is not None:
             target_dtype = dtypes.to_dtype(target_dtype)
             if not target_dtype.is_floating_point:

@@ -48,17 +48,23 @@ def clone(a: Tensor) -> Tensor:
     return Copy.apply(a, dtype=a.dtype)
 
 
+def to_targets(args: tuple, dtype=None, device=None) -> tuple:
+    """(dtype, device) that the arguments of `to` name: positionally a dtype, a device (or its
+    name) or a tensor (its dtype and device), else the keywords; None where none is named."""
+    for arg in args:
+        if isinstance(arg, TensorBase):
+            dtype, device = arg.dtype, arg.device
+        elif isinstance(arg, (str, Device)):
+            device = arg
+        else:
+            dtype = arg
+    return dtype, device
+
+
 @public(torch=False)
 def to(a: Tensor, *args, dtype=None, device=None, copy=False, non_blocking=False) -> Tensor:
     """`a` with another dtype and/or device; `a` itself when nothing changes."""
-    target_dtype, target_device = dtype, device
-    for arg in args:
-        if isinstance(arg, TensorBase):
-            target_dtype, target_device = arg.dtype, arg.device
-        elif isinstance(arg, (str, Device)):
-            target_device = arg
-        else:
-            target_dtype = arg
+    target_dtype, target_device = to_targets(args, dtype, device)
     new_dtype = a.dtype if target_dtype is None else dtypes.to_dtype(target_dtype)
     new_device = a.device if target_device is None else check_device(Device(target_device))
     if new_dtype is a.dtype and new_device == a.device and not copy:

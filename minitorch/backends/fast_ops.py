@@ -25,6 +25,7 @@ import numpy as np
 from numba import njit, prange
 
 from .fast.backend import FastBackend
+from .fast.layout import _numel
 from .fast.reductions import accumulator_start
 from .kernel_cache import broadcast_index, index_to_position, make_jitable, to_index
 from .tensor_data import TensorData
@@ -32,15 +33,6 @@ from .tensor_data import TensorData
 # Matmul blocks: rows of `a` per parallel work item, values of `k` per pass over them.
 BLOCK_ROWS = 64
 BLOCK_DEPTH = 256
-
-
-@njit(inline="always")
-def _numel(shape) -> int:
-    """$\\prod_k s_k$: the number of elements of `shape`."""
-    size = 1
-    for k in range(len(shape)):
-        size *= shape[k]
-    return size
 
 
 @njit(inline="always")

@@ -272,15 +272,7 @@ class SimpleBackend(HostMemory, OptionalKernels):
                 position = o + int(index.storage[i + j * index.strides[dim]]) * out.strides[dim]
                 out.storage[position] = source.storage[s + j * source.strides[dim]]
 
-    def adam_step(
-        self,
-        param: TensorData,
-        grad: TensorData,
-        exp_avg: TensorData,
-        exp_avg_sq: TensorData,
-        max_exp_avg_sq: TensorData,
-        settings: np.ndarray,
-    ) -> None:
+    def adam_step(self, param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, settings) -> None:
         """One Adam step of each element of the five contiguous layouts (`fused.py`)."""
         layouts = (param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq)
         with np.errstate(all="ignore"):

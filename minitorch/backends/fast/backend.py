@@ -14,15 +14,15 @@ import math
 from collections.abc import Callable
 
 import numba
-import numpy as np
 
 from ..fused import storage_at
 from ..interface import WINDOW_KERNELS, HostMemory, OptionalKernels
 from ..kernel_cache import compile_kernel
 from ..tensor_data import TensorData
+from ..tensor_ops import added, replaced
 from .adam import ADAM_KERNELS
 from .elementwise import _where, tensor_map, tensor_zip
-from .indexing import _put, _scatter_along, _take, tensor_put_reduce
+from .indexing import _scatter_along, _take, tensor_put_reduce
 from .matmul import _matmul, _matmul_rows
 from .reductions import accumulator_start, tensor_arg_reduce, tensor_reduce, tensor_scan
 from .sorting import _sort
@@ -64,7 +64,6 @@ class FastBackend(HostMemory, WindowKernels, OptionalKernels):
             compile_kernel(_where, None, True),
         )
         self._take_kernels = (compile_kernel(_take, None, False), compile_kernel(_take, None, True))
-        self._put_kernel = compile_kernel(_put, None, False)
         fastmath = set(self.matmul_fastmath) or False
         self._matmul_kernels = (
             compile_kernel(self.matmul_serial_body, None, False, fastmath),
@@ -123,13 +122,7 @@ class FastBackend(HostMemory, WindowKernels, OptionalKernels):
 
     def reduce(self, fn: Callable, out: TensorData, a: TensorData, dim: int, start) -> None:
         """Fold dimension `dim` of `a` with `fn` from `start` into `out` (size 1 in `dim`)."""
-        pair = self._kernels.get((tensor_reduce, fn)) or self.kernels(tensor_reduce, fn)
-        kernel, n_chunks = self.choose(pair, math.prod(a.shape), self.parallel_threshold)
-        kernel(
-            out.storage, out.shape_array, out.strides_array, out.offset,
-            a.storage, a.shape_array, a.strides_array, a.offset,
-            dim, accumulator_start(start, a.storage.dtype), n_chunks,
-        )  # fmt: skip
+        self.fold_along(tensor_reduce, fn, out, a, dim, start)
 
     def arg_reduce(
         self, better: Callable, values: TensorData, indices: TensorData, a: TensorData, dim: int
@@ -172,7 +165,14 @@ class FastBackend(HostMemory, WindowKernels, OptionalKernels):
 
     def scan(self, fn: Callable, out: TensorData, a: TensorData, dim: int, start) -> None:
         """Running folds of `fn` from `start` along `dim` (cumsum, cumprod)."""
-        pair = self._kernels.get((tensor_scan, fn)) or self.kernels(tensor_scan, fn)
+        self.fold_along(tensor_scan, fn, out, a, dim, start)
+
+    def fold_along(
+        self, factory: Callable, fn: Callable, out: TensorData, a: TensorData, dim: int, start
+    ) -> None:
+        """Launch the fold along `dim` that `factory` (`tensor_reduce`, `tensor_scan`) builds
+        around `fn`: both kernels take the same arguments, the accumulator's start in its type."""
+        pair = self._kernels.get((factory, fn)) or self.kernels(factory, fn)
         kernel, n_chunks = self.choose(pair, math.prod(a.shape), self.parallel_threshold)
         kernel(
             out.storage, out.shape_array, out.strides_array, out.offset,
@@ -221,23 +221,11 @@ class FastBackend(HostMemory, WindowKernels, OptionalKernels):
     def put(
         self, a: TensorData, positions: TensorData, values: TensorData, accumulate: bool
     ) -> None:
-        """$a.storage[positions_i] = values_i$ (or `+=`), `values` broadcast, in order."""
-        self._put_kernel(
-            a.storage,
-            positions.storage, positions.shape_array, positions.strides_array, positions.offset,
-            values.storage, values.shape_array, values.strides_array, values.offset,
-            accumulate,
-        )  # fmt: skip
+        """$a.storage[positions_i] = values_i$ (or `+=`), `values` broadcast, in order: the
+        folding put with a replacing or adding fold, as in the reference backend."""
+        self.put_reduce(added if accumulate else replaced, a, positions, values)
 
-    def adam_step(
-        self,
-        param: TensorData,
-        grad: TensorData,
-        exp_avg: TensorData,
-        exp_avg_sq: TensorData,
-        max_exp_avg_sq: TensorData,
-        settings: np.ndarray,
-    ) -> None:
+    def adam_step(self, param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, settings) -> None:
         """One Adam step of each element of the five contiguous layouts (`adam.py`)."""
         size = param.numel()
         kernel, n_chunks = self.choose(ADAM_KERNELS, size, self.parallel_threshold)

@@ -50,28 +50,6 @@ def _take(
             out[_pos(out_offset + index_to_position(index, out_strides))] = a[_pos(position)]
 
 
-def _put(
-    a,
-    positions, p_shape, p_strides, p_offset,
-    values, v_shape, v_strides, v_offset,
-    accumulate,
-):  # fmt: skip
-    """$a[positions_i] = values_i$ (or `+=`), in order, `values` broadcast: always serial,
-    so that repeated positions add up exactly and the last write wins."""
-    index = np.empty(len(p_shape), np.int64)
-    value_index = np.empty(len(v_shape), np.int64)
-    for ordinal in range(_numel(p_shape)):
-        to_index(ordinal, p_shape, index)
-        position = _pos(positions[_pos(p_offset + index_to_position(index, p_strides))])
-        value = values[
-            _pos(_operand_position(index, p_shape, v_shape, v_strides, v_offset, value_index))
-        ]
-        if accumulate:
-            a[position] += value
-        else:
-            a[position] = value
-
-
 def tensor_put_reduce(fn: Callable) -> Callable:
     """The body of a folding put: $a[positions_i] = fn(a[positions_i], values_i)$, in order."""
     fn = make_jitable(fn)
@@ -81,7 +59,7 @@ def tensor_put_reduce(fn: Callable) -> Callable:
         positions, p_shape, p_strides, p_offset,
         values, v_shape, v_strides, v_offset,
     ):  # fmt: skip
-        # serial, like `_put`: the values of a repeated position fold in order
+        # serial: the values of a repeated position fold in order, the last write wins
         index = np.empty(len(p_shape), np.int64)
         value_index = np.empty(len(v_shape), np.int64)
         for ordinal in range(_numel(p_shape)):

@@ -1,8 +1,8 @@
-"""Fused optimizer kernels: a whole Adam step of one parameter in one pass over memory.
+"""The math of the fused Adam step (the optional kernel `adam_step`), shared by every backend.
 
 `Adam` written with tensor operations (`lerp_`, `mul_`, `addcmul_`, `sqrt`, `addcdiv_`)
 walks the parameter's memory about ten times. `adam_element` is the update of one
-element; each backend runs it over the five tensors of a parameter (the parameter,
+element; a backend's `adam_step` runs it over the five tensors of a parameter (the parameter,
 its gradient, Adam's two moments and, with amsgrad, the largest second moment), which
 reads each once and writes the parameter and moments once, like `torch._fused_adam_`.
 

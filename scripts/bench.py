@@ -37,7 +37,9 @@ import train_mnist  # scripts/train_mnist.py: the main job's model
 
 import minitorch
 from minitorch import operators
-from minitorch.backends import cuda_ops, fast_ops, fast_tuned
+from minitorch.backends import fast_ops
+from minitorch.backends.cuda import driver
+from minitorch.backends.fast import FastBackend
 from minitorch.backends.tensor_data import TensorData
 from minitorch.datasets import DATASETS, Digits
 
@@ -52,8 +54,8 @@ try:
 except ImportError:  # optional (scikit-learn installs it)
     threadpool_limits = None
 
-NUMBA_BACKENDS = {"fast": fast_tuned.FastBackend, "student": fast_ops.StudentBackend}
-backend = fast_tuned.FastBackend()  # replaced by --backend's
+NUMBA_BACKENDS = {"fast": FastBackend, "student": fast_ops.StudentBackend}
+backend = FastBackend()  # replaced by --backend's
 DTYPES = {np.float32: minitorch.float32, np.float64: minitorch.float64}
 
 
@@ -266,7 +268,7 @@ def bench_small(rounds: int) -> None:
 
 def bench_threads(rounds: int) -> None:
     """The serial and the parallel kernel on the same large inputs (thresholds forced)."""
-    print(f"\nserial vs parallel kernels ({fast_tuned.numba.get_num_threads()} threads)")
+    print(f"\nserial vs parallel kernels ({numba.get_num_threads()} threads)")
     print(f"  {'':34}{'serial':>13}{'parallel':>13}{'speed-up':>10}")
     rng = np.random.default_rng(5)
     x = layout(rng.standard_normal((2048, 2048)).astype(np.float32))
@@ -311,12 +313,12 @@ start = time.perf_counter()
 import minitorch
 from minitorch import operators
 from minitorch.datasets import DATASETS
-from minitorch.backends import fast_tuned
+from minitorch.backends.fast import elementwise
 imported = time.perf_counter()
 a = minitorch.arange(10, dtype=minitorch.float32)
 a + a
 done = time.perf_counter()
-serial, _ = minitorch.get_backend().kernels(fast_tuned.tensor_zip, operators.add)
+serial, _ = minitorch.get_backend().kernels(elementwise.tensor_zip, operators.add)
 print(imported - start, done - imported, sum(serial.stats.cache_hits.values()))
 """
 
@@ -624,7 +626,7 @@ def bench_losses(rounds: int) -> None:
 def bench_gpu(rounds: int) -> None:
     """matmul, add, sum and an MLP step on `cuda` tensors; printed only on a real GPU."""
     print("\ngpu (minitorch cuda vs torch cuda; goals: matmul >= 0.25x, add >= 0.8x)")
-    if not minitorch.cuda.is_available() or cuda_ops.SIMULATOR:
+    if not minitorch.cuda.is_available() or driver.SIMULATOR:
         print("  skipped: no CUDA GPU (the simulator is not timed); see scripts/check_gpu.sh")
         return
     on_torch = torch is not None and torch.cuda.is_available()

@@ -3,7 +3,7 @@
 The tests of tensors and autograd run once per CPU backend, with ids ending in
 `[simple]` (the reference loops), `[student]` (the plain Numba kernels of
 fast_ops.py, the exercises of module 3; the core suites only, see
-STUDENT_BACKEND_FILES) and `[fast]` (the tuned Numba kernels of fast_tuned.py,
+STUDENT_BACKEND_FILES) and `[fast]` (the tuned Numba kernels of backends/fast/,
 the default): see `cpu_backend`. The
 environment variable MINITORCH_TEST_BACKENDS (comma-separated, e.g. `simple`)
 narrows them to some backends, e.g. where a cold Numba cache is not worth filling.

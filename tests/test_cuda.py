@@ -9,10 +9,10 @@ from __future__ import annotations
 import pytest
 
 import minitorch
-from minitorch.backends import cuda_ops
+from minitorch.backends.cuda import driver
 
 pytestmark = pytest.mark.skipif(
-    cuda_ops.SIMULATOR or cuda_ops.driver_present(),
+    driver.SIMULATOR or driver.driver_present(),
     reason="a GPU or Numba's CUDA simulator is there (tests/test_cuda_backend.py covers it)",
 )
 

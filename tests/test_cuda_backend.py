@@ -1,4 +1,4 @@
-"""The cuda backend (`backends/cuda_ops.py`): every kernel against the same operation on `cpu`.
+"""The cuda backend (`backends/cuda/`): every kernel against the same operation on `cpu`.
 
 Without a GPU these tests run in Numba's CUDA simulator: this module turns it
 on (`NUMBA_ENABLE_CUDASIM=1`) unless the variable is set already, which works
@@ -21,7 +21,8 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 import minitorch  # noqa: E402
-from minitorch.backends import cuda_ops, get_backend  # noqa: E402
+from minitorch.backends import get_backend  # noqa: E402
+from minitorch.backends.cuda import backend as cuda_backend  # noqa: E402
 
 pytestmark = pytest.mark.skipif(
     not minitorch.cuda.is_available(),
@@ -495,7 +496,7 @@ def test_the_reduction_block_must_be_a_power_of_two():
 
 
 def test_matmul_refuses_a_grid_larger_than_cuda_allows(monkeypatch):
-    monkeypatch.setattr(cuda_ops, "MAX_GRID_YZ", 2)  # 65535 on a GPU: too big for the simulator
+    monkeypatch.setattr(cuda_backend, "MAX_GRID_YZ", 2)  # 65535 on a GPU: too big for the simulator
     ones = minitorch.ones(3, 2, 2, device="cuda")
     with pytest.raises(RuntimeError, match="at most 2 matrices"):
         ones @ ones
@@ -626,8 +627,8 @@ def test_where_of_numbers_takes_the_device_of_the_condition():
 
 @pytest.mark.parametrize("amsgrad", [False, True])
 def test_a_fused_adam_step_on_cuda_parameters_equals_the_cpu_step(amsgrad):
-    """optim: `minitorch._fused_adam_` on cuda tensors (run on the host for now) stays on the
-    device and gives the cpu result; without amsgrad the second moment is written once."""
+    """optim: `minitorch._fused_adam_` on cuda tensors (the cuda backend has no `adam_step`:
+    the step is composed from tensor operations on the device) gives the cpu result."""
     cpu, gpu = both(values(3, 4, seed=22), requires_grad=True)
     steps = []
     for p in (cpu, gpu):

@@ -1,7 +1,7 @@
 """The Numba backends' kernels against NumPy, the reference backend, and each other.
 
 Two backends: `student` (the plain kernels of fast_ops.py, the exercises: their
-tests carry the task markers) and `fast` (the tuned kernels of fast_tuned.py).
+tests carry the task markers) and `fast` (the tuned kernels of the package fast/).
 Every kernel runs on both of its code paths: the serial one (small tensors)
 and the parallel one, forced on small tensors by lowering the thresholds to
 0. A forced parallel run splits a tensor of a dozen elements into more chunks
@@ -27,11 +27,12 @@ from strategies import DTYPES, broadcastable_shapes, shapes, tensors
 
 import minitorch
 from minitorch import operators
-from minitorch.backends import fast_ops, fast_tuned
+from minitorch.backends import fast_ops
+from minitorch.backends.fast import FastBackend, elementwise, matmul, reductions, vector_math
 from minitorch.backends.tensor_data import TensorData
 from minitorch.backends.tensor_ops import SimpleBackend
 
-NUMBA_BACKENDS = {"student": fast_ops.StudentBackend(), "fast": fast_tuned.FastBackend()}
+NUMBA_BACKENDS = {"student": fast_ops.StudentBackend(), "fast": FastBackend()}
 fast = NUMBA_BACKENDS["fast"]
 simple = SimpleBackend()
 FEW = settings(max_examples=30, deadline=None)
@@ -304,7 +305,7 @@ def test_reduce_max_from_minus_infinity(backend_name, path, data):
 
 @pytest.mark.parametrize("backend_name", BACKENDS_3_1)
 @pytest.mark.parametrize("path", PATHS)
-@pytest.mark.parametrize("shape, dim", [((3 * fast_tuned.MIN_SEGMENT + 17,), 0), ((2, 600, 3), 1)])
+@pytest.mark.parametrize("shape, dim", [((3 * reductions.MIN_SEGMENT + 17,), 0), ((2, 600, 3), 1)])
 def test_reduce_counts_start_once(backend_name, path, shape, dim):
     """A fold split into segments or column blocks still starts from `start` exactly once."""
     values = np.arange(math.prod(shape), dtype=np.int64).reshape(shape) % 7
@@ -400,7 +401,7 @@ def matmul_shapes(draw):
     batch = draw(st.lists(batch_sizes, max_size=1 if deep else 2).map(tuple))
     batch_a, batch_b = (tuple(1 if draw(st.booleans()) else n for n in batch) for _ in range(2))
     rows, columns = (draw(st.integers(1, 5)) for _ in range(2))
-    shallow_depth = fast_tuned.SHALLOW_DEPTH
+    shallow_depth = matmul.SHALLOW_DEPTH
     inner = draw(st.integers(shallow_depth, shallow_depth + 3) if deep else st.integers(1, 5))
     batch = tuple(max(x, y) for x, y in zip(batch_a, batch_b, strict=True))
     return batch_a + (rows, inner), batch_b + (inner, columns), batch + (rows, columns)
@@ -435,7 +436,7 @@ def test_matmul_across_tiles_and_depth_blocks(backend_name, transposed, path, dt
     below `matmul_parallel_threshold`.
     """
     rng = np.random.default_rng(1)
-    rows, inner, columns = fast_tuned.MATMUL_ROWS * 2 + 3, fast_tuned.MATMUL_DEPTH + 77, 67
+    rows, inner, columns = matmul.MATMUL_ROWS * 2 + 3, matmul.MATMUL_DEPTH + 77, 67
     if dtype == int64:
         a_values = rng.integers(-9, 10, (2, rows, inner))
         b_values = rng.integers(-9, 10, (1, inner, columns))
@@ -462,7 +463,7 @@ def test_matmul_across_tiles_and_depth_blocks(backend_name, transposed, path, dt
 def test_small_matmuls_compile_only_the_row_kernel():
     """A product below `matmul_parallel_threshold` runs `_matmul_rows`, serially; the packed
     kernel (slow to compile) is left uncompiled, and gives the same numbers."""
-    backend = fast_tuned.FastBackend()
+    backend = FastBackend()
     rng = np.random.default_rng(3)
     a_values = rng.standard_normal((3, 5, 7)).astype(np.float32)
     b_values = rng.standard_normal((7, 4)).astype(np.float32)
@@ -471,7 +472,7 @@ def test_small_matmuls_compile_only_the_row_kernel():
     out = output_layout((3, 5, 4), float32, strided=True)
     backend.matmul(out, a, b)
     serial, parallel = backend._matmul_kernels
-    assert serial.py_func is fast_tuned._matmul_rows, serial.py_func
+    assert serial.py_func is matmul._matmul_rows, serial.py_func
     assert serial.signatures and not parallel.signatures, (serial.signatures, parallel.signatures)
     expected = a_values.astype(np.float64) @ b_values
     np.testing.assert_allclose(read(out), expected, rtol=1e-5, atol=1e-6)
@@ -570,7 +571,7 @@ def test_large_elementwise_paths_match_numpy(backend_name):
     rng = np.random.default_rng(2)
     n = 1024
     m = (
-        fast_tuned.FastBackend.parallel_threshold // n + 3
+        FastBackend.parallel_threshold // n + 3
     )  # just above the threshold, not a power of two
     x = rng.standard_normal((n, m)).astype(np.float32)
     y = rng.standard_normal((n, m)).astype(np.float32)
@@ -611,7 +612,7 @@ def test_vector_math_agrees_with_the_kernel_and_torch(name, dtype):
     (float32 sigmoid is 2.6 ulp from the exact value at worst, torch's 2.4, the kernel's 1.4.)"""
     torch = pytest.importorskip("torch")
     rng = np.random.default_rng(3)
-    x = (rng.standard_normal(fast_tuned.VECTOR_MATH_MIN + 5) * 30).astype(dtype)
+    x = (rng.standard_normal(vector_math.VECTOR_MATH_MIN + 5) * 30).astype(dtype)
     tiny = np.finfo(dtype).tiny
     x[:9] = [np.nan, np.inf, -np.inf, 0.0, -0.0, tiny / 4, -tiny / 4, 100.0, 1000.0]
     n = x.size
@@ -619,8 +620,8 @@ def test_vector_math_agrees_with_the_kernel_and_torch(name, dtype):
     strided = TensorData(np.stack([x, x], 1).reshape(-1), (n,), (2,))
     fn = VECTOR_MATH[name]
     out_dtype = float32 if dtype == np.float32 else float64
-    assert fast_tuned._vector_math(fast, fn, output_layout((n,), out_dtype), dense)
-    assert not fast_tuned._vector_math(fast, fn, output_layout((n,), out_dtype), strided)
+    assert vector_math._vector_math(fast, fn, output_layout((n,), out_dtype), dense)
+    assert not vector_math._vector_math(fast, fn, output_layout((n,), out_dtype), strided)
     results = []
     for layout in (dense, strided):
         out = output_layout((n,), out_dtype)
@@ -642,7 +643,7 @@ def test_vector_math_agrees_with_the_kernel_and_torch(name, dtype):
 @pytest.mark.parametrize("dim", [0, 1])
 def test_large_sums_match_numpy(backend_name, dim):
     rng = np.random.default_rng(3)
-    n, m = 1000, fast_tuned.FastBackend.parallel_threshold // 1000 + 3
+    n, m = 1000, FastBackend.parallel_threshold // 1000 + 3
     values = rng.standard_normal((n, m)).astype(np.float32)
     expected = values.astype(np.float64).sum(axis=dim, keepdims=True).astype(np.float32)
     out_shape = (1, m) if dim == 0 else (n, 1)
@@ -655,10 +656,10 @@ def test_large_sums_match_numpy(backend_name, dim):
 
 def test_small_ops_do_not_start_threads():
     """A 10-element op compiles and runs only the serial kernel."""
-    backend = fast_tuned.FastBackend()
+    backend = FastBackend()
     a = TensorData(np.arange(10.0), (10,))
     backend.map(operators.neg, output_layout((10,), float64), a)
-    serial, parallel = backend.kernels(fast_tuned.tensor_map, operators.neg)
+    serial, parallel = backend.kernels(elementwise.tensor_map, operators.neg)
     assert serial.signatures and not parallel.signatures, (serial.signatures, parallel.signatures)
 
 
@@ -679,7 +680,7 @@ def test_import_selects_the_fast_backend_compiles_nothing_and_keeps_the_environm
     assert result.returncode == 0, result.stderr
     # printed: the default backend's name and module, kernels made, signatures compiled,
     # whether the environment is unchanged
-    expected = ["fast", "minitorch.backends.fast_tuned", "0", "0", "True"]
+    expected = ["fast", "minitorch.backends.fast.backend", "0", "0", "True"]
     assert result.stdout.split() == expected, result.stdout
 
 
@@ -749,13 +750,13 @@ def project_env(**variables) -> dict:
 CACHE_PROBE = """
 import numpy as np
 from scalar_fn import shift
-from minitorch.backends import fast_tuned
+from minitorch.backends.fast import FastBackend, elementwise
 from minitorch.backends.tensor_data import TensorData
 
-backend = fast_tuned.FastBackend()
+backend = FastBackend()
 out = TensorData(np.zeros(3), (3,))
 backend.map(shift, out, TensorData(np.arange(3.0), (3,)))
-serial, _ = backend.kernels(fast_tuned.tensor_map, shift)
+serial, _ = backend.kernels(elementwise.tensor_map, shift)
 print(sum(serial.stats.cache_hits.values()), sum(serial.stats.cache_misses.values()), *out.storage)
 """
 

@@ -21,15 +21,15 @@ import warnings
 import numpy as np
 
 from minitorch import operators
-from minitorch.backends import fast_tuned
+from minitorch.backends.fast import FastBackend, elementwise
 from minitorch.backends.tensor_data import TensorData
 
-backend = fast_tuned.FastBackend()
+backend = FastBackend()
 out = TensorData(np.zeros(3), (3,))
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     backend.map(operators.neg, out, TensorData(np.arange(3.0), (3,)))
-serial, _ = backend.kernels(fast_tuned.tensor_map, operators.neg)
+serial, _ = backend.kernels(elementwise.tensor_map, operators.neg)
 damaged = sum("damaged kernel cache file" in str(w.message) for w in caught)
 print(sum(serial.stats.cache_hits.values()), damaged, *out.storage)
 """
@@ -73,9 +73,9 @@ def test_damaged_cache_files_are_dropped_with_a_warning_and_recompiled(tmp_path)
 
 
 KEY_PROBE = """
-from minitorch.backends import fast_tuned
+from minitorch.backends.fast import FastBackend
 
-backend = fast_tuned.FastBackend()
+backend = FastBackend()
 parallel_matmul = backend._matmul_kernels[1]  # compiled with fastmath={"reassoc", "contract"}
 print(repr(parallel_matmul._cache._key))
 print(str({"reassoc", "contract"}))

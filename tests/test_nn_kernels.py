@@ -1,5 +1,5 @@
 """The one-pass convolution and max-pooling kernels of the default backend
-(`backends/fast_windows.py`) against the exercise path (strided windows, im2col, col2im on the
+(`backends/fast/windows.py`) against the exercise path (strided windows, im2col, col2im on the
 reference backend) and against torch: values, indices and the three gradients.
 
 Skipped when torch is not installed.

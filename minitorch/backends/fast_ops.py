@@ -12,7 +12,7 @@ compiled twice, serial for small tensors and `parallel=True` above
 `minitorch.set_backend("student")` runs every `cpu` tensor on them.
 
 `FastBackend` (name `"fast"`, the default of `cpu` tensors) computes the same
-with tuned kernels: see `fast_tuned.py`.
+with tuned kernels: see the package `fast/`.
 `NUMBA_DISABLE_JIT=1` runs every kernel as plain Python, for debugging.
 """
 
@@ -24,22 +24,15 @@ from collections.abc import Callable
 import numpy as np
 from numba import njit, prange
 
-from .fast_tuned import FastBackend, accumulator_start
+from .fast.backend import FastBackend
+from .fast.layout import _numel
+from .fast.reductions import accumulator_start
 from .kernel_cache import broadcast_index, index_to_position, make_jitable, to_index
 from .tensor_data import TensorData
 
 # Matmul blocks: rows of `a` per parallel work item, values of `k` per pass over them.
 BLOCK_ROWS = 64
 BLOCK_DEPTH = 256
-
-
-@njit(inline="always")
-def _numel(shape) -> int:
-    """$\\prod_k s_k$: the number of elements of `shape`."""
-    size = 1
-    for k in range(len(shape)):
-        size *= shape[k]
-    return size
 
 
 @njit(inline="always")
@@ -191,11 +184,12 @@ class StudentBackend(FastBackend):
     """`FastBackend` with the map, zip, reduce and matmul kernels of this file.
 
     `where` and `arg_reduce` stay `FastBackend`'s (they are not exercises); convolution and
-    pooling run module 4's exercises on these kernels, not `FastBackend`'s window kernels.
+    pooling run module 4's exercises on these kernels: of `FastBackend`'s optional kernels
+    only `adam_step` is registered, not the window kernels.
     """
 
     name = "student"
-    window_kernels = False
+    optional_kernels = ("adam_step",)
     matmul_serial_body = matmul_body = staticmethod(_matmul)
     matmul_fastmath = ()
 

@@ -1,8 +1,8 @@
-"""Fused optimizer kernels: a whole Adam step of one parameter in one pass over memory.
+"""The math of the fused Adam step (the optional kernel `adam_step`), shared by every backend.
 
 `Adam` written with tensor operations (`lerp_`, `mul_`, `addcmul_`, `sqrt`, `addcdiv_`)
 walks the parameter's memory about ten times. `adam_element` is the update of one
-element; each backend runs it over the five tensors of a parameter (the parameter,
+element; a backend's `adam_step` runs it over the five tensors of a parameter (the parameter,
 its gradient, Adam's two moments and, with amsgrad, the largest second moment), which
 reads each once and writes the parameter and moments once, like `torch._fused_adam_`.
 
@@ -17,9 +17,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit, prange
 
-from .kernel_cache import compile_kernel, make_jitable
 from .tensor_data import TensorData
 
 # Positions in `settings` (see `adam_settings`).
@@ -81,9 +79,6 @@ def adam_element(p, g, m, v, v_max, s):
     return p, m, v, v_max
 
 
-make_jitable(adam_element)
-
-
 def adam_loop(param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, size: int, settings) -> None:
     """`adam_element` over `size` elements of the five (storage, offset) pairs, in Python."""
     (w, i), (g, j), (m, k), (v, l), (v_max, n) = (  # noqa: E741
@@ -97,40 +92,6 @@ def adam_loop(param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, size: int, setti
         w[i + e], m[k + e], v[l + e], v_max[n + e] = adam_element(
             w[i + e], g[j + e], m[k + e], v[l + e], v_max[n + e], settings
         )
-
-
-@njit(inline="always")
-def _at(offset, e):
-    """Storage position `offset + e`, unsigned: Numba then skips negative-index wrapping,
-    which would keep LLVM from vectorizing the loop (as in `fast_tuned._pos`)."""
-    return np.uint64(offset + e)
-
-
-def _adam_kernel(w, i, g, j, m, k, v, l, v_max, n, size, settings, n_chunks):  # noqa: E741
-    """`adam_element` over `size` elements, `n_chunks` chunks in parallel.
-
-    Without amsgrad `v_max` is `v` and is not written: two stores to one array in
-    an iteration keep LLVM from vectorizing the loop (5x slower, measured).
-    """
-    amsgrad = settings[AMSGRAD] != 0
-    for chunk in prange(n_chunks):
-        begin, end = chunk * size // n_chunks, (chunk + 1) * size // n_chunks
-        if amsgrad:
-            for e in range(begin, end):
-                a, b, c, d, f = _at(i, e), _at(j, e), _at(k, e), _at(l, e), _at(n, e)
-                w[a], m[c], v[d], v_max[f] = adam_element(
-                    w[a], g[b], m[c], v[d], v_max[f], settings
-                )
-        else:
-            for e in range(begin, end):
-                a, b, c, d = _at(i, e), _at(j, e), _at(k, e), _at(l, e)
-                w[a], m[c], v[d], _ = adam_element(w[a], g[b], m[c], v[d], v[d], settings)
-
-
-ADAM_KERNELS = (
-    compile_kernel(_adam_kernel, adam_element, False),
-    compile_kernel(_adam_kernel, adam_element, True),
-)
 
 
 def storage_at(layout: TensorData) -> tuple:

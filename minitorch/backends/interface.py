@@ -1,8 +1,11 @@
 """The backend interface: what a device must provide for tensors to run on it.
 
 A backend owns the memory of one device type and the kernels that compute on
-it. Every tensor operation of minitorch is built from these methods; a new
-device is one class with them plus one line in `registry.py`.
+it. Every tensor operation of minitorch is built from the core methods of
+`Backend`; a backend may also have *optional kernels*, fused versions of what the
+operations otherwise compose from the core (`OPTIONAL_KERNELS`, looked up with
+`backend.kernel(name)`). A new device is one class with the core methods plus one
+`register_backend` line in `backends/__init__.py`.
 
 Storage is a one-dimensional buffer (a NumPy array on the CPU, a `numba.cuda`
 device array on a GPU); a layout (`TensorData`) describes a tensor over it.
@@ -22,7 +25,8 @@ from .tensor_data import Storage, TensorData
 
 
 class Backend(Protocol):
-    """The methods a backend implements (`SimpleBackend` and `FastBackend` are two)."""
+    """The core methods every backend implements (`SimpleBackend`, `FastBackend` and `CudaBackend`
+    are three)."""
 
     name: str
 
@@ -111,20 +115,78 @@ class Backend(Protocol):
         folds all its values (scatter's `multiply`, scatter_reduce's `prod`, `amax`, `amin`).
         """
 
-    # -- fused optimizer steps (`fused.py`) -----------------------------------
+    # -- optional kernels -----------------------------------------------------
 
-    def adam(
-        self,
-        param: TensorData,
-        grad: TensorData,
-        exp_avg: TensorData,
-        exp_avg_sq: TensorData,
-        max_exp_avg_sq: TensorData,
-        settings: np.ndarray,
-    ) -> None:
-        """One Adam step of every element (`fused.adam_element`), in place in `param`,
-        `exp_avg`, `exp_avg_sq` and `max_exp_avg_sq`: five contiguous layouts of one
-        shape and dtype; `settings` from `fused.adam_settings`."""
+    def kernel(self, name: str) -> Callable | None:
+        """The optional kernel `name` (one of `OPTIONAL_KERNELS`) of this backend, or None
+        when it has none: the caller then composes the same result from the kernels above."""
+
+
+# The optional kernels: fused versions of what the operations can also compose from the core
+# kernels above. A backend registers the ones it has by name (`OptionalKernels`); a caller
+# looks one up with `backend.kernel(name)` and takes the composed path when it gets None.
+# Every layout is contiguous unless the signature says "any strides"; outputs are allocated
+# by the caller.
+OPTIONAL_KERNELS: dict[str, str] = {
+    "adam_step": """adam_step(param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, settings) -> None
+        One Adam step of every element (`fused.adam_element`), in place in `param`, `exp_avg`,
+        `exp_avg_sq` and `max_exp_avg_sq`: five contiguous layouts of one shape and dtype
+        (without amsgrad `max_exp_avg_sq` is `exp_avg_sq`); `settings` from
+        `fused.adam_settings`. Called by `minitorch._fused_adam_` and `_fused_adamw_`.""",
+    "conv2d": """conv2d(out, x, weight, bias, stride, dilation, padding, groups) -> None
+        $out[n, o] = b_o + \\sum_{c, i, j} W[o, c, i, j]\\, x[n, c, y s + i d - p, ...]$ for
+        floating `x` (N, C, H, W) and `weight` (O, C / groups, kH, kW) of any strides, `bias`
+        (O,) or None, into `out` (N, O, oH, oW); `stride`, `dilation` and `padding` (the
+        padding before each spatial dimension) are pairs.""",
+    "conv2d_backward": """conv2d_backward(grad_x, grad_w, grad_b, grad, x, weight,
+                    stride, dilation, padding, groups) -> None
+        The gradients of `conv2d` for the upstream `grad` (any strides) into `grad_x`, `grad_w`
+        and `grad_b` (each None when not wanted).""",
+    "max_pool2d": """max_pool2d(values, indices, x, kernel_size, stride, dilation, padding) -> None
+        The maximum of each window of floating `x` (N, C, H, W, any strides), windows clipped
+        to the input as PyTorch clips them, into `values` (N, C, oH, oW), and its position in
+        the input plane into the int64 `indices`.""",
+    "max_pool2d_backward": """max_pool2d_backward(grad_x, grad, indices) -> None
+        `grad` (N, C, oH, oW, any strides) added into the zero-filled `grad_x` (N, C, H, W)
+        at the positions `indices` that `max_pool2d` returned.""",
+}
+# The four kernels that convolution and max pooling take as a set (`ops/convolution.py`).
+WINDOW_KERNELS = ("conv2d", "conv2d_backward", "max_pool2d", "max_pool2d_backward")
+
+
+class OptionalKernels:
+    """A backend's table of optional kernels (`OPTIONAL_KERNELS`), registered by name.
+
+    A class names the optional kernels it implements in `optional_kernels`, as methods of
+    the same names; `register_kernel` adds one to a single backend object (any callable
+    with the documented signature), `unregister_kernel` takes one away.
+    """
+
+    optional_kernels: tuple[str, ...] = ()
+
+    def __init__(self):
+        self._optional = {}
+        for name in self.optional_kernels:
+            self.register_kernel(name, getattr(self, name))
+
+    def register_kernel(self, name: str, kernel: Callable) -> None:
+        """Make `kernel` this backend's optional kernel `name`."""
+        self._optional[known_kernel(name)] = kernel
+
+    def unregister_kernel(self, name: str) -> None:
+        """Take the optional kernel `name` away (the callers then compose it)."""
+        self._optional.pop(known_kernel(name), None)
+
+    def kernel(self, name: str) -> Callable | None:
+        """The optional kernel `name`, or None when this backend has none."""
+        return self._optional.get(known_kernel(name))
+
+
+def known_kernel(name: str) -> str:
+    """`name` if it is one of `OPTIONAL_KERNELS`: a misspelt name is an error, never None."""
+    if name not in OPTIONAL_KERNELS:
+        raise ValueError(f"unknown optional kernel {name!r}; known: {', '.join(OPTIONAL_KERNELS)}")
+    return name
 
 
 class HostMemory:
@@ -134,7 +196,7 @@ class HostMemory:
         return np.zeros(size, dtype=dtype)
 
     def empty(self, size: int, dtype: np.dtype) -> Storage:
-        return np.empty(size, dtype=dtype)  # no zero-filling pass: 25% of a 4M-element exp
+        return np.empty(size, dtype=dtype)  # no zero-filling pass over memory the kernel writes
 
     def from_host(self, array: np.ndarray) -> Storage:
         return array

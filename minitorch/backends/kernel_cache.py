@@ -235,7 +235,7 @@ class _KernelCache(FunctionCache):
 
     Numba keys a cached kernel on its bytecode and, for a closure, on a pickle of
     the captured values. A captured Numba function pickles with a random id, so
-    the next process never found the kernel again; and the key knows neither
+    with Numba's key the next process would never find the kernel again; and that key knows neither
     `parallel=` nor the code the kernel inlined from other files. This key
     holds the bytecode and `kernel_key`: the scalar function's name, the
     compile options, and a hash of the code the kernel compiles from other

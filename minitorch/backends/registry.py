@@ -1,40 +1,62 @@
 """Which backend runs a tensor's operations: a table keyed by device type.
 
-A tensor reaches its kernels through its device: `backend_for(t.device)`.
-Each device type has one active backend; `cpu` has three to choose from,
-switched with `set_backend`: the tuned Numba kernels (`"fast"`, the default,
-`fast_tuned.py`), the plain Numba kernels module 3's exercises ask for
-(`"student"`, `fast_ops.py`) and the plain-Python reference (`"simple"`,
-`tensor_ops.py`, for learning and debugging).
-`cuda` has one, `cuda_ops.CudaBackend`, registered when a GPU or Numba's CUDA
-simulator is there. Adding a device is one new backend module and one
-`register_backend` line below.
+A tensor reaches its kernels through its device: `backend_for(t.device)`. The
+device types are the ones registered here: each backend module registers its
+backends (`register_backend`), and a device type can be known before any backend
+runs it (`register_device_type`: `cuda` is a device type on a machine without a
+GPU, as in PyTorch, where placing a tensor there is a clear error). This file
+imports no backend: `backends/__init__.py` has the registration lines.
+
+Each device type has one active backend, the first registered unless
+`set_backend` chooses another; `cpu` has three (`"fast"`, `"student"`, `"simple"`).
 """
 
 from __future__ import annotations
 
-from . import cuda_ops
-from .fast_ops import StudentBackend
-from .fast_tuned import FastBackend
 from .interface import Backend
-from .tensor_ops import SimpleBackend
 
 # device type -> {backend name -> backend}; the first one registered is active
 _BACKENDS: dict[str, dict[str, Backend]] = {}
 _ACTIVE: dict[str, Backend] = {}
+# every known device type, in the order they were made known (the order of error messages)
+_DEVICE_TYPES: dict[str, bool] = {}  # device type -> whether known without a backend
+
+
+def register_device_type(device_type: str) -> None:
+    """Make `device_type` a known device type even while no backend runs it."""
+    _DEVICE_TYPES[device_type] = True
 
 
 def register_backend(device_type: str, backend: Backend) -> None:
     """Make `backend` available to tensors on `device_type` (active if it is the first)."""
+    _DEVICE_TYPES.setdefault(device_type, False)
     _BACKENDS.setdefault(device_type, {})[backend.name] = backend
     _ACTIVE.setdefault(device_type, backend)
 
 
-register_backend("cpu", FastBackend())
-register_backend("cpu", SimpleBackend())
-register_backend("cpu", StudentBackend())
-if cuda_ops.available():  # a GPU, or Numba's simulator (NUMBA_ENABLE_CUDASIM=1)
-    register_backend("cuda", cuda_ops.CudaBackend())
+def unregister_backend(device_type: str, name: str | None = None) -> None:
+    """Take backend `name` (every backend when None) away from `device_type`.
+
+    When it was the active one, the first one left becomes active; when none is
+    left, tensors can no longer be placed there, and a device type that only its
+    backends made known is forgotten (`device(device_type)` is an error again).
+    """
+    choices = _BACKENDS.get(device_type, {})
+    for key in list(choices) if name is None else [name]:
+        removed = choices.pop(key, None)
+        if removed is not None and _ACTIVE.get(device_type) is removed:
+            del _ACTIVE[device_type]
+    if choices:
+        _ACTIVE.setdefault(device_type, next(iter(choices.values())))
+        return
+    _BACKENDS.pop(device_type, None)
+    if _DEVICE_TYPES.get(device_type) is False:
+        del _DEVICE_TYPES[device_type]
+
+
+def device_types() -> tuple[str, ...]:
+    """Every known device type: those with a backend and those registered without one."""
+    return tuple(_DEVICE_TYPES)
 
 
 def backend_for(device) -> Backend:

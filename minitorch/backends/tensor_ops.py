@@ -20,9 +20,10 @@ the result's shape and dtype:
 - `take(out, a, positions)` and `put(a, positions, values, accumulate)`: read
   and write `a`'s storage at computed positions (advanced indexing, gather,
   scatter); `put_reduce(fn, a, positions, values)` folds the values into
-  those positions with `fn` (scatter's products, maxima and minima);
-- `adam(param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, settings)`: a whole
-  Adam step in one pass (`fused.py`).
+  those positions with `fn` (scatter's products, maxima and minima).
+
+It also registers the optional kernel `adam_step` (`interface.OPTIONAL_KERNELS`):
+a whole Adam step in one loop (`fused.py`).
 
 `fn` is a module-level scalar function (from `operators.py`), so that a
 compiling backend can build and cache one kernel per (function, dtype).
@@ -31,7 +32,7 @@ have another (a comparison writes bools).
 
 `SimpleBackend` is the reference: plain Python loops over `tensor_data`'s
 index functions, correct on any strides and slow. `cpu` tensors run on the
-Numba backend (`fast_ops.FastBackend`, `"fast"`) unless
+Numba backend (`fast.FastBackend`, `"fast"`) unless
 `minitorch.set_backend("simple")` chooses the reference (see `registry.py`).
 The whole interface, allocation and host copies included, is `interface.py`.
 """
@@ -44,7 +45,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .fused import adam_loop, storage_at
-from .interface import HostMemory
+from .interface import HostMemory, OptionalKernels
 from .tensor_data import TensorData, broadcast_index, index_to_position, to_index
 
 
@@ -71,10 +72,11 @@ def replaced(old, new):
     return new
 
 
-class SimpleBackend(HostMemory):
+class SimpleBackend(HostMemory, OptionalKernels):
     """The reference backend: one Python loop per kernel, element by element."""
 
     name = "simple"
+    optional_kernels = ("adam_step",)
 
     def map(self, fn: Callable, out: TensorData, a: TensorData) -> None:
         """$out[i] = fn(a[i])$ for every index $i$ of `out`, with `a` broadcast."""
@@ -270,15 +272,7 @@ class SimpleBackend(HostMemory):
                 position = o + int(index.storage[i + j * index.strides[dim]]) * out.strides[dim]
                 out.storage[position] = source.storage[s + j * source.strides[dim]]
 
-    def adam(
-        self,
-        param: TensorData,
-        grad: TensorData,
-        exp_avg: TensorData,
-        exp_avg_sq: TensorData,
-        max_exp_avg_sq: TensorData,
-        settings: np.ndarray,
-    ) -> None:
+    def adam_step(self, param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, settings) -> None:
         """One Adam step of each element of the five contiguous layouts (`fused.py`)."""
         layouts = (param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq)
         with np.errstate(all="ignore"):

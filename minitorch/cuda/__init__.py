@@ -1,6 +1,6 @@
 """`minitorch.cuda`, as `torch.cuda`: the GPU that `cuda` tensors live on.
 
-`cuda` is available when its backend is registered (`backends/registry.py`):
+`cuda` is available when its backend is registered (`backends/__init__.py`):
 on a machine with an NVIDIA GPU and the `cuda` extra installed, or anywhere in
 Numba's CUDA simulator (`NUMBA_ENABLE_CUDASIM=1`, set before minitorch is
 imported). minitorch places tensors on one GPU, `cuda:0`.
@@ -11,7 +11,8 @@ imported). minitorch places tensors on one GPU, `cuda:0`.
 2.0
 """
 
-from ..backends import cuda_ops, has_backend
+from ..backends import has_backend
+from ..backends.cuda import driver
 from ..tensors import creation
 
 
@@ -22,7 +23,7 @@ def is_available() -> bool:
 
 def device_count() -> int:
     """How many CUDA devices Numba sees (0 without a CUDA backend)."""
-    return len(cuda_ops.cuda.gpus) if is_available() else 0
+    return len(driver.cuda.gpus) if is_available() else 0
 
 
 def current_device() -> int:
@@ -34,7 +35,7 @@ def current_device() -> int:
 def synchronize(device=None) -> None:
     """Wait until every kernel launched so far has finished (launches do not wait)."""
     check_available()
-    cuda_ops.cuda.synchronize()
+    driver.cuda.synchronize()
 
 
 def manual_seed(seed: int) -> None:

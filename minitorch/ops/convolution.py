@@ -184,7 +184,8 @@ def window_kernels(x: Tensor):
     """`x`'s backend when it has one-pass convolution and pooling kernels for `x`'s dtype
     (floating point), else None: the operations then run the exercise path above."""
     backend = backend_for(x.device)
-    if getattr(backend, "window_kernels", False) and x.dtype.is_floating_point:
+    names = ("conv2d", "conv2d_backward", "max_pool2d", "max_pool2d_backward")  # optional kernels
+    if x.dtype.is_floating_point and all(backend.kernel(name) is not None for name in names):
         return backend
     return None
 

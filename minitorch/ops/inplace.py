@@ -445,7 +445,23 @@ def _fused_adam_(
             step=state_steps[k].item(),
         )
         layouts = [x._layout for x in (p, grads[k], *moments)]
-        backend_for(p.device).adam(*layouts, settings)
+        backend = backend_for(p.device)
+        fused = backend.kernel("adam_step")
+        if fused is not None:
+            fused(*layouts, settings)
+        else:  # the same update from tensor operations, on p's device, in PyTorch's order
+            sign, l2, decay, weight1, beta2_, weight2, eps_, step_size, correction2, _ = (
+                settings.tolist()  # the positions of `fused.adam_settings`
+            )
+            w, g, m, v, v_max = (x.detach() for x in (p, grads[k], *moments))
+            g = g * sign + p.detach() * l2
+            w = w * decay
+            m = m + (g - m) * weight1 if weight1 < 0.5 else g - (g - m) * (1 - weight1)
+            v = v * beta2_ + g * weight2 * g
+            v_max = v_max.maximum(v) if amsgrad else v
+            w = w + (m / (v_max.sqrt() / correction2 + eps_)) * -step_size
+            for target, value in zip(layouts[:1] + layouts[2:], (w, m, v, v_max), strict=True):
+                backend.map(operators.identity, target, value._layout)
         for written in {id(x): x for x in (p, *moments)}.values():
             written._bump_version()
 

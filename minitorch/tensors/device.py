@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..backends import has_backend
+from ..backends import device_types, has_backend
 
 
 class device:  # noqa: N801 -- PyTorch's name
@@ -14,9 +14,11 @@ class device:  # noqa: N801 -- PyTorch's name
         if isinstance(spec, device):
             spec, index = spec.type, spec.index if index is None else index
         kind, _, number = str(spec).partition(":")
-        if kind not in ("cpu", "cuda"):
+        known = device_types()  # cpu, cuda, and any other registered by a backend
+        if kind not in known:
             raise RuntimeError(
-                f"Expected one of cpu, cuda device type at start of device string: {spec}"
+                f"Expected one of {', '.join(known)} device type at start of device string: "
+                f"{spec}"
             )
         self.type = kind
         self.index = int(number) if number else index
@@ -55,24 +57,33 @@ def get_default_device() -> device:
 
 
 def check_device(target: device) -> device:
-    """`target` if tensors can live there (`cuda` is `cuda:0`); a clear RuntimeError otherwise."""
+    """`target` if tensors can live there; a clear RuntimeError otherwise.
+
+    Every device type but `cpu` has one device, index 0 (`cuda` is `cuda:0`).
+    """
     if not has_backend(target.type):
+        if target.type == "cuda":
+            raise RuntimeError(
+                f"cannot place a tensor on '{target}': minitorch has no CUDA device available "
+                "(minitorch.cuda.is_available() is False)"
+            )
+        raise RuntimeError(f"cannot place a tensor on '{target}': no backend runs it")
+    if target.type == "cpu":
+        return target
+    if target.index not in (None, 0):
         raise RuntimeError(
-            f"cannot place a tensor on '{target}': minitorch has no CUDA device available "
-            "(minitorch.cuda.is_available() is False)"
+            f"{target.type.upper()} error: invalid device ordinal "
+            f"(minitorch uses {target.type}:0 only)"
         )
-    if target.type == "cuda":
-        if target.index not in (None, 0):
-            raise RuntimeError("CUDA error: invalid device ordinal (minitorch uses cuda:0 only)")
-        return CUDA
-    return target
+    return CUDA if target.type == "cuda" else device(target.type, 0)
 
 
 def check_same_device(first: device, second: device) -> None:
     """PyTorch's error when an operation gets tensors on two devices."""
     if first != second:
-        cuda, other = (first, second) if first.type == "cuda" else (second, first)
+        # the accelerator first, as PyTorch names them ("cuda:0 and cpu")
+        device_one, other = (first, second) if first.type != "cpu" else (second, first)
         raise RuntimeError(
             "Expected all tensors to be on the same device, but found at least two devices, "
-            f"{cuda} and {other}!"
+            f"{device_one} and {other}!"
         )

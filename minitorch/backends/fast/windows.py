@@ -19,8 +19,9 @@ the same in one parallel pass over the batch:
   that position.
 
 They are tested against the exercise path (`tests/test_nn_kernels.py`).
-The ops choose them through `FastBackend.window_kernels`; backends without
-it (the reference, the student's, the GPU's) run the exercise path.
+`FastBackend` registers them as its optional kernels `conv2d`, `conv2d_backward`,
+`max_pool2d` and `max_pool2d_backward` (`interface.OPTIONAL_KERNELS`); on backends
+without them (the reference, the student's, the GPU's) the ops run the exercise path.
 """
 
 from __future__ import annotations
@@ -30,14 +31,9 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from .kernel_cache import compile_kernel
-from .tensor_data import TensorData
-
-
-@njit(inline="always")
-def _pos(position):
-    """A storage position as an unsigned integer: Numba then skips negative-index wrapping."""
-    return np.uint64(position)
+from ..kernel_cache import compile_kernel
+from ..tensor_data import TensorData
+from .layout import _pos
 
 
 @njit(inline="always")
@@ -401,11 +397,9 @@ class WindowKernels:
     picks the serial or the parallel build). Inputs have any strides; outputs are contiguous
     layouts that the caller allocated; `padding` is the padding before each spatial dim."""
 
-    window_kernels = True
-    # Work (multiply-adds, or elements read) from which the parallel builds run. Measured on the
-    # busy 2-core development machine, the parallel builds were slower than the serial ones at
-    # every LeNet-sized shape (often 10-100x: a parallel launch waits for a descheduled
-    # thread), so for now only very large convolutions use threads.
+    # Work (multiply-adds, or elements read) from which the parallel builds run. At LeNet-sized
+    # shapes the serial builds are faster (a parallel launch on a busy machine waits for a
+    # descheduled thread), so only very large convolutions use threads.
     window_parallel_threshold = 1 << 28
 
     def conv2d(

@@ -1,0 +1,16 @@
+"""Module 3b: the GPU backend, `numba.cuda` kernels over device memory (`cuda` tensors).
+
+- `driver.py`: whether kernels can run here (the simulator, or a driver and numba.cuda);
+- `compiler.py`: the index and scalar functions compiled as device functions;
+- `cuda_ops.py`: the kernels of the exercises (map, zip, reduce, matmul: tasks 3.3-3.5);
+- `elementwise.py`, `reductions.py`, `indexing.py`: where and fill, arg_reduce and
+  scan, take and put;
+- `backend.py`: `CudaBackend`, which allocates device memory and launches them.
+
+`numba.cuda` is imported only where kernels can run (`driver.available()`).
+"""
+
+from .backend import CudaBackend
+from .driver import available
+
+__all__ = ["CudaBackend", "available"]

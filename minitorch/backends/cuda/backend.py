@@ -1,0 +1,247 @@
+"""`CudaBackend`: device memory, the compiled kernels of this package, and their launches.
+
+Sorting and scattering along a dimension run the CPU backend's kernels on host
+copies (`CudaBackend.on_host`); Adam's step has no fused kernel here, so
+`minitorch._fused_adam_` composes it from the core kernels on the device.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numba
+import numpy as np
+
+from ..fast import FastBackend
+from ..interface import OptionalKernels
+from ..tensor_data import TensorData
+from .compiler import MAX_DIMS
+from .cuda_ops import cuda_map, cuda_matmul, cuda_reduce, cuda_zip
+from .driver import DEFAULT_SIZES, cuda
+from .elementwise import cuda_fill, cuda_where
+from .indexing import cuda_put, cuda_take
+from .reductions import cuda_arg_reduce, cuda_scan
+
+# A grid has at most 65535 blocks along y and z (matmul's row blocks and batch).
+MAX_GRID_YZ = 65535
+
+
+def blocks(size: int, threads: int) -> int:
+    """Blocks of `threads` threads to cover `size` elements: $\\lceil size / threads \\rceil$"""
+    return (size + threads - 1) // threads
+
+
+def check_dims(*layouts: TensorData) -> None:
+    """Refuse tensors with more dimensions than the kernels' index buffers hold."""
+    for layout in layouts:
+        if layout.ndim > MAX_DIMS:
+            raise RuntimeError(
+                f"the cuda backend handles tensors of at most {MAX_DIMS} dimensions, "
+                f"got {layout.ndim}"
+            )
+
+
+class CudaBackend(OptionalKernels):
+    """`cuda` tensors: device memory and `numba.cuda` kernels.
+
+    `threads` (threads per block of the elementwise kernels), `block` (of the
+    reduction, a power of two) and `tile` (of matmul) are settings (see
+    `DEFAULT_SIZES`): the tests lower them so that the simulator covers
+    multi-block cases on tiny tensors.
+    """
+
+    name = "cuda"
+
+    def __init__(self, sizes: tuple[int, int, int] = DEFAULT_SIZES):
+        super().__init__()
+        threads, block, tile = sizes
+        if block & (block - 1):
+            raise ValueError(f"the reduction's block must be a power of two, got {block}")
+        self.threads, self.block, self.tile = threads, block, tile
+        self._kernels: dict[tuple, Callable] = {}
+        self._layout_arrays: dict[tuple, tuple] = {}
+
+    # -- memory -------------------------------------------------------------
+
+    def zeros(self, size: int, dtype: np.dtype):
+        storage = cuda.device_array(size, dtype)
+        if size:
+            self.compiled(cuda_fill)[blocks(size, self.threads), self.threads](storage, 0)
+        return storage
+
+    def empty(self, size: int, dtype: np.dtype):
+        """Device memory left as it is: for a result whose every element a kernel writes."""
+        return cuda.device_array(size, dtype)
+
+    def from_host(self, array: np.ndarray):
+        return cuda.to_device(np.ascontiguousarray(array))
+
+    def to_host(self, storage) -> np.ndarray:
+        return storage.copy_to_host()
+
+    # -- compiling and launching --------------------------------------------
+
+    def compiled(self, factory: Callable, *settings) -> Callable:
+        """`factory(*settings)` compiled with `cuda.jit`, once per factory and settings."""
+        key = (factory, *settings)
+        compiled = self._kernels.get(key)
+        if compiled is None:
+            compiled = self._kernels[key] = cuda.jit(factory(*settings))
+        return compiled
+
+    def layout_args(self, layout: TensorData) -> tuple:
+        """(storage, shape, strides, offset) for a kernel, shape and strides in device memory."""
+        key = (layout.shape, layout.strides)
+        arrays = self._layout_arrays.get(key)
+        if arrays is None:
+            if len(self._layout_arrays) >= 4096:
+                self._layout_arrays.clear()
+            arrays = self._layout_arrays[key] = (
+                cuda.to_device(layout.shape_array),
+                cuda.to_device(layout.strides_array),
+            )
+        return (layout.storage, *arrays, layout.offset)
+
+    def elementwise(self, kernel: Callable, out: TensorData, *inputs: TensorData) -> None:
+        """Launch `kernel` with one thread per element of `out`."""
+        check_dims(out, *inputs)
+        size = out.numel()
+        if size == 0:
+            return
+        args = self.layout_args(out) + (size,)
+        for layout in inputs:
+            args += self.layout_args(layout)
+        kernel[blocks(size, self.threads), self.threads](*args)
+
+    # -- kernels ------------------------------------------------------------
+
+    def map(self, fn: Callable, out: TensorData, a: TensorData) -> None:
+        """$out_i = fn(a_i)$, `a` broadcast to `out`'s shape."""
+        self.elementwise(self.compiled(cuda_map, fn), out, a)
+
+    def zip(self, fn: Callable, out: TensorData, a: TensorData, b: TensorData) -> None:
+        """$out_i = fn(a_i, b_i)$, both broadcast."""
+        self.elementwise(self.compiled(cuda_zip, fn), out, a, b)
+
+    def where(self, out: TensorData, condition: TensorData, a: TensorData, b: TensorData) -> None:
+        """$out_i = a_i$ where $condition_i$, else $b_i$ (all broadcast)."""
+        self.elementwise(self.compiled(cuda_where), out, condition, a, b)
+
+    def reduce(self, fn: Callable, out: TensorData, a: TensorData, dim: int, start) -> None:
+        """Fold dimension `dim` of `a` with `fn` from `start` into `out` (size 1 in `dim`)."""
+        check_dims(out, a)
+        if out.numel() == 0:
+            return
+        floating = a.storage.dtype.kind == "f"
+        accumulator = numba.float64 if floating else numba.int64
+        start = np.float64(start) if floating else np.int64(start)
+        kernel = self.compiled(cuda_reduce, fn, self.block, accumulator)
+        args = self.layout_args(out) + self.layout_args(a) + (dim, start)
+        kernel[out.numel(), self.block](*args)
+
+    def arg_reduce(
+        self, better: Callable, values: TensorData, indices: TensorData, a: TensorData, dim: int
+    ) -> None:
+        """The first element along `dim` no later one is `better` than, and its position."""
+        check_dims(values, a)
+        size = values.numel()
+        if size == 0:
+            return
+        _, _, index_strides, index_offset = self.layout_args(indices)
+        storage, shape, strides, offset = self.layout_args(values)
+        args = (storage, indices.storage, shape, strides, offset, size, index_strides, index_offset)
+        kernel = self.compiled(cuda_arg_reduce, better)
+        kernel[blocks(size, self.threads), self.threads](*args, *self.layout_args(a), dim)
+
+    def matmul(self, out: TensorData, a: TensorData, b: TensorData) -> None:
+        """Batched matrix product, batch dimensions broadcast; any strides."""
+        check_dims(out, a, b)
+        if out.numel() == 0:
+            return
+        dtype = out.storage.dtype
+        kernel = self.compiled(cuda_matmul, self.tile, numba.from_dtype(dtype), dtype.type(0))
+        tile = self.tile
+        rows, columns = out.shape[-2], out.shape[-1]
+        batches = out.numel() // (rows * columns)
+        if batches > MAX_GRID_YZ or blocks(rows, tile) > MAX_GRID_YZ:
+            raise RuntimeError(
+                f"the cuda matmul takes at most {MAX_GRID_YZ} matrices of at most "
+                f"{MAX_GRID_YZ * tile} rows, got {batches} of {rows}"
+            )
+        grid = (blocks(columns, tile), blocks(rows, tile), batches)
+        args = self.layout_args(out) + self.layout_args(a) + self.layout_args(b)
+        kernel[grid, (tile, tile)](*args)
+
+    def scan(self, fn: Callable, out: TensorData, a: TensorData, dim: int, start) -> None:
+        """Running folds of `fn` from `start` along `dim` (cumsum, cumprod): a thread a line."""
+        check_dims(out, a)
+        length = a.shape[dim]
+        lines = a.numel() // length if length else 0
+        if lines == 0:
+            return
+        line = TensorData.contiguous(a.storage, a.shape[:dim] + (1,) + a.shape[dim + 1 :])
+        _, line_shape, _, _ = self.layout_args(line)  # `a`'s shape with size 1 in `dim`
+        storage, _, strides, offset = self.layout_args(out)
+        start = np.float64(start) if a.storage.dtype.kind == "f" else np.int64(start)
+        args = (storage, strides, offset, *self.layout_args(a), line_shape, lines, dim, start)
+        self.compiled(cuda_scan, fn)[blocks(lines, self.threads), self.threads](*args)
+
+    def take(self, out: TensorData, a: TensorData, positions: TensorData) -> None:
+        """$out_i = a.storage[positions_i]$: a thread per element of `out`."""
+        check_dims(out, positions)
+        size = out.numel()
+        if size == 0:
+            return
+        args = self.layout_args(out) + (size,) + self.layout_args(positions) + (a.storage,)
+        self.compiled(cuda_take)[blocks(size, self.threads), self.threads](*args)
+
+    def put(
+        self, a: TensorData, positions: TensorData, values: TensorData, accumulate: bool
+    ) -> None:
+        """$a.storage[positions_i] = values_i$ (`+=` if `accumulate`): a thread per position."""
+        if accumulate and a.storage.dtype == np.bool_:  # no atomic add of bools
+            self.on_host(HOST_KERNELS.put, (0,), a, positions, values, accumulate)
+            return
+        check_dims(positions, values)
+        size = positions.numel()
+        if size == 0:
+            return
+        args = (a.storage, *self.layout_args(positions), size, *self.layout_args(values))
+        self.compiled(cuda_put, accumulate)[blocks(size, self.threads), self.threads](*args)
+
+    # -- on the host: sorts and scatters ---------------------------------------
+    # These kernels have no numba.cuda version: the storages go to the host, the CPU
+    # backend's kernel runs there, and the storages it wrote come back (correct, and slow:
+    # two copies each way).
+
+    def on_host(self, method: Callable, written: tuple[int, ...], *args) -> None:
+        """Run the CPU kernel `method` on host copies of the layouts in `args`, then copy
+        the storages of the arguments at the positions `written` back to the device."""
+        host = [
+            TensorData(self.to_host(x.storage), x.shape, x.strides, x.offset)
+            if isinstance(x, TensorData)
+            else x
+            for x in args
+        ]
+        method(*host)
+        for k in written:
+            args[k].storage.copy_to_device(host[k].storage)
+
+    def sort(
+        self, values: TensorData, indices: TensorData, a: TensorData, dim: int, descending: bool
+    ) -> None:
+        self.on_host(HOST_KERNELS.sort, (0, 1), values, indices, a, dim, descending)
+
+    def scatter_along(
+        self, out: TensorData, source: TensorData, index: TensorData, dim: int
+    ) -> None:
+        self.on_host(HOST_KERNELS.scatter_along, (0,), out, source, index, dim)
+
+    def put_reduce(
+        self, fn: Callable, a: TensorData, positions: TensorData, values: TensorData
+    ) -> None:
+        self.on_host(HOST_KERNELS.put_reduce, (1,), fn, a, positions, values)
+
+
+# The CPU kernels that `on_host` runs.
+HOST_KERNELS = FastBackend()

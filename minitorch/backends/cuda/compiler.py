@@ -1,0 +1,54 @@
+"""Compiling Python for the GPU: the index functions and the scalar functions as device functions.
+
+The index math of `tensor_data.py` and the scalar functions of `operators.py`
+are plain Python; `cuda.jit(device=True)` compiles them into functions that
+kernels call. A scalar function that calls other plain Python functions
+(`sigmoid_back` calls `sigmoid`) is compiled as a copy of itself whose globals
+name the device versions of those (`device_function`).
+"""
+
+from __future__ import annotations
+
+import dis
+import types
+from collections.abc import Callable
+
+from ..kernel_cache import INDEX_FUNCTIONS
+from .driver import cuda
+
+# Index buffers are per-thread local arrays of a fixed size: the most dimensions a kernel takes.
+MAX_DIMS = 16
+
+
+def index_functions() -> tuple:
+    """`to_index`, `index_to_position`, `broadcast_index` (`tensor_data.py`) as device functions."""
+    if not _index_functions:
+        _index_functions.extend(cuda.jit(device=True)(f) for f in INDEX_FUNCTIONS)
+    return tuple(_index_functions)
+
+
+_index_functions: list = []
+
+
+def device_function(fn: Callable):
+    """The scalar function `fn` (from `operators.py`) compiled for the GPU, once.
+
+    The plain Python functions `fn` calls (`sigmoid_back` calls `sigmoid`) are
+    compiled too, and `fn` is compiled as a copy that sees them under their names.
+    """
+    compiled = _device_functions.get(fn)
+    if compiled is None:
+        scope = dict(fn.__globals__)
+        for instruction in dis.get_instructions(fn):
+            if instruction.opname != "LOAD_GLOBAL":
+                continue
+            called = scope.get(instruction.argval)
+            if isinstance(called, types.FunctionType):
+                scope[instruction.argval] = device_function(called)
+        code = fn.__code__
+        copy = types.FunctionType(code, scope, fn.__name__, fn.__defaults__, fn.__closure__)
+        compiled = _device_functions[fn] = cuda.jit(device=True)(copy)
+    return compiled
+
+
+_device_functions: dict[Callable, Callable] = {}

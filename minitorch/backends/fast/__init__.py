@@ -1,0 +1,27 @@
+"""Module 3, under the hood: the tuned Numba kernels of `FastBackend` (name `"fast"`), the default.
+
+They compute what the plain kernels of `fast_ops.py` (the exercises) compute,
+with the tuning that makes them compete with NumPy. One file per kernel family:
+
+- `layout.py`: what every kernel needs about layouts (sizes, chunks, dense and
+  same-layout tests, unsigned storage positions);
+- `elementwise.py`: map, zip, where (strides walked by rows, flat fast paths);
+- `reductions.py`: reduce, arg_reduce, scan (segments and column blocks);
+- `indexing.py`: take, put, put_reduce, scatter_along (reads and writes at
+  computed positions);
+- `sorting.py`: a stable merge sort of each line;
+- `matmul.py`: packed operands and 4 x 4 register tiles, or rows for small products;
+- `vector_math.py`: NumPy's SIMD loops for exp, log, tanh, sigmoid of large arrays;
+- `windows.py`: one-pass convolution and max pooling (optional kernels);
+- `adam.py`: the fused Adam step (an optional kernel);
+- `threads.py`: starting Numba's worker threads, asleep when idle, and one
+  parallel launch at a time;
+- `backend.py`: `FastBackend`, which compiles each body serial and parallel and
+  picks one by the size of the work.
+
+`NUMBA_DISABLE_JIT=1` runs every kernel as plain Python, for debugging.
+"""
+
+from .backend import FastBackend
+
+__all__ = ["FastBackend"]

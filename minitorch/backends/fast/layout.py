@@ -1,0 +1,97 @@
+"""What every kernel of `FastBackend` needs about layouts: sizes, chunks, storage positions.
+
+Compiled inline into the kernels (`njit(inline="always")`), so they cost no call.
+**Storage positions are unsigned**: Numba wraps negative indices as Python does, and
+that check in an inner loop stops LLVM from vectorizing it. Positions are never
+negative, so kernels index storage with `_pos(p)` (an unsigned cast) and the check
+disappears.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..kernel_cache import broadcast_index, index_to_position
+
+
+@njit(inline="always")
+def _pos(position):
+    """A storage position as an unsigned integer: Numba then skips negative-index wrapping."""
+    return np.uint64(position)
+
+
+@njit(inline="always")
+def _numel(shape) -> int:
+    """$\\prod_k s_k$"""
+    size = 1
+    for k in range(len(shape)):
+        size *= shape[k]
+    return size
+
+
+@njit(inline="always")
+def _chunk_bounds(total: int, n_chunks: int, chunk: int):
+    """The half-open range of `total` work items that chunk `chunk` of `n_chunks` does."""
+    return chunk * total // n_chunks, (chunk + 1) * total // n_chunks
+
+
+@njit(inline="always")
+def _is_dense(shape, strides) -> bool:
+    """Whether the layout fills `numel` consecutive positions, in some order of its dimensions.
+
+    Walking dimensions from the smallest stride, each stride must equal the
+    number of elements the smaller ones span (row-major is the case where that
+    order is last-to-first).
+    """
+    expected = 1
+    for _ in range(len(shape)):
+        found = False
+        for k in range(len(shape)):
+            if shape[k] > 1 and strides[k] == expected:
+                expected *= shape[k]
+                found = True
+                break
+        if not found:
+            break
+    return expected == _numel(shape)
+
+
+@njit(inline="always")
+def _same_layout(shape, strides, other_shape, other_strides) -> bool:
+    """Same shape, and the same strides wherever a dimension has more than one element."""
+    if len(shape) != len(other_shape):
+        return False
+    for k in range(len(shape)):
+        if shape[k] != other_shape[k] or (shape[k] > 1 and strides[k] != other_strides[k]):
+            return False
+    return True
+
+
+@njit(inline="always")
+def _row_step(out_shape, shape, strides) -> int:
+    """The storage step of an operand broadcast to `out_shape` along the output's last dimension."""
+    if len(shape) == 0 or len(out_shape) == 0 or shape[len(shape) - 1] == 1:
+        return 0
+    return strides[len(strides) - 1]
+
+
+@njit(inline="always")
+def _last(index) -> int:
+    """The last entry of an index (0 for a 0-dim tensor)."""
+    return index[len(index) - 1] if len(index) > 0 else 0
+
+
+@njit(inline="always")
+def _operand_position(out_index, out_shape, shape, strides, offset, index) -> int:
+    """Storage position of the operand element that output index `out_index` reads."""
+    broadcast_index(out_index, out_shape, shape, index)
+    return offset + index_to_position(index, strides)
+
+
+@njit(inline="always")
+def _line_shape(shape, dim):
+    """`shape` with size 1 in `dim`: its indices are the first elements of the lines along `dim`."""
+    lines = shape.copy()
+    lines[dim] = 1
+    return lines

@@ -9,9 +9,10 @@ and `add_windows` (col2im): the columns' gradient added back through the
 same windows, one whole-tensor kernel call per kernel offset. A 1-D
 convolution is the 2-D one with height 1.
 
-That is the exercise path, and every backend can run it. A backend with
-`window_kernels` (the default, `backends/fast_windows.py`) runs each direction
-of a floating-point convolution as one kernel call instead (`tuned_convolution`).
+That is the exercise path, and every backend can run it. A backend that offers
+the optional kernels `conv2d` and `conv2d_backward` (the default one does,
+`backends/fast/windows.py`) runs each direction of a floating-point
+convolution as one kernel call instead (`tuned_convolution`).
 """
 
 from __future__ import annotations
@@ -176,7 +177,7 @@ def windows_times_weight(windows: Tensor, kernel: Tensor, bias, groups: int) -> 
 
 
 # ---------------------------------------------------------------------------
-# The one-pass kernels of backends that have them (FastBackend's fast_windows.py)
+# The one-pass kernels of backends that offer them (the optional kernels of interface.py)
 # ---------------------------------------------------------------------------
 
 
@@ -205,7 +206,7 @@ def tuned_convolution(image, kernel, bias, stride, before, after, dilation, grou
     )
     out = new_tensor((image.shape[0], kernel.shape[0], *spatial), image.dtype, image.device)
     b = None if bias is None else bias._layout
-    backend_for(image.device).conv2d(
+    backend_for(image.device).kernel("conv2d")(
         out._layout, image._layout, kernel._layout, b, stride, dilation, before, groups
     )
     return out
@@ -221,7 +222,7 @@ def tuned_convolution_backward(ctx: GraphContext, grad: Tensor) -> tuple:
         for s, n in zip(shapes, needs, strict=True)
     ]
     grad4 = grad if grad.ndim == 4 else unsqueeze(grad, 2)
-    backend_for(grad.device).conv2d_backward(
+    backend_for(grad.device).kernel("conv2d_backward")(
         *(None if g is None else g._layout for g in grads),
         grad4._layout, image._layout, kernel._layout, *ctx.settings, ctx.before, ctx.groups,
     )  # fmt: skip

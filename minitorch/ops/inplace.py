@@ -388,8 +388,9 @@ def add_scaled_into(a: Tensor, term: Tensor, value: Number) -> Tensor:
 
 
 # ---------------------------------------------------------------------------
-# Fused optimizer steps: `torch._fused_adam_` and `torch._fused_adamw_`, one backend kernel
-# per parameter (`backends/fused.py`) instead of ten passes of in-place operations.
+# Fused optimizer steps: `torch._fused_adam_` and `torch._fused_adamw_`. A backend with the
+# optional kernel `adam_step` (its math in `backends/fused.py`) makes one pass per parameter;
+# on others the same update is composed from tensor operations on the device.
 # ---------------------------------------------------------------------------
 
 

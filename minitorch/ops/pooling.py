@@ -7,8 +7,9 @@ directly. Both backwards put the gradient back through the same windows
 (`add_windows`). Adaptive average pooling, whose windows vary in size, is two
 matrix products with averaging matrices. 1-D pooling is 2-D pooling of
 height 1, recorded as PyTorch records it (Unsqueeze, the 2-D node, Squeeze).
-On a backend with `window_kernels` (the default), floating-point max pooling is
-one kernel call each way, which records the maxima's positions (`tuned_max_pool`).
+On a backend with the optional window kernels (`window_kernels`: the default
+backend has them), floating-point max pooling is one kernel call each way,
+which records the maxima's positions (`tuned_max_pool`).
 """
 
 from __future__ import annotations
@@ -141,7 +142,7 @@ def tuned_max_pool(image, kernel, stride, padding, dilation, out_size) -> tuple[
         new_tensor(shape, image.dtype, image.device),
         new_tensor(shape, int64, image.device),
     )
-    backend_for(image.device).max_pool2d(
+    backend_for(image.device).kernel("max_pool2d")(
         values._layout, indices._layout, image._layout, kernel, stride, dilation, padding
     )
     return values, indices
@@ -152,7 +153,7 @@ def tuned_max_pool_backward(ctx: GraphContext, grad: Tensor) -> Tensor:
     (indices,) = ctx.saved_tensors
     image_shape, input_shape = ctx.shapes
     grad_x = new_tensor(image_shape, grad.dtype, grad.device)
-    backend_for(grad.device).max_pool2d_backward(
+    backend_for(grad.device).kernel("max_pool2d_backward")(
         grad_x._layout, grad.reshape(indices.shape)._layout, indices._layout
     )
     return grad_x.view(input_shape)

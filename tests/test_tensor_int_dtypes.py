@@ -13,7 +13,7 @@ import warnings
 
 import numpy as np
 import pytest
-from torch_compare import assert_same
+from helpers import assert_same
 
 import minitorch
 

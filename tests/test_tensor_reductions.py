@@ -1,4 +1,5 @@
-"""Scans, statistics, norms and sorting against PyTorch: values, dtypes, names, gradients."""
+"""Reductions beyond sum, mean, prod and max (test_tensor.py checks those against NumPy), scans,
+norms and sorting against PyTorch: values, dtypes, names, gradients."""
 
 import numpy as np
 import pytest

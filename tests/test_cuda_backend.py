@@ -582,7 +582,7 @@ def test_gradient_of_an_index_accumulates_on_the_device():
 
 
 # ---------------------------------------------------------------------------
-# kernels that run on the host for now: sort, scatter along a dim (gather's backward)
+# operations the cuda backend runs on the host: sort, scatter along a dim (gather's backward)
 # ---------------------------------------------------------------------------
 
 HOST_RUN_OPS = {
@@ -626,8 +626,8 @@ def test_where_of_numbers_takes_the_device_of_the_condition():
 
 @pytest.mark.parametrize("amsgrad", [False, True])
 def test_a_fused_adam_step_on_cuda_parameters_equals_the_cpu_step(amsgrad):
-    """optim: `minitorch._fused_adam_` on cuda tensors (run on the host for now) stays on the
-    device and gives the cpu result; without amsgrad the second moment is written once."""
+    """optim: `minitorch._fused_adam_` on cuda tensors (the backend runs it on the host) stays on
+    the device and gives the cpu result; without amsgrad the second moment is written once."""
     cpu, gpu = both(values(3, 4, seed=22), requires_grad=True)
     steps = []
     for p in (cpu, gpu):

@@ -1,4 +1,6 @@
-"""Regression tests for edge cases found by fuzzing minitorch against torch."""
+"""Edge cases against torch: empty and repeated dims, infinities under powers, the extremes of
+integer division, tensor bounds of clamp, negative sizes, writes to expanded or read-only
+memory, and printing a huge expanded tensor."""
 
 import warnings
 

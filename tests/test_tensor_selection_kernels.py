@@ -1,4 +1,4 @@
-"""The leftovers of the tensor API against PyTorch: searchsorted with `sorter=`/`side=`,
+"""Searching and selecting against PyTorch: searchsorted with `sorter=`/`side=`,
 bucketize, scatter's reductions, nonzero/unique on the backend's kernels, and second
 derivatives through gather, index_select and take: values, dtypes, errors, gradients.
 

@@ -105,7 +105,13 @@ def pytest_generate_tests(metafunc):
 
 
 def pytest_collection_modifyitems(config, items):
-    """Fewer hypothesis examples for the `[cuda]` tests in Numba's CUDA simulator."""
+    """Fewer hypothesis examples for the `[cuda]` tests in Numba's CUDA simulator.
+
+    Hypothesis has no public way to do this: a settings profile does not lower a test's own
+    `@settings(max_examples=...)`, and applying `settings` a second time to a test raises
+    InvalidArgument. So the settings hypothesis keeps on the test function (a private attribute)
+    are replaced, for the `[cuda]` items only.
+    """
     if os.environ.get("NUMBA_ENABLE_CUDASIM", "0") in ("", "0"):
         return
     for item in items:

@@ -583,7 +583,7 @@ def test_gradient_of_an_index_accumulates_on_the_device():
 
 
 # ---------------------------------------------------------------------------
-# kernels that run on the host for now: sort, scatter along a dim (gather's backward)
+# operations the cuda backend runs on the host: sort, scatter along a dim (gather's backward)
 # ---------------------------------------------------------------------------
 
 HOST_RUN_OPS = {
@@ -627,8 +627,8 @@ def test_where_of_numbers_takes_the_device_of_the_condition():
 
 @pytest.mark.parametrize("amsgrad", [False, True])
 def test_a_fused_adam_step_on_cuda_parameters_equals_the_cpu_step(amsgrad):
-    """optim: `minitorch._fused_adam_` on cuda tensors (the cuda backend has no `adam_step`:
-    the step is composed from tensor operations on the device) gives the cpu result."""
+    """`minitorch._fused_adam_` on cuda tensors (the cuda backend has no `adam_step`: the step
+    is composed from tensor operations on the device) stays there and gives the cpu result."""
     cpu, gpu = both(values(3, 4, seed=22), requires_grad=True)
     steps = []
     for p in (cpu, gpu):

@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 import pytest
+from helpers import assert_close, pair
 
 import minitorch
 import minitorch.nn.functional as F
@@ -19,26 +20,12 @@ TF = torch.nn.functional
 pytestmark = pytest.mark.torch
 
 RNG = np.random.default_rng(11)
+TOL = 1e-12  # float64 throughout
 
 
 def as_torch(t) -> torch.Tensor:
     """A minitorch tensor's values as a torch tensor of the same dtype (a copy, no history)."""
     return torch.tensor(t.detach().numpy())
-
-
-def both(array: np.ndarray, requires_grad: bool = False):
-    """The same float64 values as a minitorch tensor and as a torch tensor."""
-    return (
-        minitorch.tensor(array, dtype=minitorch.float64, requires_grad=requires_grad),
-        torch.tensor(array, dtype=torch.float64, requires_grad=requires_grad),
-    )
-
-
-def assert_same(ours, theirs, what: str = "values", rtol: float = 1e-12, atol: float = 1e-12):
-    assert tuple(ours.shape) == tuple(theirs.shape), f"{what}: shape {ours.shape} vs {theirs.shape}"
-    np.testing.assert_allclose(
-        ours.detach().numpy(), theirs.detach().numpy(), rtol=rtol, atol=atol, err_msg=what
-    )
 
 
 # ---------------------------------------------------------------------------
@@ -50,28 +37,28 @@ def assert_same(ours, theirs, what: str = "values", rtol: float = 1e-12, atol: f
 @pytest.mark.parametrize("batch", [(), (4,), (2, 3)])
 def test_linear_is_x_times_w_transposed_plus_b_with_its_own_weights(bias, batch):
     layer = minitorch.nn.Linear(5, 3, bias=bias, dtype=minitorch.float64)
-    x, tx = both(RNG.normal(size=(*batch, 5)), requires_grad=True)
+    x, tx = pair(RNG.normal(size=(*batch, 5)), "float64", requires_grad=True)
     out = layer(x)
     weight = as_torch(layer.weight).requires_grad_(True)
     b = as_torch(layer.bias).requires_grad_(True) if bias else None
     expected = TF.linear(tx, weight, b)
-    assert_same(out, expected, "output")
+    assert_close(out, expected, "output", TOL)
     # gradients of a weighted sum reach the input, the weight and the bias as in torch
     g = RNG.normal(size=tuple(expected.shape))
     out.backward(minitorch.tensor(g, dtype=minitorch.float64))
     expected.backward(torch.tensor(g))
-    assert_same(x.grad, tx.grad, "input grad")
-    assert_same(layer.weight.grad, weight.grad, "weight grad")
+    assert_close(x.grad, tx.grad, "input grad", TOL)
+    assert_close(layer.weight.grad, weight.grad, "weight grad", TOL)
     if bias:
-        assert_same(layer.bias.grad, b.grad, "bias grad")
+        assert_close(layer.bias.grad, b.grad, "bias grad", TOL)
 
 
 def test_functional_linear_matches_torch_on_given_weights():
-    x, tx = both(RNG.normal(size=(4, 3)))
-    w, tw = both(RNG.normal(size=(2, 3)))
-    b, tb = both(RNG.normal(size=(2,)))
-    assert_same(F.linear(x, w, b), TF.linear(tx, tw, tb), "with bias")
-    assert_same(F.linear(x, w), TF.linear(tx, tw), "without bias")
+    x, tx = pair(RNG.normal(size=(4, 3)), "float64")
+    w, tw = pair(RNG.normal(size=(2, 3)), "float64")
+    b, tb = pair(RNG.normal(size=(2,)), "float64")
+    assert_close(F.linear(x, w, b), TF.linear(tx, tw, tb), "with bias", TOL)
+    assert_close(F.linear(x, w), TF.linear(tx, tw), "without bias", TOL)
 
 
 @pytest.mark.parametrize("bias", [True, False])
@@ -162,16 +149,16 @@ def loss_inputs(name: str, shape: tuple):
 def test_loss_values_and_gradients_match_torch(name, shape, reduction):
     ours_fn, torch_fn = LOSSES[name]
     prediction, target = loss_inputs(name, shape)
-    x, tx = both(prediction, requires_grad=True)
-    y, ty = both(target, requires_grad=True)
+    x, tx = pair(prediction, "float64", requires_grad=True)
+    y, ty = pair(target, "float64", requires_grad=True)
     out = ours_fn(x, y, reduction=reduction)
     expected = torch_fn(tx, ty, reduction=reduction)
-    assert_same(out, expected, "loss")
+    assert_close(out, expected, "loss", TOL)
     g = RNG.normal(size=tuple(expected.shape))
     out.backward(minitorch.tensor(g, dtype=minitorch.float64))
     expected.backward(torch.tensor(g))
-    assert_same(x.grad, tx.grad, "input grad")
-    assert_same(y.grad, ty.grad, "target grad")
+    assert_close(x.grad, tx.grad, "input grad", TOL)
+    assert_close(y.grad, ty.grad, "target grad", TOL)
 
 
 @pytest.mark.parametrize("name", sorted(LOSSES))
@@ -217,14 +204,14 @@ def test_bce_with_logits_is_stable_for_large_logits(dtype):
     loss.backward()
     expected.backward()
     assert math.isfinite(loss.item())
-    assert_same(loss, expected, "loss", rtol=1e-6, atol=1e-6)
-    assert_same(x.grad, tx.grad, "grad", rtol=1e-6, atol=1e-6)
+    assert_close(loss, expected, "loss", rtol=1e-6, atol=1e-6)
+    assert_close(x.grad, tx.grad, "grad", rtol=1e-6, atol=1e-6)
 
 
 @pytest.mark.parametrize("reduction", ["mean", "none"])
 def test_bce_with_logits_node_is_torchs(reduction):
-    x, tx = both(RNG.normal(size=(3,)), requires_grad=True)
-    y, ty = both(RNG.uniform(size=(3,)))
+    x, tx = pair(RNG.normal(size=(3,)), "float64", requires_grad=True)
+    y, ty = pair(RNG.uniform(size=(3,)), "float64")
     ours = F.binary_cross_entropy_with_logits(x, y, reduction=reduction)
     theirs = TF.binary_cross_entropy_with_logits(tx, ty, reduction=reduction)
     assert ours.grad_fn.name() == theirs.grad_fn.name()
@@ -245,10 +232,10 @@ ACTIVATIONS = {
 
 @pytest.mark.parametrize("name", sorted(ACTIVATIONS))
 def test_activations_match_torch(name):
-    x, tx = both(RNG.normal(scale=2.0, size=(3, 4)), requires_grad=True)
+    x, tx = pair(RNG.normal(scale=2.0, size=(3, 4)), "float64", requires_grad=True)
     out, expected = ACTIVATIONS[name](F, x), ACTIVATIONS[name](TF, tx)
-    assert_same(out, expected, "values")
+    assert_close(out, expected, "values", TOL)
     g = RNG.normal(size=(3, 4))
     out.backward(minitorch.tensor(g, dtype=minitorch.float64))
     expected.backward(torch.tensor(g))
-    assert_same(x.grad, tx.grad, "grad")
+    assert_close(x.grad, tx.grad, "grad", TOL)

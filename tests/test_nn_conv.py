@@ -10,8 +10,9 @@ import math
 
 import numpy as np
 import pytest
+from helpers import assert_close, pair
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from strategies import conv2d_settings
 
 import minitorch
 import minitorch.nn.functional as F
@@ -29,23 +30,6 @@ DTYPES = {
     "float64": (minitorch.float64, torch.float64, 1e-10),
     "float32": (minitorch.float32, torch.float32, 2e-5),
 }
-
-
-def pair(array: np.ndarray, dtype: str = "float64", transposed: bool = False):
-    """The same values as a minitorch and a torch leaf; `transposed`: a non-contiguous view."""
-    ours_dtype, their_dtype, _ = DTYPES[dtype]
-    if transposed:  # stored with the last two dims swapped, then viewed back
-        ours = minitorch.tensor(np.swapaxes(array, -1, -2), dtype=ours_dtype).transpose(-1, -2)
-    else:
-        ours = minitorch.tensor(array, dtype=ours_dtype)
-    return ours.requires_grad_(True), torch.tensor(array, dtype=their_dtype, requires_grad=True)
-
-
-def assert_close(ours, theirs, what: str, tol: float) -> None:
-    assert tuple(ours.shape) == tuple(theirs.shape), f"{what}: shape {ours.shape} vs {theirs.shape}"
-    np.testing.assert_allclose(
-        ours.detach().numpy(), theirs.detach().numpy(), rtol=tol, atol=tol, err_msg=what
-    )
 
 
 # (input shape, weight shape, keyword arguments): 1-D and 2-D, stride, padding, dilation, groups
@@ -66,9 +50,9 @@ CONV2D = [
 
 
 def run_both(fn, torch_fn, x_shape, w_shape, kwargs, dtype="float64", transposed=False):
-    x, tx = pair(RNG.normal(size=x_shape), dtype, transposed)
-    w, tw = pair(RNG.normal(size=w_shape), dtype)
-    b, tb = pair(RNG.normal(size=w_shape[:1]), dtype)
+    x, tx = pair(RNG.normal(size=x_shape), dtype, requires_grad=True, transposed=transposed)
+    w, tw = pair(RNG.normal(size=w_shape), dtype, requires_grad=True)
+    b, tb = pair(RNG.normal(size=w_shape[:1]), dtype, requires_grad=True)
     return (fn(x, w, b, **kwargs), (x, w, b)), (torch_fn(tx, tw, tb, **kwargs), (tx, tw, tb))
 
 
@@ -120,28 +104,9 @@ def test_conv_gradients_match_torch(fn, torch_fn, x_shape, w_shape, kwargs, dtyp
         assert_close(ours.grad, theirs.grad, f"{name} grad", 10 * DTYPES[dtype][2])
 
 
-@st.composite
-def conv_settings(draw):
-    """A random 2-D convolution that fits: shapes, stride, padding, dilation, groups."""
-    groups = draw(st.integers(1, 2))
-    channels, out_channels = groups * draw(st.integers(1, 2)), groups * draw(st.integers(1, 2))
-    kernel = (draw(st.integers(1, 3)), draw(st.integers(1, 3)))
-    dilation = (draw(st.integers(1, 2)), draw(st.integers(1, 2)))
-    padding = (draw(st.integers(0, 2)), draw(st.integers(0, 2)))
-    stride = (draw(st.integers(1, 3)), draw(st.integers(1, 3)))
-    reach = [d * (k - 1) + 1 for k, d in zip(kernel, dilation, strict=True)]
-    size = [
-        draw(st.integers(max(1, r - 2 * p), r + 4)) for r, p in zip(reach, padding, strict=True)
-    ]
-    x_shape = (draw(st.integers(1, 2)), channels, *size)
-    w_shape = (out_channels, channels // groups, *kernel)
-    kwargs = {"stride": stride, "padding": padding, "dilation": dilation, "groups": groups}
-    return x_shape, w_shape, kwargs
-
-
 @pytest.mark.task4_2
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(conv_settings())
+@given(conv2d_settings())
 def test_random_conv2d_matches_torch_forward_and_gradients(case):
     x_shape, w_shape, kwargs = case
     (out, inputs), (expected, their_inputs) = run_both(
@@ -263,7 +228,9 @@ def test_conv_layer_output_uses_its_own_parameters(name, args, kwargs):
         theirs.weight.copy_(torch.tensor(layer.weight.detach().numpy()))
         if theirs.bias is not None:
             theirs.bias.copy_(torch.tensor(layer.bias.detach().numpy()))
-    x, tx = pair(RNG.normal(size=(2, args[0], 9, 8)[: 4 if name == "Conv2d" else 3]))
+    x, tx = pair(
+        RNG.normal(size=(2, args[0], 9, 8)[: 4 if name == "Conv2d" else 3]), requires_grad=True
+    )
     assert_close(layer(x), theirs(tx), "output", 1e-10)
 
 
@@ -321,7 +288,7 @@ def test_conv_layer_input_errors_are_torchs(name, shape):
     ],
 )
 def test_pad_matches_torch_values_and_gradient(shape, pads, value):
-    x, tx = pair(RNG.normal(size=shape))
+    x, tx = pair(RNG.normal(size=shape), requires_grad=True)
     out, expected = F.pad(x, pads, value=value), TF.pad(tx, pads, value=value)
     assert_close(out, expected, "pad", 0)
     assert out.grad_fn.name() == expected.grad_fn.name() == "ConstantPadNdBackward0"
@@ -355,7 +322,7 @@ def test_pad_errors_are_torchs(shape, pads):
     ],
 )
 def test_unfold_matches_torch_values_and_gradient(shape, kwargs):
-    x, tx = pair(RNG.normal(size=shape), transposed=True)
+    x, tx = pair(RNG.normal(size=shape), requires_grad=True, transposed=True)
     out, expected = F.unfold(x, **kwargs), TF.unfold(tx, **kwargs)
     assert_close(out, expected, "unfold", 0)
     assert out.grad_fn.name() == expected.grad_fn.name() == "Im2ColBackward0"

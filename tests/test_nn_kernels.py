@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import conv2d_settings
 
 import minitorch
 import minitorch.nn.functional as F
@@ -22,41 +23,31 @@ pytestmark = pytest.mark.torch
 SETTINGS = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def run(backend: str, fn, arrays, requires_grad, upstream, **kwargs):
-    """`fn` on `backend` over float64 copies of `arrays`; its output(s) and input gradients."""
-    previous = minitorch.get_backend().name
-    minitorch.set_backend(backend)
-    try:
-        inputs = [
-            None if a is None else minitorch.tensor(a, requires_grad=g)
-            for a, g in zip(arrays, requires_grad, strict=True)
-        ]
-        result = fn(*inputs, **kwargs)
-        out = result[0] if isinstance(result, tuple) else result
-        out.backward(minitorch.tensor(upstream))
-        grads = [
-            None if t is None or not g else t.grad
-            for t, g in zip(inputs, requires_grad, strict=True)
-        ]
-        values = [r.detach().numpy() for r in (result if isinstance(result, tuple) else (result,))]
-        return values, [None if g is None else g.numpy() for g in grads]
-    finally:
-        minitorch.set_backend(previous)
-
-
-def torch_run(fn, arrays, requires_grad, upstream, **kwargs):
+def outputs_and_grads(lib, fn, arrays, requires_grad, upstream, **kwargs):
+    """`fn` in `lib` (minitorch or torch) over float64 copies of `arrays`; its output(s) and the
+    gradients of the inputs that `requires_grad`, backpropagated from `upstream`."""
     inputs = [
-        None if a is None else torch.tensor(a, requires_grad=g)
+        None if a is None else lib.tensor(a, requires_grad=g)
         for a, g in zip(arrays, requires_grad, strict=True)
     ]
     result = fn(*inputs, **kwargs)
     out = result[0] if isinstance(result, tuple) else result
-    out.backward(torch.tensor(upstream))
+    out.backward(lib.tensor(upstream))
     grads = [
         None if t is None or not g else t.grad for t, g in zip(inputs, requires_grad, strict=True)
     ]
     values = [r.detach().numpy() for r in (result if isinstance(result, tuple) else (result,))]
     return values, [None if g is None else g.numpy() for g in grads]
+
+
+def run(backend: str, fn, arrays, requires_grad, upstream, **kwargs):
+    """`outputs_and_grads` of minitorch's `fn` on `backend`."""
+    previous = minitorch.get_backend().name
+    minitorch.set_backend(backend)
+    try:
+        return outputs_and_grads(minitorch, fn, arrays, requires_grad, upstream, **kwargs)
+    finally:
+        minitorch.set_backend(previous)
 
 
 def assert_same(ours, reference, what: str, tol: float = 1e-10) -> None:
@@ -71,21 +62,9 @@ def assert_same(ours, reference, what: str, tol: float = 1e-10) -> None:
 @st.composite
 def conv_cases(draw):
     """A random 2-D convolution that fits, with which operands need a gradient."""
-    groups = draw(st.integers(1, 2))
-    channels, out_channels = groups * draw(st.integers(1, 3)), groups * draw(st.integers(1, 5))
-    kernel = (draw(st.integers(1, 3)), draw(st.integers(1, 3)))
-    dilation = (draw(st.integers(1, 2)), draw(st.integers(1, 2)))
-    padding = (draw(st.integers(0, 2)), draw(st.integers(0, 2)))
-    stride = (draw(st.integers(1, 3)), draw(st.integers(1, 3)))
-    reach = [d * (k - 1) + 1 for k, d in zip(kernel, dilation, strict=True)]
-    size = [
-        draw(st.integers(max(1, r - 2 * p), r + 5)) for r, p in zip(reach, padding, strict=True)
-    ]
-    x_shape = (draw(st.integers(1, 3)), channels, *size)
-    w_shape = (out_channels, channels // groups, *kernel)
+    x_shape, w_shape, kwargs = draw(conv2d_settings(3, 5, extra_size=5, batch=3))
     needs = draw(st.tuples(st.booleans(), st.booleans(), st.booleans()))
     bias = draw(st.booleans())
-    kwargs = {"stride": stride, "padding": padding, "dilation": dilation, "groups": groups}
     return x_shape, w_shape, bias, needs, kwargs
 
 
@@ -99,7 +78,7 @@ def test_conv2d_kernel_matches_the_exercise_path_and_torch(case, seed):
     needs = (needs[0] or not any(needs[:2]), needs[1], needs[2] and bias)
     probe = torch.conv2d(*(None if a is None else torch.tensor(a) for a in arrays), **kwargs)
     upstream = rng.normal(size=tuple(probe.shape))
-    expected = torch_run(torch.conv2d, arrays, needs, upstream, **kwargs)
+    expected = outputs_and_grads(torch, torch.conv2d, arrays, needs, upstream, **kwargs)
     tuned = run("fast", minitorch.conv2d, arrays, needs, upstream, **kwargs)
     exercise = run("simple", minitorch.conv2d, arrays, needs, upstream, **kwargs)
     assert_same(tuned, exercise, "kernel vs exercise path")
@@ -153,7 +132,9 @@ def test_max_pool2d_kernel_matches_torch_and_the_exercise_path(case, seed):
     x = rng.integers(-3, 3, size=shape).astype(np.float64)  # ties: the first maximum wins
     probe = torch.nn.functional.max_pool2d(torch.tensor(x), **kwargs)[0]
     upstream = rng.normal(size=tuple(probe.shape))
-    expected = torch_run(torch.nn.functional.max_pool2d, [x], [True], upstream, **kwargs)
+    expected = outputs_and_grads(
+        torch, torch.nn.functional.max_pool2d, [x], [True], upstream, **kwargs
+    )
     tuned = run("fast", F.max_pool2d, [x], [True], upstream, **kwargs)
     assert_same(tuned, expected, "kernel vs torch")
     exercise = run("simple", F.max_pool2d, [x], [True], upstream, **kwargs)

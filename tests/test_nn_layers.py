@@ -10,6 +10,7 @@ from collections import OrderedDict
 
 import numpy as np
 import pytest
+from helpers import assert_close, pair
 
 import minitorch
 import minitorch.nn.functional as F
@@ -20,22 +21,7 @@ TF = torch.nn.functional
 pytestmark = pytest.mark.torch
 
 RNG = np.random.default_rng(7)
-
-
-def both(array, requires_grad: bool = True):
-    """The same float64 values as a minitorch and a torch tensor."""
-    array = np.asarray(array, dtype=np.float64)
-    return (
-        minitorch.tensor(array, dtype=minitorch.float64, requires_grad=requires_grad),
-        torch.tensor(array, dtype=torch.float64, requires_grad=requires_grad),
-    )
-
-
-def assert_close(ours, theirs, what: str, tol: float = 1e-10):
-    assert tuple(ours.shape) == tuple(theirs.shape), f"{what}: {ours.shape} vs {theirs.shape}"
-    np.testing.assert_allclose(
-        ours.detach().numpy(), theirs.detach().numpy(), rtol=tol, atol=tol, err_msg=what
-    )
+TOL = 1e-10  # float64 throughout
 
 
 def take_torch_weights(ours, theirs):
@@ -43,9 +29,9 @@ def take_torch_weights(ours, theirs):
     ours.load_state_dict({k: minitorch.tensor(v.numpy()) for k, v in theirs.state_dict().items()})
 
 
-def check_against_torch(ours, theirs, x_values, tol=1e-10, name=None):
+def check_against_torch(ours, theirs, x_values, tol=TOL, name=None):
     """Same output, grad_fn name, input grad and parameter grads as torch for `x_values`."""
-    x, tx = both(x_values)
+    x, tx = pair(x_values, "float64", requires_grad=True)
     out, expected = ours(x), theirs(tx)
     assert_close(out, expected, "output", tol)
     if name is not None:
@@ -82,16 +68,19 @@ def test_linear_matches_torch_with_its_weights(shape, bias, node):
 
 @pytest.mark.parametrize("bias_shape", [(3,), (1,), (), (1, 3)])
 def test_functional_linear_broadcasts_its_bias_as_torch(bias_shape):
-    (x, tx), (w, tw) = both(RNG.normal(size=(4, 2))), both(RNG.normal(size=(3, 2)))
-    b, tb = both(RNG.normal(size=bias_shape))
+    (x, tx), (w, tw) = (
+        pair(RNG.normal(size=(4, 2)), "float64", requires_grad=True),
+        pair(RNG.normal(size=(3, 2)), "float64", requires_grad=True),
+    )
+    b, tb = pair(RNG.normal(size=bias_shape), "float64", requires_grad=True)
     out, expected = F.linear(x, w, b), TF.linear(tx, tw, tb)
-    assert_close(out, expected, "output")
+    assert_close(out, expected, "output", TOL)
     assert type(out.grad_fn).__name__ == "AddmmBackward0"
     g = RNG.normal(size=(4, 3))
     out.backward(minitorch.tensor(g))
     expected.backward(torch.tensor(g))
     for ours, theirs, what in [(x, tx, "input"), (w, tw, "weight"), (b, tb, "bias")]:
-        assert_close(ours.grad, theirs.grad, f"{what} grad")
+        assert_close(ours.grad, theirs.grad, f"{what} grad", TOL)
 
 
 def test_linear_initial_distribution_is_torchs():
@@ -121,15 +110,18 @@ def test_bilinear_matches_torch_with_its_weights(batch, bias):
     ours = nn.Bilinear(2, 3, 4, bias=bias, dtype=minitorch.float64)
     assert repr(ours) == repr(theirs)
     take_torch_weights(ours, theirs)
-    (x1, tx1), (x2, tx2) = both(RNG.normal(size=(*batch, 2))), both(RNG.normal(size=(*batch, 3)))
+    (x1, tx1), (x2, tx2) = (
+        pair(RNG.normal(size=(*batch, 2)), "float64", requires_grad=True),
+        pair(RNG.normal(size=(*batch, 3)), "float64", requires_grad=True),
+    )
     out, expected = ours(x1, x2), theirs(tx1, tx2)
-    assert_close(out, expected, "output")
+    assert_close(out, expected, "output", TOL)
     g = RNG.normal(size=tuple(expected.shape))
     out.backward(minitorch.tensor(g))
     expected.backward(torch.tensor(g))
-    assert_close(x1.grad, tx1.grad, "input1 grad")
-    assert_close(x2.grad, tx2.grad, "input2 grad")
-    assert_close(ours.weight.grad, theirs.weight.grad, "weight grad")
+    assert_close(x1.grad, tx1.grad, "input1 grad", TOL)
+    assert_close(x2.grad, tx2.grad, "input2 grad", TOL)
+    assert_close(ours.weight.grad, theirs.weight.grad, "weight grad", TOL)
     with pytest.raises(RuntimeError) as ours_error:
         ours(x2, x2)
     with pytest.raises(RuntimeError) as theirs_error:
@@ -228,7 +220,7 @@ def test_softmax_without_dim_guesses_as_torch_with_its_warning(name, shape):
         got = getattr(nn, name)()(minitorch.tensor(values))
     with pytest.warns(UserWarning) as theirs:
         expected = getattr(torch.nn, name)()(torch.tensor(values))
-    assert_close(got, expected, "output")
+    assert_close(got, expected, "output", TOL)
     assert str(ours[0].message) == str(theirs[0].message)
 
 
@@ -286,12 +278,12 @@ def test_embedding_matches_torch_and_skips_the_padding_row(padding_idx):
     take_torch_weights(ours, theirs)
     indices = [[1, 4, 1], [0, 4, 4]]
     out, expected = ours(minitorch.tensor(indices)), theirs(torch.tensor(indices))
-    assert_close(out, expected, "output")
+    assert_close(out, expected, "output", TOL)
     assert type(out.grad_fn).__name__ == "EmbeddingBackward0"
     g = RNG.normal(size=(2, 3, 3))
     out.backward(minitorch.tensor(g))
     expected.backward(torch.tensor(g))
-    assert_close(ours.weight.grad, theirs.weight.grad, "weight grad (repeated rows summed)")
+    assert_close(ours.weight.grad, theirs.weight.grad, "weight grad (repeated rows summed)", TOL)
     assert repr(ours) == repr(theirs)
 
 

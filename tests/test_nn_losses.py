@@ -10,6 +10,7 @@ import warnings
 
 import numpy as np
 import pytest
+from helpers import assert_close, pair
 
 import minitorch
 import minitorch.nn.functional as F
@@ -25,34 +26,18 @@ REDUCTIONS = ["mean", "sum", "none"]
 TOLERANCE = {"float32": {"rtol": 2e-5, "atol": 2e-6}, "float64": {"rtol": 1e-10, "atol": 1e-12}}
 
 
-def pair(array, requires_grad: bool = False):
-    """The same values as a minitorch tensor and a torch tensor (same dtype)."""
-    array = np.asarray(array)
-    grad = requires_grad and array.dtype.kind == "f"
-    ours = minitorch.tensor(array, dtype=getattr(minitorch, str(array.dtype)), requires_grad=grad)
-    return ours, torch.tensor(array, requires_grad=grad)
-
-
 def node_name(t) -> str | None:
     return None if t.grad_fn is None else type(t.grad_fn).__name__
-
-
-def assert_close(ours, theirs, dtype: str, what: str) -> None:
-    assert theirs is not None, f"{what}: torch has no value"
-    assert ours is not None, f"{what}: minitorch has none, torch has {theirs}"
-    assert tuple(ours.shape) == tuple(theirs.shape), f"{what}: {ours.shape} vs {theirs.shape}"
-    np.testing.assert_allclose(
-        ours.detach().numpy(), theirs.detach().numpy(), err_msg=what, **TOLERANCE[dtype]
-    )
 
 
 def compare(our_fn, their_fn, arrays, differentiable, dtype: str = "float32") -> None:
     """Run both functions on the same inputs; compare output, dtype, node and input grads."""
     ours_in, theirs_in = zip(
-        *(pair(a, grad) for a, grad in zip(arrays, differentiable, strict=True)), strict=True
+        *(pair(a, requires_grad=grad) for a, grad in zip(arrays, differentiable, strict=True)),
+        strict=True,
     )
     ours, theirs = our_fn(*ours_in), their_fn(*theirs_in)
-    assert_close(ours, theirs, dtype, "output")
+    assert_close(ours, theirs, "output", **TOLERANCE[dtype])
     assert str(ours.dtype).split(".")[1] == str(theirs.dtype).split(".")[1]
     assert node_name(ours) == node_name(theirs)
     if not theirs.requires_grad:
@@ -62,7 +47,7 @@ def compare(our_fn, their_fn, arrays, differentiable, dtype: str = "float32") ->
     (theirs * torch.tensor(weights)).sum().backward()
     for i, (a, b) in enumerate(zip(ours_in, theirs_in, strict=True)):
         if b.requires_grad:
-            assert_close(a.grad, b.grad, dtype, f"gradient of input {i}")
+            assert_close(a.grad, b.grad, f"gradient of input {i}", **TOLERANCE[dtype])
 
 
 def logits(*shape: int, dtype: str = "float32", scale: float = 2.0) -> np.ndarray:
@@ -132,7 +117,7 @@ def test_softmax_implicit_dim_warns_and_picks_torchs_dim(name, shape):
         ours = getattr(F, name)(pair(values)[0])
     with pytest.warns(UserWarning, match=message):
         theirs = getattr(TF, name)(torch.tensor(values))
-    assert_close(ours, theirs, "float32", "output")
+    assert_close(ours, theirs, "output", **TOLERANCE["float32"])
 
 
 # ---------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import assert_close, pair
 
 import minitorch
 import minitorch.nn.functional as F
@@ -27,26 +28,9 @@ DTYPES = {
 }
 
 
-def pair(array: np.ndarray, dtype: str = "float64", transposed: bool = False):
-    """The same values as a minitorch and a torch leaf; `transposed`: a non-contiguous view."""
-    ours_dtype, their_dtype, _ = DTYPES[dtype]
-    if transposed:
-        ours = minitorch.tensor(np.swapaxes(array, -1, -2), dtype=ours_dtype).transpose(-1, -2)
-    else:
-        ours = minitorch.tensor(array, dtype=ours_dtype)
-    return ours.requires_grad_(True), torch.tensor(array, dtype=their_dtype, requires_grad=True)
-
-
-def assert_close(ours, theirs, what: str, tol: float) -> None:
-    assert tuple(ours.shape) == tuple(theirs.shape), f"{what}: shape {ours.shape} vs {theirs.shape}"
-    np.testing.assert_allclose(
-        ours.detach().numpy(), theirs.detach().numpy(), rtol=tol, atol=tol, err_msg=what
-    )
-
-
 def check_against_torch(fn, torch_fn, shape, args, kwargs, dtype="float64", transposed=True):
     """Output, indices (if returned), grad_fn and input gradient of `fn` and of `torch_fn`."""
-    x, tx = pair(RNG.normal(size=shape), dtype, transposed)
+    x, tx = pair(RNG.normal(size=shape), dtype, requires_grad=True, transposed=transposed)
     out, expected = fn(x, *args, **kwargs), torch_fn(tx, *args, **kwargs)
     if isinstance(expected, tuple):
         assert out[1].dtype is minitorch.int64
@@ -187,7 +171,7 @@ def test_pooling_layers_print_and_pool_as_torchs(name, args, kwargs):
     )
     assert repr(ours) == repr(theirs)
     shape = (2, 3, 9) if name.endswith("1d") else (2, 3, 9, 8)
-    x, tx = pair(RNG.normal(size=shape))
+    x, tx = pair(RNG.normal(size=shape), requires_grad=True)
     out, expected = ours(x), theirs(tx)
     if isinstance(expected, tuple):
         assert out[1].tolist() == expected[1].tolist()

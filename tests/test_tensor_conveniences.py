@@ -5,15 +5,11 @@ Each case runs with minitorch and with torch; results (or error texts) must agre
 
 import numpy as np
 import pytest
-from torch_compare import assert_same
+from helpers import assert_same, x23
 
 import minitorch
 
 torch = pytest.importorskip("torch")
-
-
-def x23(lib):
-    return lib.arange(6.0).reshape(2, 3)
 
 
 def written_out(lib, out):

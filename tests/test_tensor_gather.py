@@ -6,15 +6,11 @@ Runs on every CPU backend. Each case is a function of the library module
 
 import numpy as np
 import pytest
-from torch_compare import assert_same
+from helpers import assert_same, x23
 
 import minitorch
 
 torch = pytest.importorskip("torch")
-
-
-def x23(lib):
-    return lib.arange(6.0).reshape(2, 3)
 
 
 def idx(lib, values):

@@ -7,9 +7,9 @@ message, and gradients with torch's and with central differences.
 
 import numpy as np
 import pytest
+from helpers import assert_same
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from torch_compare import assert_same
 
 import minitorch
 

@@ -4,9 +4,9 @@ import math
 
 import numpy as np
 import pytest
+from helpers import compare, floats, same_error
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from torch_compare import compare, floats, same_error
 
 import minitorch
 

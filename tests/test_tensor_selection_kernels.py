@@ -1,4 +1,4 @@
-"""The leftovers of the tensor API against PyTorch: searchsorted with `sorter=`/`side=`,
+"""Searching and selecting against PyTorch: searchsorted with `sorter=`/`side=`,
 bucketize, scatter's reductions, nonzero/unique on the backend's kernels, and second
 derivatives through gather, index_select and take: values, dtypes, errors, gradients.
 
@@ -10,7 +10,7 @@ import warnings
 
 import numpy as np
 import pytest
-from torch_compare import assert_same
+from helpers import assert_same, x23
 
 import minitorch
 
@@ -116,10 +116,6 @@ def test_searchsorted_random_against_torch():
 def nan_aware(result):
     """Where `result` is NaN, and its other values (NaN compares unequal to itself)."""
     return result.isnan(), result.nan_to_num(-9.0)
-
-
-def x23(lib):
-    return lib.arange(6.0).reshape(2, 3)
 
 
 def spread(lib):

@@ -8,6 +8,7 @@ and values, and errors in type and message. Skipped when torch is missing.
 import contextlib
 import io
 
+import helpers
 import numpy as np
 import pytest
 
@@ -18,35 +19,9 @@ torch = pytest.importorskip("torch")
 NAN, INF = float("nan"), float("inf")
 
 
-def outcome(function, lib):
-    """What `function(lib)` returns, or the (type, message) of what it raises."""
-    try:
-        return function(lib)
-    except Exception as error:  # noqa: BLE001 -- the exception is the result being compared
-        return ("raised", type(error).__name__, str(error).replace("minitorch.", "torch."))
-
-
-def describe(value):
-    """A comparable description of a result: tensors by shape, strides, dtype and values."""
-    if isinstance(value, (minitorch.Tensor, torch.Tensor)):
-        return (
-            "tensor",
-            tuple(value.shape),
-            value.stride(),
-            str(value.dtype).split(".")[-1],
-            value.tolist(),
-        )
-    if isinstance(value, (tuple, list)):
-        return tuple(describe(v) for v in value)
-    if isinstance(value, str):  # torch runs on the cpu here: the text of a cuda result names it
-        return value.replace(", device='cuda:0'", "")
-    return value
-
-
 def assert_same(function):
-    ours = describe(outcome(function, minitorch))
-    theirs = describe(outcome(function, torch))
-    assert ours == theirs, f"\nminitorch: {ours}\ntorch:     {theirs}"
+    """Same shape, strides, dtype and values, or the same error (its text with torch's names)."""
+    helpers.assert_same(function, strides=True, torch_names=True)
 
 
 CASES = {

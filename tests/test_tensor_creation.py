@@ -1,13 +1,17 @@
-"""Creation against torch: the legacy `Tensor(...)` constructor, `new_*` factories,
-`set_default_dtype`, NumPy scalars' dtypes."""
+"""Creating tensors against torch: the legacy `Tensor(...)` constructor, the `new_*` factories,
+`set_default_dtype` and `set_default_device`, and the dtypes NumPy scalars give.
+
+Skipped when torch is not installed.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-import torch
 
 import minitorch
+
+torch = pytest.importorskip("torch")
 
 
 def same(ours, theirs):

@@ -1,4 +1,8 @@
-"""Running one function in minitorch and in PyTorch and comparing everything it gives.
+"""Helpers the test files share: the same values in minitorch and in PyTorch, and comparisons.
+
+`pair(array)` makes a minitorch tensor and a torch tensor of the same values;
+`assert_close(ours, theirs, what, rtol, atol)` checks that two tensors have the
+same shape and close values.
 
 `compare(fn, arrays)` builds the same inputs in both libraries from NumPy
 arrays (contiguous, or as a permuted view: strides that are not row-major),
@@ -8,6 +12,8 @@ random weighting of the outputs in both and compares the gradients, and
 checks minitorch's gradients against central differences (`grad_check`).
 `same_error(fn)` checks that both raise the same exception with the same text;
 `assert_same(fn)` that `fn(lib)` gives the same result or the same error in both.
+
+Importing this module skips the importing test file when torch is not installed.
 """
 
 from __future__ import annotations
@@ -20,6 +26,44 @@ import pytest
 import minitorch
 
 torch = pytest.importorskip("torch")
+
+
+def pair(array, dtype: str | None = None, requires_grad: bool = False, transposed: bool = False):
+    """The same values as a minitorch tensor and a torch tensor, both of `dtype` (a name such as
+    "float64"; by default the array's). `requires_grad` applies to floating dtypes only;
+    `transposed`: minitorch's is a non-contiguous view (stored with the last two dims swapped)."""
+    array = np.asarray(array)
+    name = dtype or str(array.dtype)
+    ours_dtype, their_dtype = getattr(minitorch, name), getattr(torch, name)
+    grad = requires_grad and ours_dtype.is_floating_point
+    if transposed:
+        ours = minitorch.tensor(np.swapaxes(array, -1, -2), dtype=ours_dtype).transpose(-1, -2)
+    else:
+        ours = minitorch.tensor(array, dtype=ours_dtype)
+    return ours.requires_grad_(grad), torch.tensor(array, dtype=their_dtype, requires_grad=grad)
+
+
+def assert_close(ours, theirs, what: str, rtol: float, atol: float | None = None, allow_none=False):
+    """`ours` (minitorch) and `theirs` (torch, or minitorch) are tensors of the same shape whose
+    values agree within `rtol` and `atol` (by default `atol` = `rtol`); `allow_none`: or both
+    are None (a parameter, gradient or buffer that neither library has)."""
+    if allow_none and ours is None and theirs is None:
+        return
+    assert theirs is not None, f"{what}: torch has no value, minitorch has {ours}"
+    assert ours is not None, f"{what}: minitorch has no value, torch has {theirs}"
+    assert tuple(ours.shape) == tuple(theirs.shape), f"{what}: shape {ours.shape} vs {theirs.shape}"
+    np.testing.assert_allclose(
+        ours.detach().numpy(),
+        theirs.detach().numpy(),
+        rtol=rtol,
+        atol=rtol if atol is None else atol,
+        err_msg=what,
+    )
+
+
+def x23(lib):
+    """[[0., 1., 2.], [3., 4., 5.]] in `lib` (minitorch or torch)."""
+    return lib.arange(6.0).reshape(2, 3)
 
 
 def build(lib, array: np.ndarray, permuted: bool, requires_grad: bool):
@@ -132,33 +176,52 @@ def floats(shape, seed: int = 0, low: float = -2.0, high: float = 2.0) -> np.nda
     return rng.uniform(low, high, size=shape)
 
 
-def outcome(function, lib):
-    """What `function(lib)` returns, or ("raised", type name, message) of what it raises."""
+def outcome(function, lib, torch_names: bool = False):
+    """What `function(lib)` returns, or ("raised", type name, message) of what it raises
+    (`torch_names`: with "minitorch." written "torch.", as torch's text names its own)."""
     try:
         return function(lib)
     except Exception as error:  # noqa: BLE001 -- the exception is the result being compared
-        return ("raised", type(error).__name__, str(error))
+        message = str(error)
+        return (
+            "raised",
+            type(error).__name__,
+            message.replace("minitorch.", "torch.") if torch_names else message,
+        )
 
 
-def describe(value):
-    """Tensors by shape, dtype and values; sizes as tuples, dtypes by name; tuples item by item."""
+def describe(value, strides: bool = False, as_text: bool = False):
+    """Tensors by shape (and `strides`), dtype and values (`as_text`: the values' text, so that
+    NaN equals NaN and -0.0 differs from 0.0); sizes as tuples, dtypes by name; tuples item by
+    item; text without the device of a cuda result when tests run on cuda (torch runs on the
+    cpu)."""
     if isinstance(value, (minitorch.Tensor, torch.Tensor)):
-        values = value.detach().numpy() if isinstance(value, torch.Tensor) else value.numpy()
-        return ("tensor", tuple(value.shape), str(value.dtype).split(".")[-1], values.tolist())
+        values = value.detach().numpy().tolist()
+        layout = (tuple(value.shape), value.stride()) if strides else (tuple(value.shape),)
+        dtype = str(value.dtype).split(".")[-1]
+        return ("tensor", *layout, dtype, str(values) if as_text else values)
     if isinstance(value, (minitorch.Size, torch.Size)):
         return tuple(value)
     if isinstance(value, (minitorch.dtypes.DType, torch.dtype)):
         return str(value).split(".")[-1]
     if isinstance(value, (tuple, list)):
-        return tuple(describe(v) for v in value)
+        return tuple(describe(v, strides, as_text) for v in value)
+    if isinstance(value, str) and minitorch.get_default_device().type == "cuda":
+        return value.replace(", device='cuda:0'", "")
     return value
 
 
-def assert_same(function, quiet: bool = False):
+def assert_same(
+    function, quiet: bool = False, strides: bool = False, as_text: bool = False, torch_names=False
+):
     """`function(minitorch)` and `function(torch)` give the same `describe`d result or error
-    (`quiet`: with the warnings both may give silenced)."""
+    (`quiet`: with the warnings both may give silenced; the other options: `describe`'s and
+    `outcome`'s)."""
     with warnings.catch_warnings():
         if quiet:
             warnings.simplefilter("ignore")
-        ours, theirs = describe(outcome(function, minitorch)), describe(outcome(function, torch))
+        ours, theirs = (
+            describe(outcome(function, lib, torch_names), strides, as_text)
+            for lib in (minitorch, torch)
+        )
     assert ours == theirs, f"\nminitorch: {ours}\ntorch:     {theirs}"

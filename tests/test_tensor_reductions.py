@@ -1,10 +1,11 @@
-"""Scans, statistics, norms and sorting against PyTorch: values, dtypes, names, gradients."""
+"""Reductions beyond sum, mean, prod and max (test_tensor.py checks those against NumPy), scans,
+norms and sorting against PyTorch: values, dtypes, names, gradients."""
 
 import numpy as np
 import pytest
+from helpers import compare, floats, same_error
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from torch_compare import compare, floats, same_error
 
 import minitorch
 

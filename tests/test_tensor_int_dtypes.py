@@ -196,7 +196,8 @@ def test_ops_on_the_new_dtypes_run_on_compiled_kernels():
     a = minitorch.tensor([250, 7], dtype=minitorch.uint8)
     assert (a + a).tolist() == [244, 14]
     # each Numba backend's zip builds its kernels with its own module's `tensor_zip`
-    zip_factory = {"student": fast_ops.tensor_zip, "fast": fast_elementwise.tensor_zip}[backend.name]
+    factories = {"student": fast_ops.tensor_zip, "fast": fast_elementwise.tensor_zip}
+    zip_factory = factories[backend.name]
     kernel = backend.kernels(zip_factory, minitorch.operators.add)
     signatures = [str(sig) for k in kernel for sig in k.signatures]
     assert any("array(uint8" in sig.lower() for sig in signatures), signatures

@@ -17,8 +17,7 @@ class device:  # noqa: N801 -- PyTorch's name
         known = device_types()  # cpu, cuda, and any other registered by a backend
         if kind not in known:
             raise RuntimeError(
-                f"Expected one of {', '.join(known)} device type at start of device string: "
-                f"{spec}"
+                f"Expected one of {', '.join(known)} device type at start of device string: {spec}"
             )
         self.type = kind
         self.index = int(number) if number else index

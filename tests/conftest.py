@@ -245,3 +245,12 @@ def cuda_device(request):
         yield CUDA
     finally:
         minitorch.set_default_device(None)
+
+
+@pytest.fixture
+def torch():
+    """PyTorch, the oracle of a test that compares against it live: without it the test is
+    skipped with a reason that says how to install it (the `torch` extra)."""
+    return pytest.importorskip(
+        "torch", reason="PyTorch is not installed: pip install -e '.[test,torch]' compares with it"
+    )

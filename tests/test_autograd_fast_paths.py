@@ -8,7 +8,6 @@ graph is recorded. Each test here fails if its shortcut answers differently.
 
 import numpy as np
 import pytest
-import torch
 
 import minitorch
 from minitorch.backends.tensor_data import TensorData
@@ -49,7 +48,7 @@ def test_strided_layouts_share_checked_arrays():
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("create_graph", [False, True])
-def test_relu_gradient_matches_torch(dtype, create_graph):
+def test_relu_gradient_matches_torch(torch, dtype, create_graph):
     # (a NaN input is left out: torch passes its gradient through, minitorch gives 0)
     values = [-2.0, -0.0, 0.0, 0.5, 1e-30, 3.0]
     grads = [1.0, 2.0, 3.0, float("nan"), 5.0, -1.0]
@@ -70,7 +69,7 @@ def test_relu_gradient_matches_torch(dtype, create_graph):
 @pytest.mark.parametrize(
     ("dtype", "number"), [("float32", 0.1), ("float64", 0.1), ("int64", 0.5), ("float64", 1e-300)]
 )
-def test_tensor_with_a_python_float(dtype, number):
+def test_tensor_with_a_python_float(torch, dtype, number):
     results = []
     for lib in (minitorch, torch):
         t = lib.tensor([1, 2, 3], dtype=getattr(lib, dtype))
@@ -79,7 +78,7 @@ def test_tensor_with_a_python_float(dtype, number):
     assert results[:3] == results[3:]
 
 
-def test_matrix_product_and_gradients_match_torch():
+def test_matrix_product_and_gradients_match_torch(torch):
     rng = np.random.default_rng(0)
     a, b = rng.standard_normal((3, 4)), rng.standard_normal((5, 4))
     results = []

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import torch
 
 import minitorch
 
@@ -65,11 +64,11 @@ def run_split(library, use_first: bool):
 
 
 @pytest.mark.parametrize("use_first", [False, True])
-def test_several_outputs_match_torch(use_first):
+def test_several_outputs_match_torch(torch, use_first):
     assert run_split(minitorch, use_first) == run_split(torch, use_first)
 
 
-def test_unused_outputs_get_zeros_or_none():
+def test_unused_outputs_get_zeros_or_none(torch):
     received = []
     for library in (minitorch, torch):
         split = make_split(library)
@@ -93,7 +92,7 @@ def test_unused_outputs_get_zeros_or_none():
     ]
 
 
-def test_set_materialize_grads_false_passes_none():
+def test_set_materialize_grads_false_passes_none(torch):
     for library in (minitorch, torch):
 
         class Two(library.autograd.Function):
@@ -112,7 +111,7 @@ def test_set_materialize_grads_false_passes_none():
         assert x.grad.tolist() == [3.0, 3.0]
 
 
-def test_ctx_save_needs_input_grad_and_node_name_match_torch():
+def test_ctx_save_needs_input_grad_and_node_name_match_torch(torch):
     results = []
     for library in (minitorch, torch):
         cube = make_scaled_cube(library)
@@ -133,7 +132,7 @@ def test_needs_input_grad_per_input():
     assert y.grad_fn.ctx.seen == (True, False)
 
 
-def test_mark_non_differentiable_single_output():
+def test_mark_non_differentiable_single_output(torch):
     for library in (minitorch, torch):
 
         class Flag(library.autograd.Function):
@@ -151,7 +150,7 @@ def test_mark_non_differentiable_single_output():
         assert not out.requires_grad and out.grad_fn is None
 
 
-def test_save_for_backward_rejects_non_tensors_as_torch():
+def test_save_for_backward_rejects_non_tensors_as_torch(torch):
     for library in (minitorch, torch):
 
         class Saves(library.autograd.Function):
@@ -178,7 +177,7 @@ def test_custom_function_gradients_by_central_differences():
     assert minitorch.grad_check(lambda a, b: make_split(minitorch).apply(a, b)[1], x, y)
 
 
-def test_double_backward_through_custom_function():
+def test_double_backward_through_custom_function(torch):
     values = []
     for library in (minitorch, torch):
         cube = make_scaled_cube(library)
@@ -201,5 +200,5 @@ def run_grad_wrt_outputs(library):
     return [g.tolist() for g in found] + [product.grad.tolist(), x.grad.tolist()]
 
 
-def test_grad_with_respect_to_each_output_and_retain_grad_match_torch():
+def test_grad_with_respect_to_each_output_and_retain_grad_match_torch(torch):
     assert run_grad_wrt_outputs(minitorch) == run_grad_wrt_outputs(torch)

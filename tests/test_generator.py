@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import torch
 
 import minitorch
 
@@ -113,7 +112,7 @@ def test_multinomial_frequencies_and_without_replacement():
         ([1.0, 1.0], 3, False, "cannot sample n_sample > prob_dist.size"),
     ],
 )
-def test_multinomial_errors_as_torch(weights, n, replacement, message):
+def test_multinomial_errors_as_torch(torch, weights, n, replacement, message):
 
     for library in (minitorch, torch):
         with pytest.raises(RuntimeError, match=message):

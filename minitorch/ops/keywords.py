@@ -36,11 +36,12 @@ def torch_keywords(fn: Callable, operands: int = 0) -> Callable:
 
     @functools.wraps(fn)
     def call(*args, out: Tensor | None = None, **kwargs):
-        for alias, name in renames.items():
-            if alias in kwargs and alias != name:
-                if name in kwargs:
-                    raise TypeError(f"{fn.__name__}() got both {alias}= and {name}=")
-                kwargs[name] = kwargs.pop(alias)
+        if kwargs:  # most calls pass their operands by position: nothing to rename
+            for alias, name in renames.items():
+                if alias in kwargs and alias != name:
+                    if name in kwargs:
+                        raise TypeError(f"{fn.__name__}() got both {alias}= and {name}=")
+                    kwargs[name] = kwargs.pop(alias)
         if out is None:
             return fn(*args, **kwargs)
         return written_out(fn, out, args, kwargs)

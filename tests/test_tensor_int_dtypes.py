@@ -123,7 +123,10 @@ UNARY = {
     "invert": lambda x: ~x,
     "square": lambda x: x * x,
     "sign": lambda x: x.sign(),
-    "sqrt": lambda x: (x % 100).sqrt(),
+    # the dtype, and the values to 5 decimals: torch's float32 sqrt is one ulp above the
+    # correctly rounded root on some CPUs (sqrt(67) is 8.18535328 there, 8.18535233 in NumPy
+    # and minitorch), so exact equality would test the machine's vector unit
+    "sqrt": lambda x: ((x % 100).sqrt().dtype, (x % 100).sqrt().double().mul(1e5).round()),
     "exp_dtype": lambda x: x.exp().dtype,
     "clone": lambda x: x.clone(),
     "t_contiguous": lambda x: x.view(2, 2).t().contiguous(),

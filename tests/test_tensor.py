@@ -1,6 +1,7 @@
 """Tensor operations against NumPy on strided inputs, for every dtype they support."""
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -223,6 +224,47 @@ def test_mean_and_prod(dtype, data):
     assert_matches(a.mean(dim, keepdim=keepdim), values.mean(axis=dim, keepdims=keepdim), dtype)
     assert_matches(a.mean(), np.asarray(values.mean()), dtype)
     assert_matches(a.prod(dim, keepdim=keepdim), values.prod(axis=dim, keepdims=keepdim), dtype)
+
+
+EMPTY_VAR_STD = [  # (op, shape, keywords, result's shape), all NaN and warned in torch 2.13
+    ("var", (0,), {}, ()),
+    ("std", (0,), {}, ()),
+    ("var", (0,), {"correction": 0}, ()),
+    ("var", (0, 3), {"dim": 0}, (3,)),
+    ("std", (0, 3), {"dim": 1}, (0,)),
+    ("var", (0, 3), {"dim": 1, "keepdim": True}, (0, 1)),
+    ("std", (2, 0), {"dim": (0, 1)}, ()),
+]
+
+
+def empty_var_std(lib, op: str, shape: tuple, keywords: dict):
+    """`op` of an empty float64 tensor: its shape, its values' text and the warnings' texts."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = getattr(lib.zeros(shape, dtype=lib.float64), op)(**keywords)
+    # torch's text ends with where in its C++ source it was raised: " (Triggered internally at ...)"
+    texts = [str(w.message).split(" (Triggered internally")[0] for w in caught]
+    return tuple(out.shape), str(out.tolist()), texts
+
+
+@pytest.mark.parametrize("op, shape, keywords, out_shape", EMPTY_VAR_STD, ids=repr)
+def test_var_and_std_of_nothing_are_nan_with_torchs_warning(op, shape, keywords, out_shape):
+    """Not -0. (0 / (0 - 1)): the divisor is max(0, n - correction), and n is 0 for any empty
+    input, so that torch's warning comes even where the reduced dims are not empty."""
+    got_shape, text, warned = empty_var_std(minitorch, op, shape, keywords)
+    assert got_shape == out_shape
+    assert text == str([math.nan] * int(np.prod(out_shape)) if out_shape else math.nan)
+    assert warned == [
+        f"{op}(): degrees of freedom is <= 0. Correction should be strictly less than the "
+        "reduction factor (input numel divided by output numel)."
+    ]
+
+
+@pytest.mark.parametrize("op, shape, keywords", [case[:3] for case in EMPTY_VAR_STD], ids=repr)
+def test_var_and_std_of_nothing_like_torch_live(torch, op, shape, keywords):
+    assert empty_var_std(minitorch, op, shape, keywords) == empty_var_std(
+        torch, op, shape, keywords
+    )
 
 
 @given(data=st.data())

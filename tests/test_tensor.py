@@ -507,6 +507,73 @@ def test_setitem_writes_through_views():
     assert a[0, 1].item() == 9
 
 
+def setitem_outcome(lib, target_shape: tuple, key, value_shape: tuple, dtype=None, mask=None):
+    """`zeros(target_shape)[key] = arange(...)` of `value_shape` (and `dtype`; `mask`: key is
+    that bool tensor): the values written, or the error's type and text."""
+    target = lib.zeros(target_shape)
+    n = int(np.prod(value_shape))
+    value = lib.arange(1.0, n + 1, dtype=dtype or lib.float32).reshape(value_shape)
+    try:
+        target[lib.tensor(mask) if mask is not None else key] = value
+    except RuntimeError as error:
+        return type(error).__name__, str(error).replace("minitorch.", "torch.")
+    return target.tolist()
+
+
+SETITEM_LEADING_ONES = [  # (target shape, key, value shape, what torch 2.13 gives)
+    ((3,), ..., (1, 3), [1.0, 2.0, 3.0]),
+    ((3,), ..., (1, 1, 3), [1.0, 2.0, 3.0]),
+    ((), ..., (1, 1), 1.0),
+    ((3, 2), slice(1, None), (1, 1, 2), [[0.0, 0.0], [1.0, 2.0], [1.0, 2.0]]),
+    ((3, 2), slice(1, None), (1, 2, 1), [[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]]),
+    ((3, 2), 1, (1, 1, 2), [[0.0, 0.0], [1.0, 2.0], [0.0, 0.0]]),
+    ((5,), [0, 2], (1, 2), [1.0, 0.0, 2.0, 0.0, 0.0]),
+    ((5,), [0, 2], (1, 1, 2), [1.0, 0.0, 2.0, 0.0, 0.0]),
+    (
+        (3,),
+        ...,
+        (1, 2, 3),
+        (
+            "RuntimeError",
+            "expand(torch.FloatTensor{[2, 3]}, size=[3]): the number of sizes provided (1) "
+            "must be greater or equal to the number of dimensions in the tensor (2)",
+        ),
+    ),
+    (
+        (5,),
+        [0, 2],
+        (1, 2, 2),
+        (
+            "RuntimeError",
+            "shape mismatch: value tensor of shape [2, 2] cannot be broadcast to indexing "
+            "result of shape [2]",
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize("target_shape, key, value_shape, expected", SETITEM_LEADING_ONES, ids=repr)
+def test_setitem_drops_the_values_leading_ones_first(target_shape, key, value_shape, expected):
+    """PyTorch views the value without its leading size-1 dims before it broadcasts it."""
+    assert setitem_outcome(minitorch, target_shape, key, value_shape) == expected
+
+
+@pytest.mark.parametrize(
+    "target_shape, key, value_shape", [case[:3] for case in SETITEM_LEADING_ONES], ids=repr
+)
+def test_setitem_with_leading_ones_like_torch_live(torch, target_shape, key, value_shape):
+    ours = setitem_outcome(minitorch, target_shape, key, value_shape)
+    assert ours == setitem_outcome(torch, target_shape, key, value_shape)
+
+
+def test_setitem_gradient_reaches_a_value_with_leading_ones():
+    value = minitorch.ones(1, 3, requires_grad=True)
+    a = minitorch.zeros(2, 3)
+    a[1:] = value * 2
+    a.sum().backward()
+    assert value.grad.tolist() == [[2.0, 2.0, 2.0]]
+
+
 # ---------------------------------------------------------------------------
 # In-place operations
 # ---------------------------------------------------------------------------

@@ -307,7 +307,13 @@ def index_steps(key: tuple, shape: tuple) -> list[tuple]:
 
 
 def setitem(a: Tensor, key, value) -> None:
-    """`a[key] = value`: write `value` (a number or a broadcastable tensor) into `a`'s view."""
+    """`a[key] = value`: write `value` (a number or a broadcastable tensor) into `a`'s view.
+
+    As in PyTorch, a tensor `value` loses its leading size-1 dims first, so that a `[1, 27]`
+    value fits a `[27]` target (`index_put_` itself keeps them).
+    """
+    if isinstance(value, TensorBase):
+        value = without_leading_ones(value)
     if is_advanced_key(key):
         put_at(a, key, value)
         return
@@ -315,6 +321,13 @@ def setitem(a: Tensor, key, value) -> None:
     if not isinstance(value, TensorBase):
         value = scalar_tensor(dtypes.checked(value, a.dtype), a.dtype)  # overflow: an error
     inplace(target, copied_into, value, checked=False)
+
+
+def without_leading_ones(value: Tensor) -> Tensor:
+    """`value` as a view without its leading dims of size 1 (PyTorch's `slicePrefix1sSize`)."""
+    shape = tuple(value.shape)
+    ones = next((k for k, size in enumerate(shape) if size != 1), len(shape))
+    return value.reshape(shape[ones:]) if ones else value
 
 
 def put_at(a: Tensor, key, value, accumulate: bool = False) -> Tensor:

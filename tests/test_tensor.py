@@ -574,6 +574,70 @@ def test_setitem_gradient_reaches_a_value_with_leading_ones():
     assert value.grad.tolist() == [[2.0, 2.0, 2.0]]
 
 
+MASK_FILLS = [  # (target shape, key, value, value's dtype, what torch 2.13 gives)
+    ((3,), "mask", 2.5, "float64", [2.5, 0.0, 2.5]),
+    ((3,), "mask", [2.5], "float64", [2.5, 0.0, 2.5]),
+    ((3,), "mask", 2, "int64", [2.0, 0.0, 2.0]),
+    ((3, 2), "mask", 2.5, "float64", [[2.5, 2.5], [0.0, 0.0], [2.5, 2.5]]),
+    ((2, 3), "columns", 2.5, "float64", [[2.5, 0.0, 2.5], [2.5, 0.0, 2.5]]),
+    (
+        (3,),
+        "mask",
+        [1.5, 2.5],
+        "float64",
+        (
+            "RuntimeError",
+            "Index put requires the source and destination dtypes match, got Float for the "
+            "destination and Double for the source.",
+        ),
+    ),
+    (
+        (3,),
+        "indices",
+        2.5,
+        "float64",
+        (
+            "RuntimeError",
+            "Index put requires the source and destination dtypes match, got Float for the "
+            "destination and Double for the source.",
+        ),
+    ),
+]
+
+
+def mask_fill_outcome(lib, target_shape: tuple, key: str, value, dtype: str):
+    """`zeros(target_shape)[key] = tensor(value, dtype)`: the float32 values, or the error."""
+    target, mask = lib.zeros(target_shape), lib.tensor([True, False, True])
+    keys = {"mask": mask, "columns": (slice(None), mask), "indices": lib.tensor([0, 2])}
+    source = lib.tensor(value, dtype=getattr(lib, dtype), requires_grad=dtype == "float64")
+    try:
+        target[keys[key]] = source
+    except RuntimeError as error:
+        return type(error).__name__, str(error)
+    assert target.dtype == lib.float32
+    if source.requires_grad:
+        target.sum().backward()
+        assert source.grad.dtype == lib.float64
+        written = (target != 0).sum().item()  # each written element adds 1 to the gradient
+        assert source.grad.sum().item() == written
+    return target.tolist()
+
+
+@pytest.mark.parametrize("target_shape, key, value, dtype, expected", MASK_FILLS, ids=repr)
+def test_mask_setitem_casts_one_value_of_another_dtype(target_shape, key, value, dtype, expected):
+    """One element where a bool mask is True is PyTorch's masked_fill_, which casts it; other
+    advanced writes still need the destination's dtype."""
+    assert mask_fill_outcome(minitorch, target_shape, key, value, dtype) == expected
+
+
+@pytest.mark.parametrize(
+    "target_shape, key, value, dtype", [case[:4] for case in MASK_FILLS], ids=repr
+)
+def test_mask_setitem_of_another_dtype_like_torch_live(torch, target_shape, key, value, dtype):
+    ours = mask_fill_outcome(minitorch, target_shape, key, value, dtype)
+    assert ours == mask_fill_outcome(torch, target_shape, key, value, dtype)
+
+
 # ---------------------------------------------------------------------------
 # In-place operations
 # ---------------------------------------------------------------------------

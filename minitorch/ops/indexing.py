@@ -323,6 +323,18 @@ def setitem(a: Tensor, key, value) -> None:
     inplace(target, copied_into, value, checked=False)
 
 
+def fills_one_mask(key, value: Tensor) -> bool:
+    """Whether `a[key] = value` is PyTorch's masked fill: one element written where the one
+    index tensor of `key`, a bool (or uint8) mask, is True (`canDispatchToMaskedFill`)."""
+    parts = [k for k in (key if isinstance(key, tuple) else (key,)) if is_advanced_key(k)]
+    return (
+        value.numel() == 1
+        and len(parts) == 1
+        and isinstance(parts[0], TensorBase)
+        and parts[0].dtype in (dtypes.bool_, dtypes.uint8)
+    )
+
+
 def without_leading_ones(value: Tensor) -> Tensor:
     """`value` as a view without its leading dims of size 1 (PyTorch's `slicePrefix1sSize`)."""
     shape = tuple(value.shape)
@@ -339,6 +351,8 @@ def put_at(a: Tensor, key, value, accumulate: bool = False) -> Tensor:
     check_writable(a, overlap_ok=True)  # PyTorch only warns on an expanded tensor here
     plan = IndexPlan(tuple(a.shape), key)
     source = value if isinstance(value, TensorBase) else scalar_tensor(value, a.dtype, a.device)
+    if source.dtype is not a.dtype and not accumulate and fills_one_mask(key, source):
+        source = source.to(a.dtype)  # PyTorch runs masked_fill_, which takes any dtype
     if source.dtype is not a.dtype:
         raise RuntimeError(
             "Index put requires the source and destination dtypes match, got "

@@ -754,6 +754,80 @@ def test_python_values():
     assert f"{a.sum():.2f}" == "3.50"
 
 
+CONVERSION_ERRORS = {  # what torch 2.13 raises: (type, text)
+    "float": (
+        lambda lib: float(lib.ones(2)),
+        "ValueError",
+        "only one element tensors can be converted to Python scalars",
+    ),
+    "int": (
+        lambda lib: int(lib.ones(0)),
+        "ValueError",
+        "only one element tensors can be converted to Python scalars",
+    ),
+    "complex": (
+        lambda lib: complex(lib.ones(2)),
+        "ValueError",
+        "only one element tensors can be converted to Python scalars",
+    ),
+    "item": (
+        lambda lib: lib.ones(2).item(),
+        "RuntimeError",
+        "a Tensor with 2 elements cannot be converted to Scalar",
+    ),
+    "bool": (
+        lambda lib: bool(lib.ones(2)),
+        "RuntimeError",
+        "Boolean value of Tensor with more than one value is ambiguous",
+    ),
+    "bool_empty": (
+        lambda lib: bool(lib.ones(0)),
+        "RuntimeError",
+        "Boolean value of Tensor with no values is ambiguous",
+    ),
+    "index_select": (
+        lambda lib: lib.ones(3).index_select(0, lib.tensor([5])),
+        "IndexError",
+        "index out of range in self",
+    ),
+    "index_select_0d": (
+        lambda lib: lib.ones(3).index_select(0, lib.tensor(7)),
+        "IndexError",
+        "index out of range in self",
+    ),
+    "index_select_dim_1": (
+        lambda lib: lib.ones(2, 3).index_select(1, lib.tensor([0, 5])),
+        "RuntimeError",
+        "INDICES element is out of DATA bounds, id=5 axis_dim=3",  # torch's CPU text off dim 0
+    ),
+    "index_select_negative": (
+        lambda lib: lib.ones(3, 2).index_select(0, lib.tensor([-1])),
+        "IndexError",
+        "index out of range in self",
+    ),
+}
+
+
+def raised(function, lib) -> tuple[str, str]:
+    with pytest.raises(Exception) as caught:
+        function(lib)
+    return caught.type.__name__, str(caught.value)
+
+
+@pytest.mark.parametrize("name", CONVERSION_ERRORS)
+def test_conversion_and_index_select_errors_are_torchs(name):
+    """float()/int() of many elements are ValueErrors (item() stays a RuntimeError), and an
+    index_select out of range is torch's IndexError, not a NumPy-worded RuntimeError."""
+    function, *expected = CONVERSION_ERRORS[name]
+    assert raised(function, minitorch) == tuple(expected)
+
+
+@pytest.mark.parametrize("name", CONVERSION_ERRORS)
+def test_conversion_and_index_select_errors_like_torch_live(torch, name):
+    function = CONVERSION_ERRORS[name][0]
+    assert raised(function, minitorch) == raised(function, torch)
+
+
 @pytest.mark.cpu_only  # host memory, or printing without a device
 def test_requires_grad_fields():
     a = minitorch.ones(2, requires_grad=True)

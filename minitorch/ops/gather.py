@@ -334,8 +334,15 @@ def index_select(a: Tensor, dim: int, index: Tensor) -> Tensor:
     dim = normalize_dim(dim, max(a.ndim, 1))
     if a.ndim == 0:
         return index_select(as_vector(a), 0, index).reshape(())
-    text = "INDICES element is out of DATA bounds, id={index} axis_dim={size}"
-    checked_index(index, a.shape[dim], dim, RuntimeError, text, negative=False)
+    # PyTorch's CPU kernels word it by dim: its own check along dim 0, NumPy's text elsewhere
+    if dim == 0:
+        error, text = IndexError, "index out of range in self"
+    else:
+        error, text = (
+            RuntimeError,
+            "INDICES element is out of DATA bounds, id={index} axis_dim={size}",
+        )
+    checked_index(index, a.shape[dim], dim, error, text, negative=False)
     plan = IndexPlan(tuple(a.shape), (slice(None),) * dim + (index,))
     return IndexSelect.apply(a, plan=plan)
 

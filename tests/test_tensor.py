@@ -638,6 +638,43 @@ def test_mask_setitem_of_another_dtype_like_torch_live(torch, target_shape, key,
     assert ours == mask_fill_outcome(torch, target_shape, key, value, dtype)
 
 
+def scatter_gather_of_a_0d_index(lib) -> dict:
+    """The data-transforms tutorial's one-hot label, and the other ops along a dim, with a
+    0-dim index: values and shapes (and scatter's gradients)."""
+    one = lib.tensor(1)
+    results = {
+        "one_hot": lib.zeros(10).scatter_(0, lib.tensor(3), value=1),
+        "src_0d": lib.zeros(4).scatter(0, one, lib.tensor(5.0)),
+        "src_1d": lib.zeros(4).scatter(0, one, lib.tensor([5.0, 6.0])),
+        "add": lib.zeros(3).scatter_add(0, one, lib.tensor(4.0)),
+        "prod": lib.ones(3).scatter_reduce(0, one, lib.tensor(4.0), "prod"),
+        "gather": lib.tensor([1.0, 2.0, 3.0]).gather(0, one),
+    }
+    x, s = lib.zeros(3, requires_grad=True), lib.tensor(4.0, requires_grad=True)
+    (x.scatter(0, one, s) * lib.tensor([1.0, 2.0, 3.0])).sum().backward()
+    results["grads"] = (x.grad, s.grad)
+    return {
+        name: [(t.tolist(), tuple(t.shape)) for t in (r if isinstance(r, tuple) else (r,))]
+        for name, r in results.items()
+    }
+
+
+def test_scatter_and_gather_take_a_0d_index_as_one_element():
+    assert scatter_gather_of_a_0d_index(minitorch) == {  # torch 2.13
+        "one_hot": [([0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], (10,))],
+        "src_0d": [([0.0, 5.0, 0.0, 0.0], (4,))],
+        "src_1d": [([0.0, 5.0, 0.0, 0.0], (4,))],
+        "add": [([0.0, 4.0, 0.0], (3,))],
+        "prod": [([1.0, 4.0, 1.0], (3,))],
+        "gather": [(2.0, ())],
+        "grads": [([1.0, 0.0, 3.0], (3,)), (2.0, ())],
+    }
+
+
+def test_scatter_and_gather_of_a_0d_index_like_torch_live(torch):
+    assert scatter_gather_of_a_0d_index(minitorch) == scatter_gather_of_a_0d_index(torch)
+
+
 # ---------------------------------------------------------------------------
 # In-place operations
 # ---------------------------------------------------------------------------

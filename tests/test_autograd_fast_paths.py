@@ -46,12 +46,27 @@ def test_strided_layouts_share_checked_arrays():
         TensorData(storage, (2, 3), (1, 3))  # cached arrays, bounds still checked
 
 
+NAN = float("nan")
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_relu_gradient_passes_through_nan(dtype, create_graph):
+    """0 where x <= 0, else the gradient: a NaN input passes it on (torch 2.13's values)."""
+    x = minitorch.tensor([-1.0, 0.0, 2.0, NAN], dtype=getattr(minitorch, dtype), requires_grad=True)
+    g = minitorch.tensor([1.0, 2.0, 3.0, 4.0], dtype=x.dtype, requires_grad=create_graph)
+    (dx,) = minitorch.autograd.grad(x.relu(), x, g, create_graph=create_graph)
+    assert dx.tolist() == [0.0, 0.0, 3.0, 4.0]
+    if create_graph:
+        (dg,) = minitorch.autograd.grad(dx.sum(), g)
+        assert dg.tolist() == [0.0, 0.0, 1.0, 1.0]
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("create_graph", [False, True])
 def test_relu_gradient_matches_torch(torch, dtype, create_graph):
-    # (a NaN input is left out: torch passes its gradient through, minitorch gives 0)
-    values = [-2.0, -0.0, 0.0, 0.5, 1e-30, 3.0]
-    grads = [1.0, 2.0, 3.0, float("nan"), 5.0, -1.0]
+    values = [-2.0, -0.0, 0.0, 0.5, 1e-30, 3.0, NAN]
+    grads = [1.0, 2.0, 3.0, NAN, 5.0, -1.0, 7.0]
     results = []
     for lib in (minitorch, torch):
         x = lib.tensor(values, dtype=getattr(lib, dtype), requires_grad=True)

@@ -11,6 +11,8 @@ ties of max), where a one-sided slope is as right as the other.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -278,3 +280,90 @@ def test_setitem_gradient_splits_between_old_values_and_new():
     z.sum().backward()
     assert x.grad.tolist() == [[0.0] * 3, [1.0] * 3]
     assert y.grad.tolist() == [2.0] * 3
+
+
+NAN, INF = float("nan"), float("inf")
+STD_VAR_EDGES = [  # (op, values, keywords, (value, gradient of its sum, warned)), from torch 2.13
+    ("std", [1.0, 1.0], {}, (0.0, [0.0, 0.0], False)),
+    ("var", [1.0, 1.0], {}, (0.0, [0.0, 0.0], False)),
+    (
+        "std",
+        [[1.0, 2.0], [1.0, 3.0]],
+        {"dim": 0},
+        ([0.0, 0.707107], [[0.0, -0.707107], [0.0, 0.707107]], False),
+    ),
+    (
+        "std",
+        [[1.0, 2.0], [1.0, 3.0]],
+        {"dim": 1, "keepdim": True},
+        ([[0.707107], [1.414214]], [[-0.707107, 0.707107], [-0.707107, 0.707107]], False),
+    ),
+    ("std", [1.0, 1.0], {"correction": 0}, (0.0, [0.0, 0.0], False)),
+    ("std", [1.0], {}, (NAN, [NAN], True)),
+    ("std", [1.0, 1.0], {"correction": 2}, (NAN, [NAN, NAN], True)),
+    ("var", [1.0, 2.0], {"correction": 3}, (INF, [INF, INF], True)),
+    ("std", [1.0, 2.0], {"correction": 3}, (INF, [NAN, NAN], True)),
+    (
+        "var",
+        [[1.0, 2.0], [1.0, 3.0]],
+        {"dim": 0, "correction": 2},
+        ([NAN, INF], [[NAN, -INF], [NAN, INF]], True),
+    ),
+    (
+        "var",
+        [[1.0, 2.0], [1.0, 3.0]],
+        {"dim": 0, "correction": 3},
+        ([NAN, INF], [[0.0, 1.0], [0.0, -1.0]], True),
+    ),
+    (
+        "std",
+        [[1.0, 2.0], [1.0, 3.0]],
+        {"dim": 0, "correction": 3},
+        ([NAN, INF], [[NAN, 0.0], [NAN, 0.0]], True),
+    ),
+    (
+        "std",
+        [[1.0, 2.0], [1.0, 3.0]],
+        {"correction": 0},
+        (0.829156, [[-0.226134, 0.075378], [-0.226134, 0.376889]], False),
+    ),
+]
+
+
+def std_var_and_gradient(lib, op: str, values, keywords: dict):
+    """`op`'s value, the gradient of its sum, and whether it warned about the degrees of freedom."""
+    x = lib.tensor(values, requires_grad=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = getattr(x, op)(**keywords)
+    out.sum().backward()
+    texts = [str(w.message) for w in caught]
+    assert all(t.startswith(f"{op}(): degrees of freedom is <= 0.") for t in texts), texts
+    return out.tolist(), x.grad.tolist(), bool(texts)
+
+
+def assert_values_equal(ours, expected, what: str) -> None:
+    assert np.allclose(ours, expected, rtol=1e-5, atol=1e-6, equal_nan=True), (
+        f"{what}: minitorch {ours}, expected {expected}"
+    )
+
+
+@pytest.mark.parametrize("op, values, keywords, expected", STD_VAR_EDGES, ids=repr)
+def test_std_and_var_gradients_where_the_spread_is_zero_or_dof_is_not_positive(
+    op, values, keywords, expected
+):
+    """PyTorch's var_backward and std_backward: std's gradient is 0 where std is 0 (no NaN);
+    $n \\le c$ divides by zero as torch does."""
+    value, gradient, warned = std_var_and_gradient(minitorch, op, values, keywords)
+    assert_values_equal(value, expected[0], "value")
+    assert_values_equal(gradient, expected[1], "gradient")
+    assert warned == expected[2]
+
+
+@pytest.mark.parametrize("op, values, keywords", [case[:3] for case in STD_VAR_EDGES], ids=repr)
+def test_std_and_var_edge_gradients_like_torch_live(torch, op, values, keywords):
+    ours = std_var_and_gradient(minitorch, op, values, keywords)
+    theirs = std_var_and_gradient(torch, op, values, keywords)
+    assert_values_equal(ours[0], theirs[0], "value")
+    assert_values_equal(ours[1], theirs[1], "gradient")
+    assert ours[2] == theirs[2]

@@ -86,7 +86,7 @@ def gather_checks(a: Tensor, dim: int, index: Tensor) -> tuple[int, Tensor]:
                 f"Size does not match at dimension {k} expected index {list(index.shape)} to be "
                 f"no larger than self {list(a.shape)} apart from dimension {dim}"
             )
-    return dim, checked_runtime(index, a_shape[dim], dim)
+    return dim, as_vector(checked_runtime(index, a_shape[dim], dim))  # 0-dim: one element
 
 
 def checked_runtime(index: Tensor, size: int, dim: int) -> Tensor:
@@ -139,7 +139,8 @@ def gather(a: Tensor, dim: int, index: Tensor) -> Tensor:
     dim, checked = gather_checks(a, dim, index)
     if a.ndim == 0:
         return gather(as_vector(a), 0, as_vector(index)).reshape(())
-    return Gather.apply(a, dim=dim, index=checked)
+    out = Gather.apply(a, dim=dim, index=checked)
+    return out.reshape(()) if index.ndim == 0 else out
 
 
 # ---------------------------------------------------------------------------
@@ -167,7 +168,8 @@ def scatter_checks(a: Tensor, dim: int, index: Tensor, src) -> tuple[int, Tensor
             raise RuntimeError(f"{message} and to be no larger size than src {list(src.shape)}")
     elif too_big:
         raise RuntimeError(message)
-    return dim, checked_runtime(index, a_shape[dim], dim)
+    # a 0-dim index (the one-hot `zeros(10).scatter_(0, tensor(y), value=1)`) is one element
+    return dim, as_vector(checked_runtime(index, a_shape[dim], dim))
 
 
 class Scatter(Op):
@@ -273,8 +275,7 @@ def scatter(a: Tensor, dim: int, index: Tensor, src=None, value=None, reduce=Non
             UserWarning,
             stacklevel=2,
         )
-    if not isinstance(src, TensorBase):
-        src = scalar_tensor(src, a.dtype, a.device)
+    src = as_vector(src) if isinstance(src, TensorBase) else scalar_tensor(src, a.dtype, a.device)
     if reduce is not None:
         return ScatterWithReduce.apply(a, src, dim=dim, index=checked, reduce=reduce)
     return Scatter.apply(a, src, dim=dim, index=checked, accumulate=False)
@@ -292,7 +293,7 @@ def scatter_add(a: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     dim, checked = scatter_checks(a, dim, index, src)
     if a.ndim == 0:
         return scatter_add(as_vector(a), 0, as_vector(index), as_vector(src)).reshape(())
-    return Scatter.apply(a, src, dim=dim, index=checked, accumulate=True)
+    return Scatter.apply(a, as_vector(src), dim=dim, index=checked, accumulate=True)
 
 
 @public(torch=False)
@@ -334,8 +335,15 @@ def index_select(a: Tensor, dim: int, index: Tensor) -> Tensor:
     dim = normalize_dim(dim, max(a.ndim, 1))
     if a.ndim == 0:
         return index_select(as_vector(a), 0, index).reshape(())
-    text = "INDICES element is out of DATA bounds, id={index} axis_dim={size}"
-    checked_index(index, a.shape[dim], dim, RuntimeError, text, negative=False)
+    # PyTorch's CPU kernels word it by dim: its own check along dim 0, NumPy's text elsewhere
+    if dim == 0:
+        error, text = IndexError, "index out of range in self"
+    else:
+        error, text = (
+            RuntimeError,
+            "INDICES element is out of DATA bounds, id={index} axis_dim={size}",
+        )
+    checked_index(index, a.shape[dim], dim, error, text, negative=False)
     plan = IndexPlan(tuple(a.shape), (slice(None),) * dim + (index,))
     return IndexSelect.apply(a, plan=plan)
 

@@ -307,7 +307,13 @@ def index_steps(key: tuple, shape: tuple) -> list[tuple]:
 
 
 def setitem(a: Tensor, key, value) -> None:
-    """`a[key] = value`: write `value` (a number or a broadcastable tensor) into `a`'s view."""
+    """`a[key] = value`: write `value` (a number or a broadcastable tensor) into `a`'s view.
+
+    As in PyTorch, a tensor `value` loses its leading size-1 dims first, so that a `[1, 27]`
+    value fits a `[27]` target (`index_put_` itself keeps them).
+    """
+    if isinstance(value, TensorBase):
+        value = without_leading_ones(value)
     if is_advanced_key(key):
         put_at(a, key, value)
         return
@@ -315,6 +321,25 @@ def setitem(a: Tensor, key, value) -> None:
     if not isinstance(value, TensorBase):
         value = scalar_tensor(dtypes.checked(value, a.dtype), a.dtype)  # overflow: an error
     inplace(target, copied_into, value, checked=False)
+
+
+def fills_one_mask(key, value: Tensor) -> bool:
+    """Whether `a[key] = value` is PyTorch's masked fill: one element written where the one
+    index tensor of `key`, a bool (or uint8) mask, is True (`canDispatchToMaskedFill`)."""
+    parts = [k for k in (key if isinstance(key, tuple) else (key,)) if is_advanced_key(k)]
+    return (
+        value.numel() == 1
+        and len(parts) == 1
+        and isinstance(parts[0], TensorBase)
+        and parts[0].dtype in (dtypes.bool_, dtypes.uint8)
+    )
+
+
+def without_leading_ones(value: Tensor) -> Tensor:
+    """`value` as a view without its leading dims of size 1 (PyTorch's `slicePrefix1sSize`)."""
+    shape = tuple(value.shape)
+    ones = next((k for k, size in enumerate(shape) if size != 1), len(shape))
+    return value.reshape(shape[ones:]) if ones else value
 
 
 def put_at(a: Tensor, key, value, accumulate: bool = False) -> Tensor:
@@ -326,6 +351,8 @@ def put_at(a: Tensor, key, value, accumulate: bool = False) -> Tensor:
     check_writable(a, overlap_ok=True)  # PyTorch only warns on an expanded tensor here
     plan = IndexPlan(tuple(a.shape), key)
     source = value if isinstance(value, TensorBase) else scalar_tensor(value, a.dtype, a.device)
+    if source.dtype is not a.dtype and not accumulate and fills_one_mask(key, source):
+        source = source.to(a.dtype)  # PyTorch runs masked_fill_, which takes any dtype
     if source.dtype is not a.dtype:
         raise RuntimeError(
             "Index put requires the source and destination dtypes match, got "

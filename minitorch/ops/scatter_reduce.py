@@ -230,7 +230,7 @@ def scatter_reduce(
             as_vector(a), 0, as_vector(index), as_vector(src), reduce, include_self=include_self
         ).reshape(())
     return ScatterReduce.apply(
-        a, src, dim=dim, index=checked, reduce=reduce, include_self=include_self
+        a, as_vector(src), dim=dim, index=checked, reduce=reduce, include_self=include_self
     )
 
 

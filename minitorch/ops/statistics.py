@@ -27,6 +27,7 @@ from ..tensors.kernels import (
     scan_dim,
 )
 from ..tensors.shapes import reduction_dims
+from .comparisons import where
 from .functions import Op
 from .joins import reversed_view
 from .public import public
@@ -147,11 +148,12 @@ class Var(Op):
 
     @staticmethod
     def forward(ctx: GraphContext, a: Tensor, dim, correction, keepdim: bool, root: bool):
-        """$\\frac{1}{n - c} \\sum (a - \\bar a)^2$ over `dim` (its square root for `std`)"""
+        """$\\frac{1}{\\max(0, n - c)} \\sum (a - \\bar a)^2$ over `dim` (its square root for
+        `std`): $n \\le c$ divides by zero, NaN or infinity as in PyTorch."""
         dims = reduction_dims(dim, a.ndim)
         centered, count = deviations(a, dims)
-        divisor = count - correction
-        if divisor <= 0:
+        # PyTorch's count is numel(a) / numel(out): 0 for an empty input, whatever `dim` is
+        if (count if a.numel() else 0) - correction <= 0:
             warnings.warn(
                 f"{'std' if root else 'var'}(): degrees of freedom is <= 0. Correction should "
                 "be strictly less than the reduction factor (input numel divided by output "
@@ -160,23 +162,27 @@ class Var(Op):
             )
         squares = apply_zip(operators.mul, centered, centered, a.dtype)
         total = reduce_dims(operators.add, squares, dims, 0, a.dtype)
-        out = apply_zip(operators.div, total, scalar_tensor(divisor, a.dtype), a.dtype)
+        divisor = scalar_tensor(max(0, count - correction), a.dtype)
+        out = apply_zip(operators.div, total, divisor, a.dtype)
         if root:
             out = apply_map(operators.sqrt, out, a.dtype)
         out = drop_dims(out, dims, keepdim)
         ctx.shape, ctx.dims, ctx.keepdim = tuple(a.shape), dims, keepdim
-        ctx.divisor, ctx.root = divisor, root
+        ctx.dof, ctx.root, ctx.whole = count - correction, root, dim is None or a.ndim == 0
         ctx.save_for_backward(centered, out)
         return out
 
     @staticmethod
     def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
-        """$g \\cdot 2 (a - \\bar a) / (n - c)$; for `std`, $g (a - \\bar a) / ((n - c) \\, out)$"""
+        """$g \\cdot 2 (a - \\bar a) / (n - c)$; for `std`, $g / (2 \\, out)$ in place of $g$,
+        0 where $out = 0$ (PyTorch's `std_backward`: no NaN where all values are equal)."""
         centered, out = ctx.saved_tensors
-        scale = grad / (2 * out) if ctx.root else grad
-        return expand_reduced(scale, ctx.shape, ctx.dims, ctx.keepdim) * (
-            centered * (2.0 / ctx.divisor if ctx.divisor else math.inf)
-        )
+        if ctx.root:
+            grad = (grad / (2 * out)).masked_fill(out == 0, 0)
+        grad = expand_reduced(grad, ctx.shape, ctx.dims, ctx.keepdim)
+        if ctx.whole and ctx.dof <= 0:  # PyTorch's `var_backward` of the whole tensor
+            return grad * where(centered == 0, math.nan, math.inf)
+        return grad * centered * (2.0 / ctx.dof if ctx.dof else math.inf)
 
 
 def var_std(a: Tensor, dim, unbiased, keepdim: bool, correction, root: bool) -> Tensor:

@@ -140,10 +140,10 @@ class Relu(Op):
 
     @staticmethod
     def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
-        """$g$ where $a > 0$, else 0"""
+        """0 where $a \\le 0$, else $g$ (a NaN input passes $g$ on, as PyTorch's)"""
         # BEGIN SOLUTION 2.5
         (a,) = ctx.saved_tensors
-        return grad.where(a > 0, 0.0)
+        return grad.where(~(a <= 0), 0.0)
         # END SOLUTION 2.5
 
 

@@ -327,11 +327,21 @@ class TensorBase:
         """Nested Python lists of Python numbers (a number for a 0-dim tensor)."""
         return self._host_values().tolist()
 
+    def _python_scalar(self):
+        """`item()` for Python's `float()`, `int()` and `complex()`, which raise PyTorch's
+        ValueError (not item's RuntimeError) unless the tensor has one element."""
+        if self.numel() != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self.item()
+
     def __float__(self) -> float:
-        return float(self.item())
+        return float(self._python_scalar())
 
     def __int__(self) -> int:
-        return int(self.item())
+        return int(self._python_scalar())
+
+    def __complex__(self) -> complex:
+        return complex(self._python_scalar())
 
     def __index__(self) -> int:
         if self.dtype.is_floating_point or self.numel() != 1:
@@ -340,7 +350,8 @@ class TensorBase:
 
     def __bool__(self) -> bool:
         if self.numel() != 1:
-            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+            many = "more than one value" if self.numel() else "no values"
+            raise RuntimeError(f"Boolean value of Tensor with {many} is ambiguous")
         return bool(self.item())
 
     def __len__(self) -> int:

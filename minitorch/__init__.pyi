@@ -970,35 +970,14 @@ class Tensor(TensorBase):
     def zero_(self) -> Tensor:
         """Set every element of `a` to 0."""
 
-def neg_(a) -> Tensor:
-    """In-place version of `neg`: the result is written into the tensor."""
-
-def negative_(a) -> Tensor:
-    """In-place version of `negative`: the result is written into the tensor."""
-
 def abs_(a) -> Tensor:
     """In-place version of `abs`: the result is written into the tensor."""
 
-def exp_(a) -> Tensor:
-    """In-place version of `exp`: the result is written into the tensor."""
+def arcsinh_(a) -> Tensor:
+    """In-place version of `arcsinh`: the result is written into the tensor."""
 
-def log_(a) -> Tensor:
-    """In-place version of `log`: the result is written into the tensor."""
-
-def sqrt_(a) -> Tensor:
-    """In-place version of `sqrt`: the result is written into the tensor."""
-
-def sigmoid_(a) -> Tensor:
-    """In-place version of `sigmoid`: the result is written into the tensor."""
-
-def tanh_(a) -> Tensor:
-    """In-place version of `tanh`: the result is written into the tensor."""
-
-def relu_(a) -> Tensor:
-    """In-place version of `relu`: the result is written into the tensor."""
-
-def pow_(a, b) -> Tensor:
-    """In-place version of `pow`: the result is written into the tensor."""
+def asinh_(a) -> Tensor:
+    """In-place version of `asinh`: the result is written into the tensor."""
 
 def clamp_(a, min=None, max=None) -> Tensor:
     """In-place version of `clamp`: the result is written into the tensor."""
@@ -1006,11 +985,32 @@ def clamp_(a, min=None, max=None) -> Tensor:
 def clip_(a, min=None, max=None) -> Tensor:
     """In-place version of `clip`: the result is written into the tensor."""
 
-def asinh_(a) -> Tensor:
-    """In-place version of `asinh`: the result is written into the tensor."""
+def exp_(a) -> Tensor:
+    """In-place version of `exp`: the result is written into the tensor."""
 
-def arcsinh_(a) -> Tensor:
-    """In-place version of `arcsinh`: the result is written into the tensor."""
+def log_(a) -> Tensor:
+    """In-place version of `log`: the result is written into the tensor."""
+
+def neg_(a) -> Tensor:
+    """In-place version of `neg`: the result is written into the tensor."""
+
+def negative_(a) -> Tensor:
+    """In-place version of `negative`: the result is written into the tensor."""
+
+def pow_(a, b) -> Tensor:
+    """In-place version of `pow`: the result is written into the tensor."""
+
+def relu_(a) -> Tensor:
+    """In-place version of `relu`: the result is written into the tensor."""
+
+def sigmoid_(a) -> Tensor:
+    """In-place version of `sigmoid`: the result is written into the tensor."""
+
+def sqrt_(a) -> Tensor:
+    """In-place version of `sqrt`: the result is written into the tensor."""
+
+def tanh_(a) -> Tensor:
+    """In-place version of `tanh`: the result is written into the tensor."""
 
 __all__ = [
     "Context",

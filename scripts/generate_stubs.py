@@ -157,7 +157,7 @@ def module_stub(module_name: str, names: list[str]) -> str:
     """The stub of `module_name` whose public names are `names`."""
     module = importlib.import_module(module_name)
     imports, definitions = [], []
-    for name in names:
+    for name in sorted(names):  # not in import order, which other changes can shuffle
         value = getattr(module, name)
         if name == "Tensor" and isinstance(value, type) and module_name == "minitorch":
             imports.append("from .tensors.base import TensorBase as TensorBase")

@@ -30,6 +30,30 @@ def index_functions() -> tuple:
 _index_functions: list = []
 
 
+def thread_index_function():
+    """`thread_index(size, shape, index)` as a device function: the set-up of a kernel that runs
+    a thread per element (of an output, a position list, a set of lines).
+
+    Whether this thread of the 1-D grid has an element (its ordinal `cuda.grid(1)` is below
+    `size`) and, when it has, that element's index in `shape`, written into `index`.
+    """
+    if not _thread_index:
+        to_index = index_functions()[0]
+
+        def thread_index(size, shape, index) -> bool:
+            i = cuda.grid(1)
+            if i >= size:
+                return False
+            to_index(i, shape, index)
+            return True
+
+        _thread_index.append(cuda.jit(device=True)(thread_index))
+    return _thread_index[0]
+
+
+_thread_index: list = []
+
+
 def device_function(fn: Callable):
     """The scalar function `fn` (from `operators.py`) compiled for the GPU, once.
 

@@ -192,18 +192,16 @@ class StudentBackend(FastBackend):
 
     def map(self, fn: Callable, out: TensorData, a: TensorData) -> None:
         """$out[i] = fn(a[i])$ for every index $i$ of `out`, with `a` broadcast."""
-        pair = self.kernels(tensor_map, fn)
-        kernel, _ = self.choose(pair, math.prod(out.shape), self.parallel_threshold)
-        kernel(
+        self.launch(
+            tensor_map, fn, math.prod(out.shape),
             out.storage, out.shape_array, out.strides_array, out.offset,
             a.storage, a.shape_array, a.strides_array, a.offset,
         )  # fmt: skip
 
     def zip(self, fn: Callable, out: TensorData, a: TensorData, b: TensorData) -> None:
         """$out[i] = fn(a[i], b[i])$ for every index $i$ of `out`, with `a` and `b` broadcast."""
-        pair = self.kernels(tensor_zip, fn)
-        kernel, _ = self.choose(pair, math.prod(out.shape), self.parallel_threshold)
-        kernel(
+        self.launch(
+            tensor_zip, fn, math.prod(out.shape),
             out.storage, out.shape_array, out.strides_array, out.offset,
             a.storage, a.shape_array, a.strides_array, a.offset,
             b.storage, b.shape_array, b.strides_array, b.offset,
@@ -211,10 +209,15 @@ class StudentBackend(FastBackend):
 
     def reduce(self, fn: Callable, out: TensorData, a: TensorData, dim: int, start) -> None:
         """Fold dimension `dim` of `a` with `fn` from `start` into `out` (size 1 in `dim`)."""
-        pair = self.kernels(tensor_reduce, fn)
-        kernel, _ = self.choose(pair, math.prod(a.shape), self.parallel_threshold)
-        kernel(
+        self.launch(
+            tensor_reduce, fn, math.prod(a.shape),
             out.storage, out.shape_array, out.strides_array, out.offset,
             a.storage, a.shape_array, a.strides_array, a.offset,
             dim, accumulator_start(start, a.storage.dtype),
         )  # fmt: skip
+
+    def launch(self, factory: Callable, fn: Callable, work: int, *args) -> None:
+        """Run the kernel that `factory` builds around `fn` on `args`: serial below
+        `parallel_threshold` elements of `work`, else parallel."""
+        kernel, _ = self.choose(self.kernels(factory, fn), work, self.parallel_threshold)
+        kernel(*args)

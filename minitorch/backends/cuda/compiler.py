@@ -4,7 +4,9 @@ The index math of `tensor_data.py` and the scalar functions of `operators.py`
 are plain Python; `cuda.jit(device=True)` compiles them into functions that
 kernels call. A scalar function that calls other plain Python functions
 (`sigmoid_back` calls `sigmoid`) is compiled as a copy of itself whose globals
-name the device versions of those (`device_function`).
+name the device versions of those (`device_function`). The kernels that run a
+thread per element start with one more device function, `thread_index`
+(`thread_index_function`): which element, if any, is this thread's.
 """
 
 from __future__ import annotations

@@ -135,9 +135,8 @@ def tensor_arg_reduce(better: Callable) -> Callable:
         for chunk in prange(n_chunks):
             index = np.empty(len(values_shape), np.int64)
             begin, end = _chunk_bounds(size, n_chunks, chunk)
-            for item in range(begin, end):
-                to_index(item, values_shape, index)
-                p = a_offset + index_to_position(index, a_strides)
+            for item in range(begin, end):  # `values_shape` is `a`'s lines' shape
+                p = _line_start(item, values_shape, index, a_strides, a_offset)
                 best = a[_pos(p)]
                 best_at = 0
                 for j in range(1, length):

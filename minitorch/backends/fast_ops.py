@@ -27,7 +27,7 @@ from numba import njit, prange
 from .fast.backend import FastBackend
 from .fast.layout import _numel
 from .fast.reductions import accumulator_start
-from .kernel_cache import broadcast_index, index_to_position, make_jitable, to_index
+from .kernel_cache import broadcast_index, index_to_position, to_index
 from .tensor_data import TensorData
 
 # Matmul blocks: rows of `a` per parallel work item, values of `k` per pass over them.
@@ -52,7 +52,6 @@ def _aligned(out_shape, out_strides, shape, strides) -> bool:
 
 def tensor_map(fn: Callable) -> Callable:
     """The body of a map kernel: $out_i = fn(a_i)$ for every index $i$ of `out`, `a` broadcast."""
-    fn = make_jitable(fn)
 
     def _map(out, out_shape, out_strides, out_offset, a, a_shape, a_strides, a_offset):
         # BEGIN SOLUTION 3.1
@@ -75,7 +74,6 @@ def tensor_map(fn: Callable) -> Callable:
 
 def tensor_zip(fn: Callable) -> Callable:
     """The body of a zip kernel: $out_i = fn(a_i, b_i)$, `a` and `b` broadcast to `out`."""
-    fn = make_jitable(fn)
 
     def _zip(
         out, out_shape, out_strides, out_offset,
@@ -112,7 +110,6 @@ def tensor_reduce(fn: Callable) -> Callable:
     `dim` (where `out` has size 1). `start` is a float for floating tensors,
     so a `float32` sum adds in `float64` and rounds once when it is stored.
     """
-    fn = make_jitable(fn)
 
     def _reduce(
         out, out_shape, out_strides, out_offset,
@@ -195,18 +192,16 @@ class StudentBackend(FastBackend):
 
     def map(self, fn: Callable, out: TensorData, a: TensorData) -> None:
         """$out[i] = fn(a[i])$ for every index $i$ of `out`, with `a` broadcast."""
-        pair = self.kernels(tensor_map, fn)
-        kernel, _ = self.choose(pair, math.prod(out.shape), self.parallel_threshold)
-        kernel(
+        self.launch(
+            tensor_map, fn, math.prod(out.shape),
             out.storage, out.shape_array, out.strides_array, out.offset,
             a.storage, a.shape_array, a.strides_array, a.offset,
         )  # fmt: skip
 
     def zip(self, fn: Callable, out: TensorData, a: TensorData, b: TensorData) -> None:
         """$out[i] = fn(a[i], b[i])$ for every index $i$ of `out`, with `a` and `b` broadcast."""
-        pair = self.kernels(tensor_zip, fn)
-        kernel, _ = self.choose(pair, math.prod(out.shape), self.parallel_threshold)
-        kernel(
+        self.launch(
+            tensor_zip, fn, math.prod(out.shape),
             out.storage, out.shape_array, out.strides_array, out.offset,
             a.storage, a.shape_array, a.strides_array, a.offset,
             b.storage, b.shape_array, b.strides_array, b.offset,
@@ -214,10 +209,15 @@ class StudentBackend(FastBackend):
 
     def reduce(self, fn: Callable, out: TensorData, a: TensorData, dim: int, start) -> None:
         """Fold dimension `dim` of `a` with `fn` from `start` into `out` (size 1 in `dim`)."""
-        pair = self.kernels(tensor_reduce, fn)
-        kernel, _ = self.choose(pair, math.prod(a.shape), self.parallel_threshold)
-        kernel(
+        self.launch(
+            tensor_reduce, fn, math.prod(a.shape),
             out.storage, out.shape_array, out.strides_array, out.offset,
             a.storage, a.shape_array, a.strides_array, a.offset,
             dim, accumulator_start(start, a.storage.dtype),
         )  # fmt: skip
+
+    def launch(self, factory: Callable, fn: Callable, work: int, *args) -> None:
+        """Run the kernel that `factory` builds around `fn` on `args`: serial below
+        `parallel_threshold` elements of `work`, else parallel."""
+        kernel, _ = self.choose(self.kernels(factory, fn), work, self.parallel_threshold)
+        kernel(*args)

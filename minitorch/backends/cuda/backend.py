@@ -66,7 +66,7 @@ class CudaBackend(OptionalKernels):
     def zeros(self, size: int, dtype: np.dtype):
         storage = cuda.device_array(size, dtype)
         if size:
-            self.compiled(cuda_fill)[blocks(size, self.threads), self.threads](storage, 0)
+            self.launch(self.compiled(cuda_fill), size, storage, 0)
         return storage
 
     def empty(self, size: int, dtype: np.dtype):
@@ -88,6 +88,11 @@ class CudaBackend(OptionalKernels):
         if compiled is None:
             compiled = self._kernels[key] = cuda.jit(factory(*settings))
         return compiled
+
+    def launch(self, kernel: Callable, size: int, *args) -> None:
+        """Launch `kernel` with `size` threads (one per element, line or position), in blocks
+        of `threads`."""
+        kernel[blocks(size, self.threads), self.threads](*args)
 
     def layout_args(self, layout: TensorData) -> tuple:
         """(storage, shape, strides, offset) for a kernel, shape and strides in device memory."""
@@ -111,7 +116,7 @@ class CudaBackend(OptionalKernels):
         args = self.layout_args(out) + (size,)
         for layout in inputs:
             args += self.layout_args(layout)
-        kernel[blocks(size, self.threads), self.threads](*args)
+        self.launch(kernel, size, *args)
 
     # -- kernels ------------------------------------------------------------
 
@@ -151,7 +156,7 @@ class CudaBackend(OptionalKernels):
         storage, shape, strides, offset = self.layout_args(values)
         args = (storage, indices.storage, shape, strides, offset, size, index_strides, index_offset)
         kernel = self.compiled(cuda_arg_reduce, better)
-        kernel[blocks(size, self.threads), self.threads](*args, *self.layout_args(a), dim)
+        self.launch(kernel, size, *args, *self.layout_args(a), dim)
 
     def matmul(self, out: TensorData, a: TensorData, b: TensorData) -> None:
         """Batched matrix product, batch dimensions broadcast; any strides."""
@@ -184,7 +189,7 @@ class CudaBackend(OptionalKernels):
         storage, _, strides, offset = self.layout_args(out)
         start = np.float64(start) if a.storage.dtype.kind == "f" else np.int64(start)
         args = (storage, strides, offset, *self.layout_args(a), line_shape, lines, dim, start)
-        self.compiled(cuda_scan, fn)[blocks(lines, self.threads), self.threads](*args)
+        self.launch(self.compiled(cuda_scan, fn), lines, *args)
 
     def take(self, out: TensorData, a: TensorData, positions: TensorData) -> None:
         """$out_i = a.storage[positions_i]$: a thread per element of `out`."""
@@ -193,7 +198,7 @@ class CudaBackend(OptionalKernels):
         if size == 0:
             return
         args = self.layout_args(out) + (size,) + self.layout_args(positions) + (a.storage,)
-        self.compiled(cuda_take)[blocks(size, self.threads), self.threads](*args)
+        self.launch(self.compiled(cuda_take), size, *args)
 
     def put(
         self, a: TensorData, positions: TensorData, values: TensorData, accumulate: bool
@@ -207,7 +212,7 @@ class CudaBackend(OptionalKernels):
         if size == 0:
             return
         args = (a.storage, *self.layout_args(positions), size, *self.layout_args(values))
-        self.compiled(cuda_put, accumulate)[blocks(size, self.threads), self.threads](*args)
+        self.launch(self.compiled(cuda_put, accumulate), size, *args)
 
     # -- on the host: sorts and scatters ---------------------------------------
     # These kernels have no numba.cuda version: the storages go to the host, the CPU

@@ -4,7 +4,9 @@ The index math of `tensor_data.py` and the scalar functions of `operators.py`
 are plain Python; `cuda.jit(device=True)` compiles them into functions that
 kernels call. A scalar function that calls other plain Python functions
 (`sigmoid_back` calls `sigmoid`) is compiled as a copy of itself whose globals
-name the device versions of those (`device_function`).
+name the device versions of those (`device_function`). The kernels that run a
+thread per element start with one more device function, `thread_index`
+(`thread_index_function`): which element, if any, is this thread's.
 """
 
 from __future__ import annotations
@@ -28,6 +30,30 @@ def index_functions() -> tuple:
 
 
 _index_functions: list = []
+
+
+def thread_index_function():
+    """`thread_index(size, shape, index)` as a device function: the set-up of a kernel that runs
+    a thread per element (of an output, a position list, a set of lines).
+
+    Whether this thread of the 1-D grid has an element (its ordinal `cuda.grid(1)` is below
+    `size`) and, when it has, that element's index in `shape`, written into `index`.
+    """
+    if not _thread_index:
+        to_index = index_functions()[0]
+
+        def thread_index(size, shape, index) -> bool:
+            i = cuda.grid(1)
+            if i >= size:
+                return False
+            to_index(i, shape, index)
+            return True
+
+        _thread_index.append(cuda.jit(device=True)(thread_index))
+    return _thread_index[0]
+
+
+_thread_index: list = []
 
 
 def device_function(fn: Callable):

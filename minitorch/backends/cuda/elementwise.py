@@ -6,13 +6,14 @@ from collections.abc import Callable
 
 import numba
 
-from .compiler import MAX_DIMS, index_functions
+from .compiler import MAX_DIMS, index_functions, thread_index_function
 from .driver import cuda
 
 
 def cuda_where() -> Callable:
     """The body of the where kernel: $out_i = a_i$ where $condition_i$, else $b_i$."""
-    to_index, index_to_position, broadcast_index = index_functions()
+    _, index_to_position, broadcast_index = index_functions()
+    thread_index = thread_index_function()
 
     def _where(
         out, out_shape, out_strides, out_offset, out_size,
@@ -20,12 +21,10 @@ def cuda_where() -> Callable:
         a, a_shape, a_strides, a_offset,
         b, b_shape, b_strides, b_offset,
     ):  # fmt: skip
-        i = cuda.grid(1)
-        if i >= out_size:
-            return
         out_index = cuda.local.array(MAX_DIMS, numba.int64)[: len(out_shape)]
+        if not thread_index(out_size, out_shape, out_index):
+            return
         index = cuda.local.array(MAX_DIMS, numba.int64)
-        to_index(i, out_shape, out_index)
         broadcast_index(out_index, out_shape, c_shape, index[: len(c_shape)])
         if c[c_offset + index_to_position(index[: len(c_shape)], c_strides)]:
             broadcast_index(out_index, out_shape, a_shape, index[: len(a_shape)])

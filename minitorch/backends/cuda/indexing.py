@@ -6,24 +6,23 @@ from collections.abc import Callable
 
 import numba
 
-from .compiler import MAX_DIMS, index_functions
+from .compiler import MAX_DIMS, index_functions, thread_index_function
 from .driver import cuda
 
 
 def cuda_take() -> Callable:
     """The body of the take kernel: $out_i = a.storage[positions_i]$."""
-    to_index, index_to_position, _ = index_functions()
+    _, index_to_position, _ = index_functions()
+    thread_index = thread_index_function()
 
     def _take(
         out, out_shape, out_strides, out_offset, out_size,
         positions, positions_shape, positions_strides, positions_offset,
         a,
     ):  # fmt: skip
-        i = cuda.grid(1)
-        if i >= out_size:
-            return
         index = cuda.local.array(MAX_DIMS, numba.int64)[: len(out_shape)]
-        to_index(i, out_shape, index)
+        if not thread_index(out_size, out_shape, index):
+            return
         position = positions[positions_offset + index_to_position(index, positions_strides)]
         out[out_offset + index_to_position(index, out_strides)] = a[position]
 
@@ -36,19 +35,18 @@ def cuda_put(accumulate: bool) -> Callable:
     With `accumulate`, $a.storage[positions_i] \\mathrel{+}= values_i$ as an atomic add, so that
     threads adding to the same position all count; without it one of them wins.
     """
-    to_index, index_to_position, broadcast_index = index_functions()
+    _, index_to_position, broadcast_index = index_functions()
+    thread_index = thread_index_function()
     store = cuda.jit(device=True)(add_to if accumulate else write_to)
 
     def _put(
         a, positions, positions_shape, positions_strides, positions_offset, size,
         values, values_shape, values_strides, values_offset,
     ):  # fmt: skip
-        i = cuda.grid(1)
-        if i >= size:
-            return
         index = cuda.local.array(MAX_DIMS, numba.int64)[: len(positions_shape)]
+        if not thread_index(size, positions_shape, index):
+            return
         value_index = cuda.local.array(MAX_DIMS, numba.int64)[: len(values_shape)]
-        to_index(i, positions_shape, index)
         broadcast_index(index, positions_shape, values_shape, value_index)
         position = positions[positions_offset + index_to_position(index, positions_strides)]
         store(a, position, values[values_offset + index_to_position(value_index, values_strides)])

@@ -6,13 +6,14 @@ from collections.abc import Callable
 
 import numba
 
-from .compiler import MAX_DIMS, device_function, index_functions
+from .compiler import MAX_DIMS, device_function, index_functions, thread_index_function
 from .driver import cuda
 
 
 def cuda_arg_reduce(better: Callable) -> Callable:
     """The body of the arg-reduce kernel: the first element no later one is `better` than."""
-    to_index, index_to_position, _ = index_functions()
+    _, index_to_position, _ = index_functions()
+    thread_index = thread_index_function()
     better = device_function(better)
 
     def _arg_reduce(
@@ -20,11 +21,9 @@ def cuda_arg_reduce(better: Callable) -> Callable:
         index_strides, index_offset,
         a, a_shape, a_strides, a_offset, dim,
     ):  # fmt: skip
-        i = cuda.grid(1)
-        if i >= out_size:
-            return
         index = cuda.local.array(MAX_DIMS, numba.int64)[: len(out_shape)]
-        to_index(i, out_shape, index)
+        if not thread_index(out_size, out_shape, index):
+            return
         position = a_offset + index_to_position(index, a_strides)
         best = a[position]
         best_at = 0
@@ -46,7 +45,8 @@ def cuda_scan(fn: Callable) -> Callable:
     `line_shape` is `a`'s shape with size 1 in `dim`: thread $i$'s line starts at its
     index $i$ in that shape. The partial fold stays in a register, in `start`'s type.
     """
-    to_index, index_to_position, _ = index_functions()
+    _, index_to_position, _ = index_functions()
+    thread_index = thread_index_function()
     fn = device_function(fn)
 
     def _scan(
@@ -54,11 +54,9 @@ def cuda_scan(fn: Callable) -> Callable:
         a, a_shape, a_strides, a_offset,
         line_shape, lines, dim, start,
     ):  # fmt: skip
-        i = cuda.grid(1)
-        if i >= lines:
-            return
         index = cuda.local.array(MAX_DIMS, numba.int64)[: len(a_shape)]
-        to_index(i, line_shape, index)
+        if not thread_index(lines, line_shape, index):
+            return
         p = a_offset + index_to_position(index, a_strides)
         o = out_offset + index_to_position(index, out_strides)
         total = start

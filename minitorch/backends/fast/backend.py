@@ -17,7 +17,7 @@ import numba
 
 from ..fused import storage_at
 from ..interface import WINDOW_KERNELS, HostMemory, OptionalKernels
-from ..kernel_cache import compile_kernel
+from ..kernel_cache import compile_kernel, make_jitable
 from ..tensor_data import TensorData
 from ..tensor_ops import added, replaced
 from .adam import ADAM_KERNELS
@@ -76,10 +76,14 @@ class FastBackend(HostMemory, WindowKernels, OptionalKernels):
         )
 
     def kernels(self, factory: Callable, fn: Callable):
-        """The serial and parallel kernels that `factory` builds around `fn` (made once)."""
+        """The serial and parallel kernels that `factory` builds around `fn` (made once).
+
+        `fn` is a plain Python function that the kernels compile where they call it
+        (`kernel_cache.make_jitable`): every factory's scalar function goes through here.
+        """
         pair = self._kernels.get((factory, fn))
         if pair is None:
-            body = factory(fn)
+            body = factory(make_jitable(fn))
             fastmath = {"reassoc"} if factory is tensor_reduce else False
             pair = (
                 compile_kernel(body, fn, parallel=False, fastmath=fastmath),

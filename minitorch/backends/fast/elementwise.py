@@ -9,7 +9,8 @@
 - **Chunks.** `prange` runs over `n_chunks` chunks, one per thread, not over elements.
 
 The factories close over a scalar function and return a plain Python function,
-which `FastBackend` compiles serial and parallel (`kernel_cache.compile_kernel`).
+which `FastBackend.kernels` compiles serial and parallel (`kernel_cache.compile_kernel`),
+the scalar function made compilable there (`kernel_cache.make_jitable`).
 """
 
 from __future__ import annotations
@@ -19,15 +20,15 @@ from collections.abc import Callable
 import numpy as np
 from numba import prange
 
-from ..kernel_cache import index_to_position, make_jitable, to_index
 from .layout import (
     _chunk_bounds,
-    _is_dense,
-    _last,
+    _dense_like,
     _numel,
     _operand_position,
     _pos,
     _row_step,
+    _rows,
+    _run,
     _same_layout,
 )
 
@@ -36,30 +37,24 @@ from .layout import (
 
 def tensor_map(fn: Callable) -> Callable:
     """The body of a map kernel: $out_i = fn(a_i)$, `a` broadcast to `out`."""
-    fn = make_jitable(fn)
 
     def _map(out, out_shape, out_strides, out_offset, a, a_shape, a_strides, a_offset, n_chunks):
         size = _numel(out_shape)
-        if _is_dense(out_shape, out_strides) and _same_layout(
-            out_shape, out_strides, a_shape, a_strides
-        ):
+        if _dense_like(out_shape, out_strides, a_shape, a_strides):
             for chunk in prange(n_chunks):
                 begin, end = _chunk_bounds(size, n_chunks, chunk)
                 for i in range(begin, end):
                     out[_pos(out_offset + i)] = fn(a[_pos(a_offset + i)])
             return
-        row = out_shape[len(out_shape) - 1] if len(out_shape) > 0 else 1
-        out_step = out_strides[len(out_strides) - 1] if len(out_strides) > 0 else 0
+        row, out_step = _rows(out_shape, out_strides)
         a_step = _row_step(out_shape, a_shape, a_strides)
         for chunk in prange(n_chunks):
             out_index = np.empty(len(out_shape), np.int64)
             a_index = np.empty(len(a_shape), np.int64)
             ordinal, end = _chunk_bounds(size, n_chunks, chunk)
             while ordinal < end:
-                to_index(ordinal, out_shape, out_index)
-                o = out_offset + index_to_position(out_index, out_strides)
+                o, count = _run(ordinal, end, row, out_shape, out_strides, out_offset, out_index)
                 p = _operand_position(out_index, out_shape, a_shape, a_strides, a_offset, a_index)
-                count = min(row - _last(out_index), end - ordinal)
                 for j in range(count):
                     out[_pos(o + j * out_step)] = fn(a[_pos(p + j * a_step)])
                 ordinal += count
@@ -69,7 +64,6 @@ def tensor_map(fn: Callable) -> Callable:
 
 def tensor_zip(fn: Callable) -> Callable:
     """The body of a zip kernel: $out_i = fn(a_i, b_i)$, both broadcast to `out`."""
-    fn = make_jitable(fn)
 
     def _zip(
         out, out_shape, out_strides, out_offset,
@@ -78,18 +72,15 @@ def tensor_zip(fn: Callable) -> Callable:
         n_chunks,
     ):  # fmt: skip
         size = _numel(out_shape)
-        if (
-            _is_dense(out_shape, out_strides)
-            and _same_layout(out_shape, out_strides, a_shape, a_strides)
-            and _same_layout(out_shape, out_strides, b_shape, b_strides)
+        if _dense_like(out_shape, out_strides, a_shape, a_strides) and _same_layout(
+            out_shape, out_strides, b_shape, b_strides
         ):
             for chunk in prange(n_chunks):
                 begin, end = _chunk_bounds(size, n_chunks, chunk)
                 for i in range(begin, end):
                     out[_pos(out_offset + i)] = fn(a[_pos(a_offset + i)], b[_pos(b_offset + i)])
             return
-        row = out_shape[len(out_shape) - 1] if len(out_shape) > 0 else 1
-        out_step = out_strides[len(out_strides) - 1] if len(out_strides) > 0 else 0
+        row, out_step = _rows(out_shape, out_strides)
         a_step = _row_step(out_shape, a_shape, a_strides)
         b_step = _row_step(out_shape, b_shape, b_strides)
         for chunk in prange(n_chunks):
@@ -98,11 +89,9 @@ def tensor_zip(fn: Callable) -> Callable:
             b_index = np.empty(len(b_shape), np.int64)
             ordinal, end = _chunk_bounds(size, n_chunks, chunk)
             while ordinal < end:
-                to_index(ordinal, out_shape, out_index)
-                o = out_offset + index_to_position(out_index, out_strides)
+                o, count = _run(ordinal, end, row, out_shape, out_strides, out_offset, out_index)
                 p = _operand_position(out_index, out_shape, a_shape, a_strides, a_offset, a_index)
                 q = _operand_position(out_index, out_shape, b_shape, b_strides, b_offset, b_index)
-                count = min(row - _last(out_index), end - ordinal)
                 for j in range(count):
                     out[_pos(o + j * out_step)] = fn(
                         a[_pos(p + j * a_step)], b[_pos(q + j * b_step)]
@@ -122,8 +111,7 @@ def _where(
     """$out_i = a_i$ where $condition_i$ else $b_i$, all three broadcast to `out`."""
     size = _numel(out_shape)
     if (
-        _is_dense(out_shape, out_strides)
-        and _same_layout(out_shape, out_strides, c_shape, c_strides)
+        _dense_like(out_shape, out_strides, c_shape, c_strides)
         and _same_layout(out_shape, out_strides, a_shape, a_strides)
         and _same_layout(out_shape, out_strides, b_shape, b_strides)
     ):
@@ -133,8 +121,7 @@ def _where(
                 x, y = a[_pos(a_offset + i)], b[_pos(b_offset + i)]  # read both: no branch
                 out[_pos(out_offset + i)] = x if condition[_pos(c_offset + i)] else y
         return
-    row = out_shape[len(out_shape) - 1] if len(out_shape) > 0 else 1
-    out_step = out_strides[len(out_strides) - 1] if len(out_strides) > 0 else 0
+    row, out_step = _rows(out_shape, out_strides)
     c_step = _row_step(out_shape, c_shape, c_strides)
     a_step = _row_step(out_shape, a_shape, a_strides)
     b_step = _row_step(out_shape, b_shape, b_strides)
@@ -145,12 +132,10 @@ def _where(
         b_index = np.empty(len(b_shape), np.int64)
         ordinal, end = _chunk_bounds(size, n_chunks, chunk)
         while ordinal < end:
-            to_index(ordinal, out_shape, out_index)
-            o = out_offset + index_to_position(out_index, out_strides)
+            o, count = _run(ordinal, end, row, out_shape, out_strides, out_offset, out_index)
             r = _operand_position(out_index, out_shape, c_shape, c_strides, c_offset, c_index)
             p = _operand_position(out_index, out_shape, a_shape, a_strides, a_offset, a_index)
             q = _operand_position(out_index, out_shape, b_shape, b_strides, b_offset, b_index)
-            count = min(row - _last(out_index), end - ordinal)
             for j in range(count):
                 x, y = a[_pos(p + j * a_step)], b[_pos(q + j * b_step)]
                 out[_pos(o + j * out_step)] = x if condition[_pos(r + j * c_step)] else y

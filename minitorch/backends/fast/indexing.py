@@ -13,15 +13,15 @@ from collections.abc import Callable
 import numpy as np
 from numba import prange
 
-from ..kernel_cache import index_to_position, make_jitable, to_index
+from ..kernel_cache import index_to_position, to_index
 from .layout import (
     _chunk_bounds,
-    _is_dense,
-    _line_shape,
+    _dense_like,
+    _line_start,
+    _lines,
     _numel,
     _operand_position,
     _pos,
-    _same_layout,
 )
 
 
@@ -33,9 +33,7 @@ def _take(
 ):  # fmt: skip
     """$out_i = a[positions_i]$, `positions` (absolute storage positions) of `out`'s shape."""
     size = _numel(out_shape)
-    if _is_dense(out_shape, out_strides) and _same_layout(
-        out_shape, out_strides, p_shape, p_strides
-    ):
+    if _dense_like(out_shape, out_strides, p_shape, p_strides):
         for chunk in prange(n_chunks):
             begin, end = _chunk_bounds(size, n_chunks, chunk)
             for i in range(begin, end):
@@ -52,7 +50,6 @@ def _take(
 
 def tensor_put_reduce(fn: Callable) -> Callable:
     """The body of a folding put: $a[positions_i] = fn(a[positions_i], values_i)$, in order."""
-    fn = make_jitable(fn)
 
     def _put_reduce(
         a,
@@ -81,14 +78,12 @@ def _scatter_along(
 ):  # fmt: skip
     """$out[i|index[i|j]] = source[i|j]$ for each line $i$ of `source` along `dim`."""
     length = source_shape[dim]
-    line_shape = _line_shape(source_shape, dim)
-    lines = _numel(line_shape) if length > 0 else 0
+    line_shape, lines = _lines(source_shape, dim)
     for chunk in prange(n_chunks):
         at = np.empty(len(source_shape), np.int64)
         begin, end = _chunk_bounds(lines, n_chunks, chunk)
         for line in range(begin, end):
-            to_index(line, line_shape, at)
-            s = source_offset + index_to_position(at, source_strides)
+            s = _line_start(line, line_shape, at, source_strides, source_offset)
             i = index_offset + index_to_position(at, index_strides)
             o = out_offset + index_to_position(at, out_strides)
             for j in range(length):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..kernel_cache import broadcast_index, index_to_position
+from ..kernel_cache import broadcast_index, index_to_position, to_index
 
 
 @njit(inline="always")
@@ -69,6 +69,32 @@ def _same_layout(shape, strides, other_shape, other_strides) -> bool:
 
 
 @njit(inline="always")
+def _dense_like(out_shape, out_strides, shape, strides) -> bool:
+    """Whether element $i$ of the output and of the operand is at offset + $i$: the output
+    fills its memory without gaps and the operand has its layout (the kernels' flat path)."""
+    dense = _is_dense(out_shape, out_strides)
+    return dense and _same_layout(out_shape, out_strides, shape, strides)
+
+
+@njit(inline="always")
+def _rows(shape, strides):
+    """The length of a row (the last dimension; 1 for a 0-dim tensor) and the storage step
+    along it."""
+    if len(shape) == 0:
+        return 1, 0
+    return shape[len(shape) - 1], strides[len(strides) - 1]
+
+
+@njit(inline="always")
+def _run(ordinal, end, row, out_shape, out_strides, out_offset, out_index):
+    """The output elements from ordinal `ordinal` to the end of its row (of length `row`) or to
+    `end`: their first index (written into `out_index`), its storage position, and their count."""
+    to_index(ordinal, out_shape, out_index)
+    position = out_offset + index_to_position(out_index, out_strides)
+    return position, min(row - _last(out_index), end - ordinal)
+
+
+@njit(inline="always")
 def _row_step(out_shape, shape, strides) -> int:
     """The storage step of an operand broadcast to `out_shape` along the output's last dimension."""
     if len(shape) == 0 or len(out_shape) == 0 or shape[len(shape) - 1] == 1:
@@ -90,8 +116,16 @@ def _operand_position(out_index, out_shape, shape, strides, offset, index) -> in
 
 
 @njit(inline="always")
-def _line_shape(shape, dim):
-    """`shape` with size 1 in `dim`: its indices are the first elements of the lines along `dim`."""
-    lines = shape.copy()
-    lines[dim] = 1
-    return lines
+def _lines(shape, dim):
+    """The lines of `shape` along `dim`: `shape` with size 1 in `dim` (its indices are the lines'
+    first elements) and how many there are (none when `dim` has size 0)."""
+    line_shape = shape.copy()
+    line_shape[dim] = 1
+    return line_shape, _numel(line_shape) if shape[dim] > 0 else 0
+
+
+@njit(inline="always")
+def _line_start(line, line_shape, index, strides, offset) -> int:
+    """The storage position of the first element of line `line`, whose index goes into `index`."""
+    to_index(line, line_shape, index)
+    return offset + index_to_position(index, strides)

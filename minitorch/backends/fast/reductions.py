@@ -13,8 +13,8 @@ from collections.abc import Callable
 import numpy as np
 from numba import prange
 
-from ..kernel_cache import index_to_position, make_jitable, to_index
-from .layout import _chunk_bounds, _line_shape, _numel, _pos
+from ..kernel_cache import index_to_position, to_index
+from .layout import _chunk_bounds, _line_start, _lines, _numel, _pos
 
 # A reduction with fewer outputs than chunks splits each fold into segments of
 # at least this many elements, folded in parallel and then combined in order.
@@ -37,7 +37,6 @@ def tensor_reduce(fn: Callable) -> Callable:
     - otherwise a block of columns (the last dimension) is folded together,
       a few rows of `a` at a time, so memory is read in order.
     """
-    fn = make_jitable(fn)
 
     def _reduce(
         out, out_shape, out_strides, out_offset,
@@ -123,7 +122,6 @@ def tensor_reduce(fn: Callable) -> Callable:
 
 def tensor_arg_reduce(better: Callable) -> Callable:
     """The body of an arg-reduce kernel: the first best element along `dim`, and where it is."""
-    better = make_jitable(better)
 
     def _arg_reduce(
         values, values_shape, values_strides, values_offset,
@@ -137,9 +135,8 @@ def tensor_arg_reduce(better: Callable) -> Callable:
         for chunk in prange(n_chunks):
             index = np.empty(len(values_shape), np.int64)
             begin, end = _chunk_bounds(size, n_chunks, chunk)
-            for item in range(begin, end):
-                to_index(item, values_shape, index)
-                p = a_offset + index_to_position(index, a_strides)
+            for item in range(begin, end):  # `values_shape` is `a`'s lines' shape
+                p = _line_start(item, values_shape, index, a_strides, a_offset)
                 best = a[_pos(p)]
                 best_at = 0
                 for j in range(1, length):
@@ -155,7 +152,6 @@ def tensor_arg_reduce(better: Callable) -> Callable:
 
 def tensor_scan(fn: Callable) -> Callable:
     """The body of a scan kernel: running folds of `fn` from `start` along `dim`."""
-    fn = make_jitable(fn)
 
     def _scan(
         out, out_shape, out_strides, out_offset,
@@ -163,15 +159,13 @@ def tensor_scan(fn: Callable) -> Callable:
         dim, start, n_chunks,
     ):  # fmt: skip
         length = a_shape[dim]
-        line_shape = _line_shape(a_shape, dim)
-        lines = _numel(line_shape) if length > 0 else 0
+        line_shape, lines = _lines(a_shape, dim)
         step, out_step = a_strides[dim], out_strides[dim]
         for chunk in prange(n_chunks):
             index = np.empty(len(a_shape), np.int64)
             begin, end = _chunk_bounds(lines, n_chunks, chunk)
             for line in range(begin, end):
-                to_index(line, line_shape, index)
-                p = a_offset + index_to_position(index, a_strides)
+                p = _line_start(line, line_shape, index, a_strides, a_offset)
                 o = out_offset + index_to_position(index, out_strides)
                 total = start
                 for j in range(length):

@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..kernel_cache import index_to_position, to_index
-from .layout import _chunk_bounds, _line_shape, _numel, _pos
+from ..kernel_cache import index_to_position
+from .layout import _chunk_bounds, _line_start, _lines, _pos
 
 
 @njit(inline="always")
@@ -55,8 +55,7 @@ def _sort(
 ):  # fmt: skip
     """Each line of `a` along `dim` sorted stably into `values`; its positions into `indices`."""
     length = a_shape[dim]
-    line_shape = _line_shape(a_shape, dim)
-    lines = _numel(line_shape) if length > 0 else 0
+    line_shape, lines = _lines(a_shape, dim)
     step = a_strides[dim]
     for chunk in prange(n_chunks):
         index = np.empty(len(a_shape), np.int64)
@@ -65,8 +64,7 @@ def _sort(
         spare = np.empty(length, np.int64)
         begin, end = _chunk_bounds(lines, n_chunks, chunk)
         for line in range(begin, end):
-            to_index(line, line_shape, index)
-            p = a_offset + index_to_position(index, a_strides)
+            p = _line_start(line, line_shape, index, a_strides, a_offset)
             for j in range(length):
                 keys[j] = a[_pos(p + j * step)]
                 order[j] = j

@@ -124,12 +124,36 @@ def pool_cases(draw):
     return shape, {**kwargs, "ceil_mode": draw(st.booleans()), "return_indices": True}
 
 
+def window_wholly_in_padding(shape, kwargs) -> bool:
+    """Whether some window of the pooling lies wholly in the padding: torch 2.13 names an
+    index past the input for it, and its backward then writes out of bounds (the process can
+    abort), so such cases are checked against the exercise path instead of torch."""
+    for dim, length in enumerate(shape[2:]):
+        k, s, p, d = (kwargs[key][dim] for key in ("kernel_size", "stride", "padding", "dilation"))
+        span = length + 2 * p - d * (k - 1) - 1 + (s - 1 if kwargs["ceil_mode"] else 0)
+        out = span // s + 1
+        if kwargs["ceil_mode"] and (out - 1) * s >= length + p:
+            out -= 1
+        for i in range(out):
+            taps = [i * s - p + j * d for j in range(k)]
+            if all(t < 0 or t >= length for t in taps):
+                return True
+    return False
+
+
 @SETTINGS
 @given(pool_cases(), st.integers(0, 2**32 - 1))
 def test_max_pool2d_kernel_matches_torch_and_the_exercise_path(case, seed):
     shape, kwargs = case
     rng = np.random.default_rng(seed)
     x = rng.integers(-3, 3, size=shape).astype(np.float64)  # ties: the first maximum wins
+    if window_wholly_in_padding(shape, kwargs):
+        probe = F.max_pool2d(minitorch.tensor(x), **kwargs)[0]
+        upstream = rng.normal(size=tuple(probe.shape))
+        tuned = run("fast", F.max_pool2d, [x], [True], upstream, **kwargs)
+        exercise = run("simple", F.max_pool2d, [x], [True], upstream, **kwargs)
+        assert_same((tuned[0][:1], tuned[1]), (exercise[0][:1], exercise[1]), "kernel vs exercise")
+        return
     probe = torch.nn.functional.max_pool2d(torch.tensor(x), **kwargs)[0]
     upstream = rng.normal(size=tuple(probe.shape))
     expected = outputs_and_grads(

@@ -337,7 +337,9 @@ def std_var_and_gradient(lib, op: str, values, keywords: dict):
         warnings.simplefilter("always")
         out = getattr(x, op)(**keywords)
     out.sum().backward()
-    texts = [str(w.message) for w in caught]
+    # torch's warning is a UserWarning; NumPy's RuntimeWarnings of 0/0 come from the CUDA
+    # simulator's scalar arithmetic, not from minitorch
+    texts = [str(w.message) for w in caught if issubclass(w.category, UserWarning)]
     assert all(t.startswith(f"{op}(): degrees of freedom is <= 0.") for t in texts), texts
     return out.tolist(), x.grad.tolist(), bool(texts)
 

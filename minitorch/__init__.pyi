@@ -84,8 +84,6 @@ from .ops.elementwise import acos as arccos
 from .ops.elementwise import allclose as allclose
 from .ops.elementwise import asin as arcsin
 from .ops.elementwise import asin as asin
-from .ops.elementwise import asinh as arcsinh
-from .ops.elementwise import asinh as asinh
 from .ops.elementwise import atan as arctan
 from .ops.elementwise import atan as atan
 from .ops.elementwise import atan2 as arctan2
@@ -188,6 +186,16 @@ from .ops.sorting import median as median
 from .ops.sorting import msort as msort
 from .ops.sorting import sort as sort
 from .ops.sorting import topk as topk
+from .ops.special_functions import acosh as acosh
+from .ops.special_functions import acosh as arccosh
+from .ops.special_functions import asinh as arcsinh
+from .ops.special_functions import asinh as asinh
+from .ops.special_functions import atanh as arctanh
+from .ops.special_functions import atanh as atanh
+from .ops.special_functions import deg2rad as deg2rad
+from .ops.special_functions import erfc as erfc
+from .ops.special_functions import exp2 as exp2
+from .ops.special_functions import rad2deg as rad2deg
 from .ops.statistics import amax as amax
 from .ops.statistics import amin as amin
 from .ops.statistics import count_nonzero as count_nonzero
@@ -322,6 +330,13 @@ class Tensor(TensorBase):
     def acos(self) -> Tensor:
         """$\\arccos a$ elementwise (NaN outside $[-1, 1]$)."""
 
+    def acosh(self) -> Tensor:
+        """$\\operatorname{acosh} a$ elementwise, the inverse of $\\cosh$ on $[1, \\infty)$ (NaN
+        below 1)."""
+
+    def acosh_(self) -> Tensor:
+        """In-place version of `acosh`: the result is written into the tensor."""
+
     def add(self, b, alpha=1) -> Tensor:
         """$a + \\alpha b$, broadcast, with PyTorch's type promotion."""
 
@@ -355,6 +370,13 @@ class Tensor(TensorBase):
     def arccos(self) -> Tensor:
         """$\\arccos a$ elementwise (NaN outside $[-1, 1]$)."""
 
+    def arccosh(self) -> Tensor:
+        """$\\operatorname{acosh} a$ elementwise, the inverse of $\\cosh$ on $[1, \\infty)$ (NaN
+        below 1)."""
+
+    def arccosh_(self) -> Tensor:
+        """In-place version of `arccosh`: the result is written into the tensor."""
+
     def arcsin(self) -> Tensor:
         """$\\arcsin a$ elementwise (NaN outside $[-1, 1]$)."""
 
@@ -370,6 +392,13 @@ class Tensor(TensorBase):
 
     def arctan2(self, b) -> Tensor:
         """$\\arctan(a / b)$ in the quadrant of the point $(b, a)$, elementwise (`arctan2`)."""
+
+    def arctanh(self) -> Tensor:
+        """$\\operatorname{atanh} a$ elementwise, the inverse of $\\tanh$ ($\\pm\\infty$ at $\\pm 1$,
+        NaN outside $[-1, 1]$)."""
+
+    def arctanh_(self) -> Tensor:
+        """In-place version of `arctanh`: the result is written into the tensor."""
 
     def argmax(self, dim=None, keepdim=False) -> Tensor:
         """Index of the largest element (the first one on ties), flattened when `dim` is None."""
@@ -398,6 +427,13 @@ class Tensor(TensorBase):
 
     def atan2(self, b) -> Tensor:
         """$\\arctan(a / b)$ in the quadrant of the point $(b, a)$, elementwise (`arctan2`)."""
+
+    def atanh(self) -> Tensor:
+        """$\\operatorname{atanh} a$ elementwise, the inverse of $\\tanh$ ($\\pm\\infty$ at $\\pm 1$,
+        NaN outside $[-1, 1]$)."""
+
+    def atanh_(self) -> Tensor:
+        """In-place version of `atanh`: the result is written into the tensor."""
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Add $\\partial \\text{self} / \\partial x$ to `x.grad` for every leaf $x$ below."""
@@ -494,6 +530,12 @@ class Tensor(TensorBase):
     def data(self) -> Tensor:
         """This tensor's values outside the graph (`detach()`)."""
 
+    def deg2rad(self) -> Tensor:
+        """Degrees to radians, $a \\pi / 180$, elementwise."""
+
+    def deg2rad_(self) -> Tensor:
+        """In-place version of `deg2rad`: the result is written into the tensor."""
+
     def detach(self) -> Tensor:
         """`a`'s storage and layout, outside the autograd graph (shares the version counter)."""
 
@@ -524,8 +566,20 @@ class Tensor(TensorBase):
     def erf(self) -> Tensor:
         """The error function $\\frac{2}{\\sqrt{\\pi}} \\int_0^a e^{-t^2} dt$ elementwise."""
 
+    def erfc(self) -> Tensor:
+        """The complementary error function $1 - \\operatorname{erf} a$ elementwise."""
+
+    def erfc_(self) -> Tensor:
+        """In-place version of `erfc`: the result is written into the tensor."""
+
     def exp(self) -> Tensor:
         """$e^a$ elementwise (integers give the default float dtype)."""
+
+    def exp2(self) -> Tensor:
+        """$2^a$ elementwise."""
+
+    def exp2_(self) -> Tensor:
+        """In-place version of `exp2`: the result is written into the tensor."""
 
     def exp_(self) -> Tensor:
         """In-place version of `exp`: the result is written into the tensor."""
@@ -775,6 +829,12 @@ class Tensor(TensorBase):
     def prod(self, dim=None, keepdim=False, dtype=None) -> Tensor:
         """Product over `dim` (`minitorch.prod`)."""
 
+    def rad2deg(self) -> Tensor:
+        """Radians to degrees, $180 a / \\pi$, elementwise."""
+
+    def rad2deg_(self) -> Tensor:
+        """In-place version of `rad2deg`: the result is written into the tensor."""
+
     def reciprocal(self) -> Tensor:
         """$1 / a$ elementwise (integers give the default float dtype)."""
 
@@ -973,17 +1033,38 @@ class Tensor(TensorBase):
 def abs_(a) -> Tensor:
     """In-place version of `abs`: the result is written into the tensor."""
 
+def acosh_(a) -> Tensor:
+    """In-place version of `acosh`: the result is written into the tensor."""
+
+def arccosh_(a) -> Tensor:
+    """In-place version of `arccosh`: the result is written into the tensor."""
+
 def arcsinh_(a) -> Tensor:
     """In-place version of `arcsinh`: the result is written into the tensor."""
 
+def arctanh_(a) -> Tensor:
+    """In-place version of `arctanh`: the result is written into the tensor."""
+
 def asinh_(a) -> Tensor:
     """In-place version of `asinh`: the result is written into the tensor."""
+
+def atanh_(a) -> Tensor:
+    """In-place version of `atanh`: the result is written into the tensor."""
 
 def clamp_(a, min=None, max=None) -> Tensor:
     """In-place version of `clamp`: the result is written into the tensor."""
 
 def clip_(a, min=None, max=None) -> Tensor:
     """In-place version of `clip`: the result is written into the tensor."""
+
+def deg2rad_(a) -> Tensor:
+    """In-place version of `deg2rad`: the result is written into the tensor."""
+
+def erfc_(a) -> Tensor:
+    """In-place version of `erfc`: the result is written into the tensor."""
+
+def exp2_(a) -> Tensor:
+    """In-place version of `exp2`: the result is written into the tensor."""
 
 def exp_(a) -> Tensor:
     """In-place version of `exp`: the result is written into the tensor."""
@@ -999,6 +1080,9 @@ def negative_(a) -> Tensor:
 
 def pow_(a, b) -> Tensor:
     """In-place version of `pow`: the result is written into the tensor."""
+
+def rad2deg_(a) -> Tensor:
+    """In-place version of `rad2deg`: the result is written into the tensor."""
 
 def relu_(a) -> Tensor:
     """In-place version of `relu`: the result is written into the tensor."""
@@ -1029,6 +1113,8 @@ __all__ = [
     "abs",
     "abs_",
     "acos",
+    "acosh",
+    "acosh_",
     "adaptive_avg_pool1d",
     "add",
     "addmm",
@@ -1039,11 +1125,15 @@ __all__ = [
     "any",
     "arange",
     "arccos",
+    "arccosh",
+    "arccosh_",
     "arcsin",
     "arcsinh",
     "arcsinh_",
     "arctan",
     "arctan2",
+    "arctanh",
+    "arctanh_",
     "argmax",
     "argmin",
     "argsort",
@@ -1053,6 +1143,8 @@ __all__ = [
     "asinh_",
     "atan",
     "atan2",
+    "atanh",
+    "atanh_",
     "autograd",
     "avg_pool1d",
     "backpropagate",
@@ -1090,6 +1182,8 @@ __all__ = [
     "cumprod",
     "cumsum",
     "default_generator",
+    "deg2rad",
+    "deg2rad_",
     "derivative_check",
     "detach",
     "device",
@@ -1107,7 +1201,11 @@ __all__ = [
     "eq",
     "equal",
     "erf",
+    "erfc",
+    "erfc_",
     "exp",
+    "exp2",
+    "exp2_",
     "exp_",
     "expand",
     "expm1",
@@ -1209,6 +1307,8 @@ __all__ = [
     "pow_",
     "prod",
     "promote_types",
+    "rad2deg",
+    "rad2deg_",
     "rand",
     "rand_like",
     "randint",

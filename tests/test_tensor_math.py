@@ -13,19 +13,31 @@ import minitorch
 NAN, INF = float("nan"), float("inf")
 
 UNARY = [
-    "sin", "cos", "tan", "atan", "sinh", "cosh", "asinh", "erf", "floor", "ceil", "round",
-    "trunc", "frac", "sign", "square", "expm1",
+    "sin", "cos", "tan", "atan", "sinh", "cosh", "asinh", "erf", "erfc", "exp2", "deg2rad",
+    "rad2deg", "floor", "ceil", "round", "trunc", "frac", "sign", "square", "expm1",
 ]  # fmt: skip
-# Independent references for the declared forms (no torch needed): name -> (NumPy's, aliases)
-NUMPY_REFERENCES = {"asinh": (np.arcsinh, ("arcsinh",))}
 POSITIVE = ["log2", "log10", "log1p", "rsqrt"]
-UNIT = ["asin", "acos"]
+UNIT = ["asin", "acos", "atanh"]
+ABOVE_ONE = ["acosh"]
+# Independent references for the declared forms (no torch needed):
+# name -> (the reference, aliases, where to compare: values with the domain's edges)
+EVERYWHERE = [-30.0, -2.0, -0.5, 0.0, 0.25, 1.0, 3.0, 1e5]
+NUMPY_REFERENCES = {
+    "asinh": (np.arcsinh, ("arcsinh",), EVERYWHERE),
+    "acosh": (np.arccosh, ("arccosh",), [1.25, 1.5, 3.0, 1e5]),
+    "atanh": (np.arctanh, ("arctanh",), [-0.999, -0.5, 0.0, 0.25, 0.9]),
+    "exp2": (np.exp2, (), [-30.0, -2.0, -0.5, 0.0, 0.25, 1.0, 3.0, 100.0]),
+    "erfc": (np.vectorize(math.erfc), (), [-3.0, -0.5, 0.0, 0.25, 1.0, 3.0, 20.0]),
+    "deg2rad": (np.deg2rad, (), [-720.0, -30.0, -0.5, 0.0, 0.25, 1.0, 90.0, 180.0]),
+    "rad2deg": (np.rad2deg, (), [-30.0, -2.0, -0.5, 0.0, 0.25, 1.0, math.pi, 100.0]),
+}
 
 
-@pytest.mark.parametrize("name", UNARY + POSITIVE + UNIT)
+@pytest.mark.parametrize("name", UNARY + POSITIVE + UNIT + ABOVE_ONE)
 @pytest.mark.parametrize("permuted", [False, True])
 def test_unary_like_torch(name, permuted):
     low, high = (0.1, 3.0) if name in POSITIVE else (-0.9, 0.9) if name in UNIT else (-3, 3)
+    low, high = (1.1, 4.0) if name in ABOVE_ONE else (low, high)
     compare(lambda lib, x: getattr(lib, name)(x), [floats((2, 3), 1, low, high)], permuted=permuted)
     compare(lambda lib, x: getattr(x, name)(), [floats((3,), 2, low, high)])
 
@@ -34,8 +46,8 @@ def test_unary_like_torch(name, permuted):
 def test_every_declared_form_matches_numpy(name):
     """minitorch.X, Tensor.X, the aliases and the in-place Tensor.X_ against NumPy; the
     gradient against central differences of minitorch's own forward."""
-    reference, aliases = NUMPY_REFERENCES[name]
-    values = np.array([-30.0, -2.0, -0.5, 0.0, 0.25, 1.0, 3.0, 1e5])
+    reference, aliases, points = NUMPY_REFERENCES[name]
+    values = np.array(points)
     x = minitorch.tensor(values, dtype=minitorch.float64)
     forms = {f"minitorch.{n}": getattr(minitorch, n)(x) for n in (name, *aliases)}
     forms.update({f"Tensor.{n}": getattr(x, n)() for n in (name, *aliases)})
@@ -53,7 +65,7 @@ def test_every_declared_form_matches_numpy(name):
     np.testing.assert_allclose(x.grad.numpy(), (shifted / (2 * h)).numpy(), rtol=1e-6)
 
 
-@pytest.mark.parametrize("name", UNARY + POSITIVE + UNIT)
+@pytest.mark.parametrize("name", UNARY + POSITIVE + UNIT + ABOVE_ONE)
 def test_unary_dtypes_like_torch(name):
     """Integers become floats, except where rounding and sign keep them; bools as torch."""
     if name == "frac":
@@ -69,7 +81,7 @@ def test_unary_dtypes_like_torch(name):
 def test_special_values_like_torch():
     """Infinities, NaN, signed zeros, halves (round to even) and the domain edges."""
     special = np.array([0.5, 1.5, 2.5, -0.5, -2.5, 0.0, -0.0, INF, -INF, NAN, 1.0, -1.0, 800.0])
-    for name in UNARY + POSITIVE + UNIT:
+    for name in UNARY + POSITIVE + UNIT + ABOVE_ONE:
         if name != "square":
             compare(lambda lib, x, name=name: getattr(lib, name)(x), [special], grad=False)
     compare(lambda lib, x: (lib.isnan(x), lib.isinf(x), lib.isfinite(x)), [special])

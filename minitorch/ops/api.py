@@ -37,6 +37,7 @@ from . import (  # noqa: F401 -- imported for their declarations
     scatter_reduce,
     selection,
     sorting,
+    special_functions,
     statistics,
     unary,
     views,

@@ -79,16 +79,6 @@ def cosh_gradient(grad: Tensor, a: Tensor) -> Tensor:
     return grad * a.sinh()
 
 
-def scalar_asinh(x: float) -> float:
-    """$f(x) = \\operatorname{asinh} x = \\ln(x + \\sqrt{x^2 + 1})$"""
-    return math.asinh(x)
-
-
-def asinh_gradient(grad: Tensor, a: Tensor) -> Tensor:
-    """$g / \\sqrt{a^2 + 1}$"""
-    return grad / (a * a + 1).sqrt()
-
-
 def log2_gradient(grad: Tensor, a: Tensor) -> Tensor:
     """$g / (a \\ln 2)$"""
     return grad / (a * math.log(2.0))
@@ -139,7 +129,6 @@ Acos  = unary("Acos",    operators.acos,            acos_gradient,  "a",   True)
 Atan  = unary("Atan",    operators.atan,            atan_gradient,  "a",   True)
 Sinh  = unary("Sinh",    operators.sinh,            sinh_gradient,  "a",   True)
 Cosh  = unary("Cosh",    operators.cosh,            cosh_gradient,  "a",   True)
-Asinh = unary("Asinh",   scalar_asinh,              asinh_gradient, "a",   True)
 Log2  = unary("Log2",    operators.log2,            log2_gradient,  "a",   True)
 Log10 = unary("Log10",   operators.log10,           log10_gradient, "a",   True)
 Log1P = unary("Log1P",   operators.log1p,           log1p_gradient, "a",   True)
@@ -206,18 +195,6 @@ def sinh(a: Tensor) -> Tensor:
 def cosh(a: Tensor) -> Tensor:
     """$\\cosh a$ elementwise."""
     return Cosh.apply(a)
-
-
-@public(inplace=True, aliases=("arcsinh",))
-def asinh(a: Tensor) -> Tensor:
-    """$\\operatorname{asinh} a = \\ln(a + \\sqrt{a^2 + 1})$ elementwise, the inverse of
-    $\\sinh$ (integers give the default float dtype).
-
-    >>> import minitorch
-    >>> minitorch.asinh(minitorch.tensor([0.0, 1.0]))
-    tensor([0.0000, 0.8814])
-    """
-    return Asinh.apply(a)
 
 
 @public()

@@ -1,0 +1,192 @@
+"""Elementwise special functions: the inverse hyperbolics, $2^a$, $\\operatorname{erfc}$, and
+degrees to radians and back.
+
+More rows of `unary.py`'s table: each is a scalar function of floats that the backends
+compile (with its domain written out, since `math.acosh` and friends raise outside it and a
+kernel must give NaN, as PyTorch does), a gradient written with tensor operations, and the
+declared function users call. Integers give the default float dtype.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from .public import public
+from .unary import unary
+
+if TYPE_CHECKING:
+    from .._tensor import Tensor
+
+TWO_OVER_ROOT_PI = 2.0 / math.sqrt(math.pi)
+
+
+def scalar_asinh(x: float) -> float:
+    """$f(x) = \\operatorname{asinh} x = \\ln(x + \\sqrt{x^2 + 1})$"""
+    return math.asinh(x)
+
+
+def scalar_acosh(x: float) -> float:
+    """$f(x) = \\operatorname{acosh} x = \\ln(x + \\sqrt{x^2 - 1})$; NaN below 1"""
+    return math.acosh(x) if x >= 1.0 else math.nan
+
+
+def scalar_atanh(x: float) -> float:
+    """$f(x) = \\operatorname{atanh} x = \\frac{1}{2} \\ln \\frac{1 + x}{1 - x}$; $\\pm\\infty$
+    at $\\pm 1$, NaN outside $[-1, 1]$"""
+    if -1.0 < x < 1.0:
+        return math.atanh(x)
+    if x == 1.0 or x == -1.0:
+        return math.copysign(math.inf, x)
+    return math.nan
+
+
+def scalar_exp2(x: float) -> float:
+    """$f(x) = 2^x$ ($+\\infty$ past the largest float, 0 below the smallest)"""
+    if x > 1024.0:
+        return math.inf
+    if x < -1100.0:
+        return 0.0
+    return 2.0**x
+
+
+def scalar_erfc(x: float) -> float:
+    """$f(x) = 1 - \\operatorname{erf} x$, accurate where $\\operatorname{erf} x$ is near 1"""
+    return math.erfc(x)
+
+
+def scalar_deg2rad(x: float) -> float:
+    """$f(x) = x \\pi / 180$"""
+    return x * (math.pi / 180.0)
+
+
+def scalar_rad2deg(x: float) -> float:
+    """$f(x) = 180 x / \\pi$"""
+    return x * (180.0 / math.pi)
+
+
+def asinh_gradient(grad: Tensor, a: Tensor) -> Tensor:
+    """$g / \\sqrt{a^2 + 1}$"""
+    return grad / (a * a + 1).sqrt()
+
+
+def acosh_gradient(grad: Tensor, a: Tensor) -> Tensor:
+    """$g / \\sqrt{a^2 - 1}$"""
+    return grad / (a * a - 1).sqrt()
+
+
+def atanh_gradient(grad: Tensor, a: Tensor) -> Tensor:
+    """$g / (1 - a^2)$"""
+    return grad / (1 - a * a)
+
+
+def exp2_gradient(grad: Tensor, out: Tensor) -> Tensor:
+    """$g \\, 2^a \\ln 2$, which is $g \\cdot out \\cdot \\ln 2$"""
+    return grad * out * math.log(2.0)
+
+
+def erfc_gradient(grad: Tensor, a: Tensor) -> Tensor:
+    """$-g \\frac{2}{\\sqrt{\\pi}} e^{-a^2}$"""
+    return grad * ((-(a * a)).exp() * -TWO_OVER_ROOT_PI)
+
+
+def deg2rad_gradient(grad: Tensor) -> Tensor:
+    """$g \\pi / 180$"""
+    return grad * (math.pi / 180.0)
+
+
+def rad2deg_gradient(grad: Tensor) -> Tensor:
+    """$180 g / \\pi$"""
+    return grad * (180.0 / math.pi)
+
+
+# fmt: off
+#                   name       f                gradient          saves  to_float
+Asinh   = unary("Asinh",   scalar_asinh,   asinh_gradient,   "a",   True)
+Acosh   = unary("Acosh",   scalar_acosh,   acosh_gradient,   "a",   True)
+Atanh   = unary("Atanh",   scalar_atanh,   atanh_gradient,   "a",   True)
+Exp2    = unary("Exp2",    scalar_exp2,    exp2_gradient,    "out", True)
+Erfc    = unary("Erfc",    scalar_erfc,    erfc_gradient,    "a",   True)
+Deg2Rad = unary("Deg2Rad", scalar_deg2rad, deg2rad_gradient, None,  True)
+Rad2Deg = unary("Rad2Deg", scalar_rad2deg, rad2deg_gradient, None,  True)
+# fmt: on
+
+
+@public(inplace=True, aliases=("arcsinh",))
+def asinh(a: Tensor) -> Tensor:
+    """$\\operatorname{asinh} a = \\ln(a + \\sqrt{a^2 + 1})$ elementwise, the inverse of
+    $\\sinh$ (integers give the default float dtype).
+
+    >>> import minitorch
+    >>> minitorch.asinh(minitorch.tensor([0.0, 1.0]))
+    tensor([0.0000, 0.8814])
+    """
+    return Asinh.apply(a)
+
+
+@public(inplace=True, aliases=("arccosh",))
+def acosh(a: Tensor) -> Tensor:
+    """$\\operatorname{acosh} a$ elementwise, the inverse of $\\cosh$ on $[1, \\infty)$ (NaN
+    below 1).
+
+    >>> import minitorch
+    >>> minitorch.acosh(minitorch.tensor([1.0, 2.0]))
+    tensor([0.0000, 1.3170])
+    """
+    return Acosh.apply(a)
+
+
+@public(inplace=True, aliases=("arctanh",))
+def atanh(a: Tensor) -> Tensor:
+    """$\\operatorname{atanh} a$ elementwise, the inverse of $\\tanh$ ($\\pm\\infty$ at $\\pm 1$,
+    NaN outside $[-1, 1]$).
+
+    >>> import minitorch
+    >>> minitorch.atanh(minitorch.tensor([0.0, 0.5]))
+    tensor([0.0000, 0.5493])
+    """
+    return Atanh.apply(a)
+
+
+@public(inplace=True)
+def exp2(a: Tensor) -> Tensor:
+    """$2^a$ elementwise.
+
+    >>> import minitorch
+    >>> minitorch.exp2(minitorch.tensor([3.0, -1.0]))
+    tensor([8.0000, 0.5000])
+    """
+    return Exp2.apply(a)
+
+
+@public(inplace=True)
+def erfc(a: Tensor) -> Tensor:
+    """The complementary error function $1 - \\operatorname{erf} a$ elementwise.
+
+    >>> import minitorch
+    >>> minitorch.erfc(minitorch.tensor([0.0, 2.0]))
+    tensor([1.0000, 0.0047])
+    """
+    return Erfc.apply(a)
+
+
+@public(inplace=True)
+def deg2rad(a: Tensor) -> Tensor:
+    """Degrees to radians, $a \\pi / 180$, elementwise.
+
+    >>> import minitorch
+    >>> minitorch.deg2rad(minitorch.tensor([180.0, 90.0]))
+    tensor([3.1416, 1.5708])
+    """
+    return Deg2Rad.apply(a)
+
+
+@public(inplace=True)
+def rad2deg(a: Tensor) -> Tensor:
+    """Radians to degrees, $180 a / \\pi$, elementwise.
+
+    >>> import minitorch
+    >>> minitorch.rad2deg(minitorch.tensor([3.141592653589793]))
+    tensor([180.])
+    """
+    return Rad2Deg.apply(a)

@@ -77,6 +77,7 @@ from .tensors.creation import (
 )
 from .tensors.device import device, get_default_device, set_default_device
 from .tensors.format import set_printoptions
+from .tensors.strides import contiguous_format, preserve_format
 
 # The operations (`minitorch.add`, `minitorch.exp`, ...) come from their declarations in ops/
 # (`ops/public.py`), each written once beside its Function; `__init__.pyi` lists them for IDEs.
@@ -115,6 +116,8 @@ __all__: list[str] = [
     "set_default_device",
     "device",
     "set_printoptions",
+    "contiguous_format",
+    "preserve_format",
     "autograd",
     "cuda",
     "linalg",

@@ -264,6 +264,8 @@ from .tensors.device import device as device
 from .tensors.device import get_default_device as get_default_device
 from .tensors.device import set_default_device as set_default_device
 from .tensors.format import set_printoptions as set_printoptions
+from .tensors.strides import contiguous_format as contiguous_format
+from .tensors.strides import preserve_format as preserve_format
 
 class Tensor(TensorBase):
     """A multi-dimensional array over a flat storage, with autograd (see the module docstring)."""
@@ -496,11 +498,13 @@ class Tensor(TensorBase):
     def clip_(self, min=None, max=None) -> Tensor:
         """In-place version of `clip`: the result is written into the tensor."""
 
-    def clone(self) -> Tensor:
-        """A contiguous copy of `a` with its own storage."""
+    def clone(self, *, memory_format=...) -> Tensor:
+        """A copy of `a` with its own storage: with `a`'s strides where its elements fill their
+        storage densely (a transpose), else dense in the order of its strides
+        (`memory_format=minitorch.preserve_format`); row-major with `contiguous_format`."""
 
-    def contiguous(self) -> Tensor:
-        """This tensor if contiguous, else a contiguous copy."""
+    def contiguous(self, memory_format=...) -> Tensor:
+        """This tensor if contiguous, else a contiguous (row-major) copy."""
 
     def copy_(self, source) -> Tensor:
         """Copy `source` (broadcast to `a`'s shape, any dtype) into `a`."""
@@ -1173,6 +1177,7 @@ __all__ = [
     "concat",
     "concatenate",
     "constant_pad_nd",
+    "contiguous_format",
     "conv1d",
     "conv2d",
     "cos",
@@ -1305,6 +1310,7 @@ __all__ = [
     "permute",
     "pow",
     "pow_",
+    "preserve_format",
     "prod",
     "promote_types",
     "rad2deg",

@@ -34,6 +34,7 @@ from .tensors import creation
 from .tensors.base import Size, TensorBase, set_tensor_class
 from .tensors.device import CPU, device
 from .tensors.kernels import new_tensor
+from .tensors.strides import contiguous_format
 
 
 class Tensor(TensorBase):
@@ -162,9 +163,11 @@ class Tensor(TensorBase):
     def __rrshift__(self, other):
         return comparisons.bitwise_right_shift(other, self)
 
-    def contiguous(self) -> Tensor:
-        """This tensor if contiguous, else a contiguous copy."""
-        return self if self.is_contiguous() else copies.clone(self)
+    def contiguous(self, memory_format=contiguous_format) -> Tensor:
+        """This tensor if contiguous, else a contiguous (row-major) copy."""
+        if memory_format is not contiguous_format:
+            raise RuntimeError(f"contiguous() supports only {contiguous_format!r}")
+        return self if self.is_contiguous() else copies.contiguous_copy(self)
 
     def __getitem__(self, key) -> Tensor:
         return indexing.getitem(self, key)

@@ -52,16 +52,18 @@ class SavedTensor:
 
     An op's own output is saved as a detached alias (same storage and version
     counter, no `grad_fn`), so that node and output do not reference each
-    other; `output_of` names the node for the error message.
+    other; `output_of` names the node for the error message, `index` which of
+    its outputs it is.
     """
 
-    __slots__ = ("tensor", "version", "output_of", "node")
+    __slots__ = ("tensor", "version", "output_of", "node", "index")
 
-    def __init__(self, tensor: Tensor, output_of: str | None = None, node=None) -> None:
+    def __init__(self, tensor: Tensor, output_of: str | None = None, node=None, index=0) -> None:
         self.tensor = tensor
         self.version = tensor._version
         self.output_of = output_of
         self.node = node  # a weak reference to the node whose output this is
+        self.index = index
 
     def unpack(self) -> Tensor:
         """The saved tensor; torch's error if it was modified in place since.
@@ -85,6 +87,8 @@ class SavedTensor:
                 f"{self.tensor._version}; expected version {self.version} instead."
             )
         node = None if self.node is None or not _state.enabled else self.node()
+        if node is not None and node.outputs is not None:
+            return self.output_of_several(node)
         if node is not None:
             alias = make_tensor(
                 self.tensor._layout,
@@ -95,6 +99,23 @@ class SavedTensor:
             alias.grad_fn = node
             return alias
         return self.tensor
+
+    def output_of_several(self, node) -> Tensor:
+        """Output `index` of a Function of several outputs, with `node` as `grad_fn`: the
+        output itself while it lives, else an alias that the node then knows by that number
+        (the node finds its outputs' numbers by identity)."""
+        ref, shape, dtype = node.outputs[self.index]
+        output = ref() if ref is not None else None
+        if output is not None:
+            return output
+        alias = make_tensor(
+            self.tensor._layout, self.tensor.dtype, self.tensor.device, self.tensor._version_counter
+        )
+        alias.grad_fn = node
+        outputs = list(node.outputs)
+        outputs[self.index] = (weakref.ref(alias), shape, dtype)
+        node.outputs = tuple(outputs)
+        return alias
 
 
 class GraphContext(Context):
@@ -415,8 +436,12 @@ def saved_form(t: Tensor, outputs: list, node: Node) -> SavedTensor:
     (and a weak reference to the node, for `create_graph`)."""
     if any(t is out for out in outputs):
         alias = make_tensor(t._layout, t.dtype, t.device, t._version_counter)
-        single = node.outputs is None
-        return SavedTensor(alias, node.name(), weakref.ref(node) if single else None)
+        if node.outputs is None:
+            return SavedTensor(alias, node.name(), weakref.ref(node))
+        index = next(
+            k for k, (ref, _, _) in enumerate(node.outputs) if ref is not None and ref() is t
+        )
+        return SavedTensor(alias, node.name(), weakref.ref(node), index)
     return SavedTensor(t)
 
 

@@ -1,6 +1,7 @@
 """Copies and conversions: `clone`, `to` (another dtype or device), `detach`.
 
-`Copy` writes `a`'s elements into a fresh contiguous tensor; its backward
+`Copy` writes `a`'s elements into a fresh tensor, contiguous or with the
+strides `clone`'s memory format asks for (`tensors/strides.py`); its backward
 hands the gradient back unchanged (the autograd layer casts it to the
 input's dtype). `detach` copies nothing: it is `a`'s storage outside the graph.
 """
@@ -11,11 +12,13 @@ from typing import TYPE_CHECKING
 
 from .. import dtypes, operators
 from ..autograd.graph import GraphContext
+from ..backends.tensor_data import TensorData
 from ..dtypes import DType
-from ..tensors.base import TensorBase
+from ..tensors.base import TensorBase, make_tensor
 from ..tensors.device import check_device
 from ..tensors.device import device as Device
 from ..tensors.kernels import alias, apply_map, converted, moved
+from ..tensors.strides import MemoryFormat, preserve_format, preserved_strides
 from .functions import Op
 from .public import public
 
@@ -24,17 +27,26 @@ if TYPE_CHECKING:
 
 
 class Copy(Op):
-    """A contiguous copy: `clone()` (kind Clone), or a dtype or device change (kind ToCopy)."""
+    """A copy: `clone()` (kind Clone), or a dtype or device change (kind ToCopy)."""
 
     @staticmethod
     def forward(
-        ctx: GraphContext, a: Tensor, dtype: DType, kind: str = "Clone", device=None
+        ctx: GraphContext, a: Tensor, dtype: DType, kind: str = "Clone", device=None, strides=None
     ) -> Tensor:
-        """A contiguous copy of `a` with `dtype`, on `device` (`a`'s when None)"""
+        """A copy of `a` with `dtype`, on `device` (`a`'s when None), contiguous or with
+        `strides` (dense ones)"""
         ctx.source_device = a.device
-        if device is None or device == a.device:
+        if device is not None and device != a.device:
+            return converted(moved(a, device), dtype)
+        if strides is None:
             return apply_map(operators.identity, a, dtype)
-        return converted(moved(a, device), dtype)
+        # copied in the order of `strides` (largest outermost): row-major in that order is
+        # the layout `strides` describe
+        order = sorted(range(a.ndim), key=lambda d: -strides[d])
+        layout = a._layout.permute(*order)
+        ordered = apply_map(operators.identity, make_tensor(layout, a.dtype, a.device), dtype)
+        out = TensorData(ordered._layout.storage, a.shape, strides)
+        return make_tensor(out, dtype, a.device)
 
     @staticmethod
     def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
@@ -43,8 +55,16 @@ class Copy(Op):
 
 
 @public()
-def clone(a: Tensor) -> Tensor:
-    """A contiguous copy of `a` with its own storage."""
+def clone(a: Tensor, *, memory_format: MemoryFormat = preserve_format) -> Tensor:
+    """A copy of `a` with its own storage: with `a`'s strides where its elements fill their
+    storage densely (a transpose), else dense in the order of its strides
+    (`memory_format=minitorch.preserve_format`); row-major with `contiguous_format`."""
+    strides = preserved_strides(a.shape, a._layout.strides, memory_format)
+    return Copy.apply(a, dtype=a.dtype, strides=strides)
+
+
+def contiguous_copy(a: Tensor) -> Tensor:
+    """A row-major copy of `a` (`clone(a, memory_format=contiguous_format)`)."""
     return Copy.apply(a, dtype=a.dtype)
 
 

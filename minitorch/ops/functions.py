@@ -59,7 +59,7 @@ NODE_NAMES: dict[str, str | Callable[..., str]] = {
     # Transpose or T, Clone or ToCopy)
     "View": lambda a, shape, kind="View": kind + "Backward0",
     "Permute": lambda a, dims, kind="Permute": kind + "Backward0",
-    "Copy": lambda a, dtype, kind="Clone", device=None: kind + "Backward0",
+    "Copy": lambda a, dtype, kind="Clone", **settings: kind + "Backward0",
     "Restride": lambda a, shape, strides, kind: RESTRIDE_NODES[kind],
     "Index": index_node_name,
     "AdvancedIndex": "IndexBackward0",

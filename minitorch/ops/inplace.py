@@ -19,7 +19,7 @@ from ..autograd.graph import GraphContext
 from ..backends import backend_for
 from ..backends.fused import adam_settings
 from ..backends.tensor_data import TensorData, shape_broadcast
-from ..tensors.base import TensorBase
+from ..tensors.base import TensorBase, make_tensor
 from ..tensors.creation import from_numpy, rng_of, tensor
 from ..tensors.kernels import (
     Number,
@@ -30,8 +30,9 @@ from ..tensors.kernels import (
     view_of,
     write_into,
 )
+from ..tensors.strides import is_non_overlapping_and_dense
 from .arithmetic import add, div, mul, sub
-from .copies import to
+from .copies import Copy, to
 from .functions import Op
 from .public import public
 from .views import Expand, t
@@ -147,17 +148,13 @@ class CopySlices(Op):
 
     @staticmethod
     def forward(ctx: GraphContext, base: Tensor, result: Tensor, region: TensorData) -> Tensor:
-        if not base.is_contiguous():
-            raise RuntimeError(
-                "autograd cannot record an in-place write into a view of a non-contiguous tensor"
-            )
-        ctx.region = region_in(base, region)
+        ctx.region, ctx.base_strides = region_in(base, region), dense_base_strides(base)
         return alias(base)
 
     @staticmethod
     def backward(ctx: GraphContext, grad: Tensor) -> tuple[Tensor, Tensor]:
         """$g$ outside the region to the old history, $g$ inside it to `result`"""
-        grad_base = grad.clone()
+        grad_base = Copy.apply(grad, dtype=grad.dtype, strides=ctx.base_strides)
         in_region = region_of(grad_base, ctx.region)
         grad_result = in_region.clone()
         write_into(in_region, scalar_tensor(0, grad.dtype))
@@ -170,24 +167,41 @@ class AsStrided(Op):
     @staticmethod
     def forward(ctx: GraphContext, base: Tensor, region: TensorData) -> Tensor:
         ctx.input_shape = tuple(base.shape)
-        ctx.region = region_in(base, region)
+        ctx.region, ctx.base_strides = region_in(base, region), dense_base_strides(base)
         return view_of(base, region)
 
     @staticmethod
     def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
         """$g$ in the region of a zero tensor of the base's shape"""
         grad_base = new_tensor(ctx.input_shape, grad.dtype, grad.device)
+        if ctx.base_strides is not None:  # laid out as the base, so that the region fits
+            layout = TensorData(grad_base._layout.storage, ctx.input_shape, ctx.base_strides)
+            grad_base = make_tensor(layout, grad.dtype, grad.device)
         write_into(region_of(grad_base, ctx.region), grad)
         return grad_base
 
 
+def dense_base_strides(base: Tensor) -> tuple | None:
+    """The strides a gradient for `base` needs for a region of `base` to fit it: None for
+    row-major ones, `base`'s own where they are a permutation of row-major ones (a
+    transposed copy); other layouts are refused."""
+    if base.is_contiguous():
+        return None
+    if not is_non_overlapping_and_dense(tuple(base.shape), base.stride()):
+        raise RuntimeError(
+            "autograd cannot record an in-place write into a view of a non-contiguous tensor"
+        )
+    return base.stride()
+
+
 def region_in(base: Tensor, region: TensorData) -> tuple:
-    """(shape, strides, offset) of view `region` relative to its contiguous `base`."""
+    """(shape, strides, offset) of view `region` relative to its dense `base`."""
     return tuple(region.shape), tuple(region.strides), region.offset - base.storage_offset()
 
 
 def region_of(t: Tensor, region: tuple) -> Tensor:
-    """The view of contiguous `t` at `region`, a (shape, strides, offset) from `region_in`."""
+    """The view of `t`, laid out as the base was, at `region`, a (shape, strides, offset)
+    from `region_in`."""
     shape, strides, offset = region
     return view_of(t, TensorData(t._layout.storage, shape, strides, offset))
 

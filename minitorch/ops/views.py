@@ -15,7 +15,7 @@ from ..backends.tensor_data import TensorData, normalize_dim, prod, view_strides
 from ..tensors.creation import parse_shape
 from ..tensors.kernels import view_of
 from ..tensors.shapes import infer_shape, reduction_dims
-from .copies import clone
+from .copies import contiguous_copy
 from .functions import Op
 from .public import public
 
@@ -71,7 +71,7 @@ def reshape(a: Tensor, *shape) -> Tensor:
     """Like `view`, copying only when `a`'s strides do not allow a view."""
     shape = infer_shape(parse_shape(shape), a.numel())
     if view_strides(a.shape, a.stride(), shape) is None:
-        return View.apply(clone(a), shape=shape, kind="UnsafeView")
+        return View.apply(contiguous_copy(a), shape=shape, kind="UnsafeView")
     return View.apply(a, shape=shape)
 
 

@@ -150,6 +150,29 @@ from .ops.joins import tril as tril
 from .ops.joins import triu as triu
 from .ops.joins import unbind as unbind
 from .ops.joins import vstack as vstack
+from .ops.layouts import atleast_1d as atleast_1d
+from .ops.layouts import atleast_2d as atleast_2d
+from .ops.layouts import atleast_3d as atleast_3d
+from .ops.layouts import block_diag as block_diag
+from .ops.layouts import broadcast_shapes as broadcast_shapes
+from .ops.layouts import broadcast_tensors as broadcast_tensors
+from .ops.layouts import cartesian_prod as cartesian_prod
+from .ops.layouts import column_stack as column_stack
+from .ops.layouts import diag_embed as diag_embed
+from .ops.layouts import diagflat as diagflat
+from .ops.layouts import dsplit as dsplit
+from .ops.layouts import fliplr as fliplr
+from .ops.layouts import flipud as flipud
+from .ops.layouts import hsplit as hsplit
+from .ops.layouts import logspace as logspace
+from .ops.layouts import meshgrid as meshgrid
+from .ops.layouts import movedim as moveaxis
+from .ops.layouts import movedim as movedim
+from .ops.layouts import rot90 as rot90
+from .ops.layouts import tril_indices as tril_indices
+from .ops.layouts import triu_indices as triu_indices
+from .ops.layouts import unflatten as unflatten
+from .ops.layouts import vsplit as vsplit
 from .ops.linalg import dot as dot
 from .ops.linalg import matmul as matmul
 from .ops.linalg import mm as mm
@@ -546,6 +569,12 @@ class Tensor(TensorBase):
     def diag(self, diagonal=0) -> Tensor:
         """A vector's diagonal matrix, or a copy of a matrix's diagonal `diagonal`."""
 
+    def diag_embed(self, offset=0, dim1=-2, dim2=-1) -> Tensor:
+        """Matrices whose diagonal `offset` (in dims `dim1`, `dim2`) holds `a`'s last dim."""
+
+    def diagflat(self, offset=0) -> Tensor:
+        """A matrix with `a`'s elements (flattened) on diagonal `offset`."""
+
     def diagonal(self, offset=0, dim1=0, dim2=1) -> Tensor:
         """The diagonal `offset` (above the main one if positive) of dims `dim1` and `dim2`, a view."""
 
@@ -560,6 +589,9 @@ class Tensor(TensorBase):
 
     def double(self) -> Tensor:
         """A float64 version of this tensor (itself if it is float64)."""
+
+    def dsplit(self, sections):
+        """`a` split along its depth (dim 2)."""
 
     def eq(self, b) -> Tensor:
         """$a = b$ elementwise (bool)."""
@@ -609,6 +641,12 @@ class Tensor(TensorBase):
     def flip(self, *dims) -> Tensor:
         """A copy of `a` with the order of its elements along `dims` reversed."""
 
+    def fliplr(self) -> Tensor:
+        """`a` with its columns (dim 1) in reverse order."""
+
+    def flipud(self) -> Tensor:
+        """`a` with its rows (dim 0) in reverse order."""
+
     def float(self) -> Tensor:
         """A float32 version of this tensor (itself if it is float32)."""
 
@@ -639,6 +677,9 @@ class Tensor(TensorBase):
     def histc(self, bins=100, min=0, max=0) -> Tensor:
         """A histogram: counts of the elements in `bins` equal-width bins over `[min, max]`
         (the data's range when both are 0); elements outside are not counted."""
+
+    def hsplit(self, sections):
+        """`a` split along its columns (dim 1; dim 0 of a vector)."""
 
     def hypot(self, b) -> Tensor:
         """$\\sqrt{a^2 + b^2}$ elementwise, without overflow in the squares."""
@@ -761,6 +802,14 @@ class Tensor(TensorBase):
     def mm(self, b) -> Tensor:
         """Product of two matrices."""
 
+    def moveaxis(self, source, destination) -> Tensor:
+        """`a` with dims `source` moved to positions `destination` (ints or sequences), the
+        other dims keeping their order (a view)."""
+
+    def movedim(self, source, destination) -> Tensor:
+        """`a` with dims `source` moved to positions `destination` (ints or sequences), the
+        other dims keeping their order (a view)."""
+
     def msort(self) -> Tensor:
         """`a` sorted along its first dimension."""
 
@@ -866,6 +915,10 @@ class Tensor(TensorBase):
 
     def roll(self, shifts, dims=None) -> Tensor:
         """`a` shifted cyclically by `shifts` along `dims` (of the flattened `a` when None)."""
+
+    def rot90(self, k=1, dims=(0, 1)) -> Tensor:
+        """`a` turned by `k` quarter turns in the plane of `dims`, from the first dim towards
+        the second."""
 
     def round(self, decimals=0) -> Tensor:
         """$a$ rounded to `decimals` decimal places, halves to even (`minitorch.round`)."""
@@ -1006,6 +1059,9 @@ class Tensor(TensorBase):
     def unbind(self, dim=0):
         """The slices of `a` along `dim`, that dim removed (views)."""
 
+    def unflatten(self, dim, sizes) -> Tensor:
+        """`a` with dim `dim` split into `sizes` (one of them may be -1)."""
+
     def uniform_(self, low=0.0, high=1.0, *, generator=None) -> Tensor:
         """Fill `a` with samples from $U(low, high)$ drawn by `generator` (or the default one)."""
 
@@ -1027,6 +1083,9 @@ class Tensor(TensorBase):
 
     def view_as(self, other) -> Tensor:
         """`a` seen with `other`'s shape (`view`)."""
+
+    def vsplit(self, sections):
+        """`a` split along its rows (dim 0)."""
 
     def where(self, condition, other) -> Tensor:
         """The method `a.where(condition, other)`: `where(condition, a, other)`."""
@@ -1149,6 +1208,9 @@ __all__ = [
     "atan2",
     "atanh",
     "atanh_",
+    "atleast_1d",
+    "atleast_2d",
+    "atleast_3d",
     "autograd",
     "avg_pool1d",
     "backpropagate",
@@ -1160,11 +1222,15 @@ __all__ = [
     "bitwise_or",
     "bitwise_right_shift",
     "bitwise_xor",
+    "block_diag",
     "bmm",
     "bool",
+    "broadcast_shapes",
+    "broadcast_tensors",
     "broadcast_to",
     "bucketize",
     "can_cast",
+    "cartesian_prod",
     "cat",
     "ceil",
     "central_difference",
@@ -1174,6 +1240,7 @@ __all__ = [
     "clip",
     "clip_",
     "clone",
+    "column_stack",
     "concat",
     "concatenate",
     "constant_pad_nd",
@@ -1193,10 +1260,13 @@ __all__ = [
     "detach",
     "device",
     "diag",
+    "diag_embed",
+    "diagflat",
     "diagonal",
     "div",
     "dot",
     "double",
+    "dsplit",
     "dstack",
     "dtype",
     "einsum",
@@ -1219,6 +1289,8 @@ __all__ = [
     "fix",
     "flatten",
     "flip",
+    "fliplr",
+    "flipud",
     "float",
     "float32",
     "float64",
@@ -1238,6 +1310,7 @@ __all__ = [
     "grad_check",
     "gt",
     "histc",
+    "hsplit",
     "hstack",
     "hypot",
     "iinfo",
@@ -1271,6 +1344,7 @@ __all__ = [
     "logical_and",
     "logical_not",
     "logical_or",
+    "logspace",
     "logsumexp",
     "long",
     "lt",
@@ -1284,9 +1358,12 @@ __all__ = [
     "maximum",
     "mean",
     "median",
+    "meshgrid",
     "min",
     "minimum",
     "mm",
+    "moveaxis",
+    "movedim",
     "msort",
     "mul",
     "multinomial",
@@ -1330,6 +1407,7 @@ __all__ = [
     "reshape",
     "result_type",
     "roll",
+    "rot90",
     "round",
     "rsqrt",
     "save",
@@ -1374,16 +1452,20 @@ __all__ = [
     "topological_sort",
     "transpose",
     "tril",
+    "tril_indices",
     "triu",
+    "triu_indices",
     "true_divide",
     "trunc",
     "uint8",
     "unbind",
+    "unflatten",
     "unique",
     "unique_consecutive",
     "unsqueeze",
     "utils",
     "var",
+    "vsplit",
     "vstack",
     "where",
     "zeros",

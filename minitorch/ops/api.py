@@ -28,6 +28,7 @@ from . import (  # noqa: F401 -- imported for their declarations
     indexing,
     inplace,
     joins,
+    layouts,
     linalg,
     losses,
     normalization,

@@ -1,0 +1,105 @@
+"""Shared by the tests of PyTorch-surface names: a table row is one call, checked three ways.
+
+A `Case` has a label, `call(lib)` (the same code for minitorch and for torch), and
+`expected`, the answer from an independent reference (NumPy, or values written out by
+hand from the definition), so the check passes without torch. `check_case` compares
+minitorch's result with `expected` (shape, dtype where given, values); `grad_inputs`
+names the float64 inputs whose gradient is checked against central differences.
+`like_torch` runs the same call in torch and compares everything `helpers.describe`
+sees (values, shapes, dtypes, or the same error).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+import minitorch
+
+
+@dataclass
+class Case:
+    label: str
+    call: Callable  # lib -> result (a tensor, a tuple of them, a Size, a number)
+    expected: Callable  # () -> the reference (arrays, tuples of arrays, tuples, numbers)
+    dtype: str | None = None  # the result's dtype name, where it is part of the behaviour
+    grad: Callable | None = None  # (lib, *float64 leaves) -> tensor, with `leaves`' values
+    leaves: list = field(default_factory=list)  # NumPy arrays: the gradient's inputs
+
+    def __str__(self) -> str:
+        return self.label
+
+
+def as_array(value):
+    if isinstance(value, minitorch.Tensor):
+        return value.detach().numpy()
+    return value
+
+
+def assert_matches(ours, expected, label: str) -> None:
+    if isinstance(expected, (tuple, list)) and not isinstance(ours, minitorch.Tensor):
+        assert len(ours) == len(expected), f"{label}: {len(ours)} results, {len(expected)}"
+        for k, (a, b) in enumerate(zip(ours, expected, strict=True)):
+            assert_matches(a, b, f"{label}[{k}]")
+        return
+    if isinstance(expected, np.ndarray):
+        assert isinstance(ours, minitorch.Tensor), f"{label}: {type(ours).__name__}"
+        assert tuple(ours.shape) == expected.shape, f"{label}: {ours.shape} vs {expected.shape}"
+        if expected.dtype == np.bool_:
+            assert ours.dtype is minitorch.bool, f"{label}: dtype {ours.dtype}"
+        np.testing.assert_allclose(as_array(ours), expected, rtol=1e-6, atol=1e-9, err_msg=label)
+        return
+    if isinstance(ours, minitorch.Tensor):
+        np.testing.assert_allclose(as_array(ours), expected, rtol=1e-6, atol=1e-9, err_msg=label)
+        return
+    assert ours == expected, f"{label}: {ours} vs {expected}"
+
+
+def check_case(case: Case) -> None:
+    ours = case.call(minitorch)
+    assert_matches(ours, case.expected(), case.label)
+    if case.dtype is not None:
+        assert str(ours.dtype) == f"minitorch.{case.dtype}", f"{case.label}: {ours.dtype}"
+    if case.grad is not None:
+        leaves = [
+            minitorch.tensor(x, dtype=minitorch.float64, requires_grad=True) for x in case.leaves
+        ]
+        minitorch.grad_check(lambda *xs: case.grad(minitorch, *xs), *leaves)
+
+
+def assert_close_described(ours, theirs, where: str) -> None:
+    """`helpers.describe`d results alike: the same structure, dtypes, shapes and errors, and
+    values within rounding (a composition may round differently from torch's own kernel)."""
+    if isinstance(theirs, tuple) and theirs and theirs[0] == "tensor":
+        assert ours[:-1] == theirs[:-1], f"{where}: {ours[:-1]} vs {theirs[:-1]}"
+        np.testing.assert_allclose(
+            np.asarray(ours[-1], dtype=float), np.asarray(theirs[-1], dtype=float),
+            rtol=1e-6, atol=1e-12, err_msg=where,
+        )  # fmt: skip
+    elif isinstance(theirs, tuple) and not (theirs and theirs[0] == "raised"):
+        assert isinstance(ours, tuple) and len(ours) == len(theirs), f"{where}: {ours} vs {theirs}"
+        for k, (a, b) in enumerate(zip(ours, theirs, strict=True)):
+            assert_close_described(a, b, f"{where}[{k}]")
+    elif isinstance(theirs, float):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-6, err_msg=where)
+    else:
+        assert ours == theirs, f"{where}: {ours} vs {theirs}"
+
+
+def like_torch(case: Case, torch: Any) -> None:
+    """The case's call in both libraries: the same results (or errors); gradients alike."""
+    import warnings
+
+    from helpers import compare, describe, outcome
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours, theirs = (describe(outcome(case.call, lib)) for lib in (minitorch, torch))
+    assert_close_described(ours, theirs, case.label)
+    if case.grad is not None:
+        # compositions record their steps' nodes, not one node named as torch's
+        leaves = [np.asarray(x, dtype=np.float64) for x in case.leaves]
+        compare(case.grad, leaves, names=False)

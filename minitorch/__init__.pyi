@@ -116,6 +116,20 @@ from .ops.elementwise import tan as tan
 from .ops.elementwise import tensor_round as round
 from .ops.elementwise import trunc as fix
 from .ops.elementwise import trunc as trunc
+from .ops.elementwise_compositions import copysign as copysign
+from .ops.elementwise_compositions import float_power as float_power
+from .ops.elementwise_compositions import heaviside as heaviside
+from .ops.elementwise_compositions import isin as isin
+from .ops.elementwise_compositions import isneginf as isneginf
+from .ops.elementwise_compositions import isposinf as isposinf
+from .ops.elementwise_compositions import logaddexp as logaddexp
+from .ops.elementwise_compositions import logaddexp2 as logaddexp2
+from .ops.elementwise_compositions import logit as logit
+from .ops.elementwise_compositions import nanmean as nanmean
+from .ops.elementwise_compositions import nansum as nansum
+from .ops.elementwise_compositions import signbit as signbit
+from .ops.elementwise_compositions import sinc as sinc
+from .ops.elementwise_compositions import xlogy as xlogy
 from .ops.gather import gather as gather
 from .ops.gather import index_add as index_add
 from .ops.gather import index_fill as index_fill
@@ -180,6 +194,17 @@ from .ops.pooling import adaptive_avg_pool1d as adaptive_avg_pool1d
 from .ops.pooling import avg_pool1d as avg_pool1d
 from .ops.pooling import max_pool1d as max_pool1d
 from .ops.pooling import max_pool2d as max_pool2d
+from .ops.products import addbmm as addbmm
+from .ops.products import addcdiv as addcdiv
+from .ops.products import addcmul as addcmul
+from .ops.products import addmv as addmv
+from .ops.products import addr as addr
+from .ops.products import baddbmm as baddbmm
+from .ops.products import cross as cross
+from .ops.products import dist as dist
+from .ops.products import inner as inner
+from .ops.products import kron as kron
+from .ops.products import mv as mv
 from .ops.reductions import argmax as argmax
 from .ops.reductions import argmin as argmin
 from .ops.reductions import log_softmax as log_softmax
@@ -191,6 +216,15 @@ from .ops.reductions import tensor_max as max
 from .ops.reductions import tensor_min as min
 from .ops.reductions import tensor_prod as prod
 from .ops.reductions import tensor_sum as sum
+from .ops.running import aminmax as aminmax
+from .ops.running import cummax as cummax
+from .ops.running import cummin as cummin
+from .ops.running import cumulative_trapezoid as cumulative_trapezoid
+from .ops.running import diff as diff
+from .ops.running import histogram as histogram
+from .ops.running import logcumsumexp as logcumsumexp
+from .ops.running import trapezoid as trapezoid
+from .ops.running import trapezoid as trapz
 from .ops.scatter_reduce import scatter_reduce as scatter_reduce
 from .ops.selection import argwhere as argwhere
 from .ops.selection import bincount as bincount
@@ -368,14 +402,29 @@ class Tensor(TensorBase):
     def add_(self, b, alpha=1) -> Tensor:
         """$a \\leftarrow a + \\alpha b$ in place."""
 
+    def addbmm(self, a, b, *, beta=1, alpha=1) -> Tensor:
+        """$\\beta c + \\alpha \\sum_i a_i b_i$ (the batch's products summed)."""
+
+    def addcdiv(self, t1, t2, *, value=1) -> Tensor:
+        """$a + \\mathrm{value} \\cdot t_1 / t_2$."""
+
     def addcdiv_(self, t1, t2, value=1) -> Tensor:
         """$a \\leftarrow a + \\mathrm{value} \\cdot t_1 / t_2$ in place."""
+
+    def addcmul(self, t1, t2, *, value=1) -> Tensor:
+        """$a + \\mathrm{value} \\cdot t_1 t_2$."""
 
     def addcmul_(self, t1, t2, value=1) -> Tensor:
         """$a \\leftarrow a + \\mathrm{value} \\cdot t_1 t_2$ in place."""
 
     def addmm(self, a, b, *, beta=1, alpha=1) -> Tensor:
         """$\\beta c + \\alpha (a b)$ for matrices `a`, `b` (the affine map of `nn.Linear`)."""
+
+    def addmv(self, a, v, *, beta=1, alpha=1) -> Tensor:
+        """$\\beta c + \\alpha \\, a v$."""
+
+    def addr(self, u, v, *, beta=1, alpha=1) -> Tensor:
+        """$\\beta c + \\alpha \\, u v^T$."""
 
     def all(self, dim=None, keepdim=False) -> Tensor:
         """True where every element along `dim` is non-zero (`minitorch.all`)."""
@@ -388,6 +437,9 @@ class Tensor(TensorBase):
 
     def amin(self, dim=(), keepdim=False) -> Tensor:
         """The smallest element over `dim` (all dims by default); ties share the gradient."""
+
+    def aminmax(self, *, dim=None, keepdim=False):
+        """`(min, max)` over `dim` (all elements by default), as `amin` and `amax` give them."""
 
     def any(self, dim=None, keepdim=False) -> Tensor:
         """True where some element along `dim` is non-zero (`minitorch.any`)."""
@@ -463,6 +515,9 @@ class Tensor(TensorBase):
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Add $\\partial \\text{self} / \\partial x$ to `x.grad` for every leaf $x$ below."""
 
+    def baddbmm(self, a, b, *, beta=1, alpha=1) -> Tensor:
+        """$\\beta c + \\alpha \\, a_i b_i$ for each matrix $i$ of the batches."""
+
     def bernoulli(self, p=None, *, generator=None) -> Tensor:
         """`minitorch.bernoulli(self)`: 1 with probability `self` (or `p`) elementwise."""
 
@@ -532,6 +587,12 @@ class Tensor(TensorBase):
     def copy_(self, source) -> Tensor:
         """Copy `source` (broadcast to `a`'s shape, any dtype) into `a`."""
 
+    def copysign(self, b) -> Tensor:
+        """$|a|$ with the sign of $b$ (its sign bit: $-0.0$ counts as negative)."""
+
+    def copysign_(self, b) -> Tensor:
+        """In-place version of `copysign`: the result is written into the tensor."""
+
     def cos(self) -> Tensor:
         """$\\cos a$ elementwise."""
 
@@ -544,8 +605,18 @@ class Tensor(TensorBase):
     def cpu(self) -> Tensor:
         """This tensor on the CPU (itself when it is there already)."""
 
+    def cross(self, b, dim=None) -> Tensor:
+        """The cross product $a \\times b$ of 3-vectors along `dim` (by default the first dim of
+        size 3, with PyTorch's deprecation warning)."""
+
     def cuda(self, device=None, non_blocking=False) -> Tensor:
         """This tensor on the GPU (itself when it is there already); `device` an index or name."""
+
+    def cummax(self, dim):
+        """The running maxima along `dim` and where each was (the latest of equal ones)."""
+
+    def cummin(self, dim):
+        """The running minima along `dim` and where each was (the latest of equal ones)."""
 
     def cumprod(self, dim, dtype=None) -> Tensor:
         """The running products along `dim`."""
@@ -577,6 +648,13 @@ class Tensor(TensorBase):
 
     def diagonal(self, offset=0, dim1=0, dim2=1) -> Tensor:
         """The diagonal `offset` (above the main one if positive) of dims `dim1` and `dim2`, a view."""
+
+    def diff(self, n=1, dim=-1, prepend=None, append=None) -> Tensor:
+        """The `n`-th forward difference $a_{i+1} - a_i$ along `dim` (after joining `prepend`
+        and `append`); booleans give `a_{i+1} != a_i`."""
+
+    def dist(self, b, p=2) -> Tensor:
+        """$\\|a - b\\|_p$ over all elements (after broadcasting)."""
 
     def div(self, b) -> Tensor:
         """$a / b$ elementwise (true division: integers give floats)."""
@@ -650,6 +728,12 @@ class Tensor(TensorBase):
     def float(self) -> Tensor:
         """A float32 version of this tensor (itself if it is float32)."""
 
+    def float_power(self, b) -> Tensor:
+        """$a^b$ in float64 (both operands converted first)."""
+
+    def float_power_(self, b) -> Tensor:
+        """In-place version of `float_power`: the result is written into the tensor."""
+
     def floor(self) -> Tensor:
         """$\\lfloor a \\rfloor$ elementwise."""
 
@@ -674,9 +758,20 @@ class Tensor(TensorBase):
     def gt(self, b) -> Tensor:
         """$a > b$ elementwise (bool)."""
 
+    def heaviside(self, values) -> Tensor:
+        """The step function: $0$ for $a < 0$, `values` at $a = 0$, $1$ for $a > 0$ (no gradient)."""
+
+    def heaviside_(self, values) -> Tensor:
+        """In-place version of `heaviside`: the result is written into the tensor."""
+
     def histc(self, bins=100, min=0, max=0) -> Tensor:
         """A histogram: counts of the elements in `bins` equal-width bins over `[min, max]`
         (the data's range when both are 0); elements outside are not counted."""
+
+    def histogram(self, bins=100, *, range=None, weight=None, density=False):
+        """Counts (or summed `weight`s) of `a`'s elements in `bins` equal bins over `range`
+        (the data's min and max by default), or between the edges of a `bins` tensor; the last
+        bin includes its right edge. `density` divides by the total and the bin widths."""
 
     def hsplit(self, sections):
         """`a` split along its columns (dim 1; dim 0 of a vector)."""
@@ -702,6 +797,9 @@ class Tensor(TensorBase):
     def index_select(self, dim, index) -> Tensor:
         """The slices of `a` along `dim` at `index`, in that order: `a[:, index]` for `dim=1`."""
 
+    def inner(self, b) -> Tensor:
+        """The dot products over the last dims: shape `a.shape[:-1] + b.shape[:-1]`."""
+
     def int(self) -> Tensor:
         """An int32 version of this tensor (itself if it is int32)."""
 
@@ -716,6 +814,15 @@ class Tensor(TensorBase):
 
     def isnan(self) -> Tensor:
         """True where $a$ is NaN."""
+
+    def isneginf(self) -> Tensor:
+        """Whether each element is $-\\infty$."""
+
+    def isposinf(self) -> Tensor:
+        """Whether each element is $+\\infty$."""
+
+    def kron(self, b) -> Tensor:
+        """The Kronecker product: block $(i, j)$ is $a_{ij} \\, b$ (any number of dims)."""
 
     def kthvalue(self, k, dim=-1, keepdim=False):
         """`(values, indices)` of the `k`-th smallest element along `dim` (`k` from 1)."""
@@ -747,6 +854,16 @@ class Tensor(TensorBase):
     def log_softmax(self, dim, dtype=None) -> Tensor:
         """$\\ln$ softmax along `dim`, computed stably (in `dtype` when given)."""
 
+    def logaddexp(self, b) -> Tensor:
+        """$\\log(e^a + e^b) = \\max(a, b) + \\log(1 + e^{-|a - b|})$ (no overflow)."""
+
+    def logaddexp2(self, b) -> Tensor:
+        """$\\log_2(2^a + 2^b)$."""
+
+    def logcumsumexp(self, dim) -> Tensor:
+        """$\\log \\sum_{j \\le i} e^{a_j}$ along `dim`, shifted by the maximum so that it does not
+        overflow."""
+
     def logical_and(self, b) -> Tensor:
         """True where both are non-zero."""
 
@@ -755,6 +872,12 @@ class Tensor(TensorBase):
 
     def logical_or(self, b) -> Tensor:
         """True where either is non-zero."""
+
+    def logit(self, eps=None) -> Tensor:
+        """$\\log \\frac{a}{1 - a}$; with `eps`, $a$ clamped to $[\\epsilon, 1 - \\epsilon]$ first."""
+
+    def logit_(self, eps=None) -> Tensor:
+        """In-place version of `logit`: the result is written into the tensor."""
 
     def logsumexp(self, dim, keepdim=False) -> Tensor:
         """$\\ln \\sum e^{a}$ over `dim`, computed stably (integers give floats)."""
@@ -822,8 +945,17 @@ class Tensor(TensorBase):
     def multinomial(self, num_samples, replacement=False, *, generator=None) -> Tensor:
         """`minitorch.multinomial(self, ...)`: indices drawn with weights `self`."""
 
+    def mv(self, v) -> Tensor:
+        """The matrix-vector product $a v$."""
+
     def nan_to_num(self, nan=0.0, posinf=None, neginf=None) -> Tensor:
         """NaN to `nan`, $\\pm\\infty$ to `posinf`/`neginf` (the dtype's largest finite by default)."""
+
+    def nanmean(self, dim=None, keepdim=False, *, dtype=None) -> Tensor:
+        """The mean over `dim` of the elements that are not NaN."""
+
+    def nansum(self, dim=None, keepdim=False, *, dtype=None) -> Tensor:
+        """The sum over `dim` (all elements by default) with NaNs counted as zero."""
 
     def narrow(self, dim, start, length) -> Tensor:
         """Elements `start` to `start + length` of `a` along `dim` (a view)."""
@@ -958,8 +1090,17 @@ class Tensor(TensorBase):
     def sign(self) -> Tensor:
         """$-1$, 0 or 1 by the sign of each element (0 for NaN; bools unchanged)."""
 
+    def signbit(self) -> Tensor:
+        """Whether the sign bit is set: True for negatives, $-0.0$ and NaNs with the bit."""
+
     def sin(self) -> Tensor:
         """$\\sin a$ elementwise (integers give the default float dtype)."""
+
+    def sinc(self) -> Tensor:
+        """$\\frac{\\sin \\pi a}{\\pi a}$, and $1$ at $a = 0$."""
+
+    def sinc_(self) -> Tensor:
+        """In-place version of `sinc`: the result is written into the tensor."""
 
     def sinh(self) -> Tensor:
         """$\\sinh a$ elementwise."""
@@ -1090,6 +1231,12 @@ class Tensor(TensorBase):
     def where(self, condition, other) -> Tensor:
         """The method `a.where(condition, other)`: `where(condition, a, other)`."""
 
+    def xlogy(self, b) -> Tensor:
+        """$a \\log b$, and $0$ where $a = 0$ (unless $b$ is NaN)."""
+
+    def xlogy_(self, b) -> Tensor:
+        """In-place version of `xlogy`: the result is written into the tensor."""
+
     def zero_(self) -> Tensor:
         """Set every element of `a` to 0."""
 
@@ -1120,6 +1267,9 @@ def clamp_(a, min=None, max=None) -> Tensor:
 def clip_(a, min=None, max=None) -> Tensor:
     """In-place version of `clip`: the result is written into the tensor."""
 
+def copysign_(a, b) -> Tensor:
+    """In-place version of `copysign`: the result is written into the tensor."""
+
 def deg2rad_(a) -> Tensor:
     """In-place version of `deg2rad`: the result is written into the tensor."""
 
@@ -1132,8 +1282,17 @@ def exp2_(a) -> Tensor:
 def exp_(a) -> Tensor:
     """In-place version of `exp`: the result is written into the tensor."""
 
+def float_power_(a, b) -> Tensor:
+    """In-place version of `float_power`: the result is written into the tensor."""
+
+def heaviside_(a, values) -> Tensor:
+    """In-place version of `heaviside`: the result is written into the tensor."""
+
 def log_(a) -> Tensor:
     """In-place version of `log`: the result is written into the tensor."""
+
+def logit_(a, eps=None) -> Tensor:
+    """In-place version of `logit`: the result is written into the tensor."""
 
 def neg_(a) -> Tensor:
     """In-place version of `neg`: the result is written into the tensor."""
@@ -1153,11 +1312,17 @@ def relu_(a) -> Tensor:
 def sigmoid_(a) -> Tensor:
     """In-place version of `sigmoid`: the result is written into the tensor."""
 
+def sinc_(a) -> Tensor:
+    """In-place version of `sinc`: the result is written into the tensor."""
+
 def sqrt_(a) -> Tensor:
     """In-place version of `sqrt`: the result is written into the tensor."""
 
 def tanh_(a) -> Tensor:
     """In-place version of `tanh`: the result is written into the tensor."""
+
+def xlogy_(a, b) -> Tensor:
+    """In-place version of `xlogy`: the result is written into the tensor."""
 
 __all__ = [
     "Context",
@@ -1180,11 +1345,17 @@ __all__ = [
     "acosh_",
     "adaptive_avg_pool1d",
     "add",
+    "addbmm",
+    "addcdiv",
+    "addcmul",
     "addmm",
+    "addmv",
+    "addr",
     "all",
     "allclose",
     "amax",
     "amin",
+    "aminmax",
     "any",
     "arange",
     "arccos",
@@ -1214,6 +1385,7 @@ __all__ = [
     "autograd",
     "avg_pool1d",
     "backpropagate",
+    "baddbmm",
     "bernoulli",
     "bincount",
     "bitwise_and",
@@ -1247,12 +1419,18 @@ __all__ = [
     "contiguous_format",
     "conv1d",
     "conv2d",
+    "copysign",
+    "copysign_",
     "cos",
     "cosh",
     "count_nonzero",
+    "cross",
     "cuda",
+    "cummax",
+    "cummin",
     "cumprod",
     "cumsum",
+    "cumulative_trapezoid",
     "default_generator",
     "deg2rad",
     "deg2rad_",
@@ -1263,6 +1441,8 @@ __all__ = [
     "diag_embed",
     "diagflat",
     "diagonal",
+    "diff",
+    "dist",
     "div",
     "dot",
     "double",
@@ -1294,6 +1474,8 @@ __all__ = [
     "float",
     "float32",
     "float64",
+    "float_power",
+    "float_power_",
     "floor",
     "floor_divide",
     "fmod",
@@ -1309,7 +1491,10 @@ __all__ = [
     "get_default_dtype",
     "grad_check",
     "gt",
+    "heaviside",
+    "heaviside_",
     "histc",
+    "histogram",
     "hsplit",
     "hstack",
     "hypot",
@@ -1318,6 +1503,7 @@ __all__ = [
     "index_fill",
     "index_select",
     "initial_seed",
+    "inner",
     "int",
     "int16",
     "int32",
@@ -1327,8 +1513,12 @@ __all__ = [
     "is_tensor",
     "isclose",
     "isfinite",
+    "isin",
     "isinf",
     "isnan",
+    "isneginf",
+    "isposinf",
+    "kron",
     "kthvalue",
     "le",
     "lerp",
@@ -1341,9 +1531,14 @@ __all__ = [
     "log2",
     "log_",
     "log_softmax",
+    "logaddexp",
+    "logaddexp2",
+    "logcumsumexp",
     "logical_and",
     "logical_not",
     "logical_or",
+    "logit",
+    "logit_",
     "logspace",
     "logsumexp",
     "long",
@@ -1367,7 +1562,10 @@ __all__ = [
     "msort",
     "mul",
     "multinomial",
+    "mv",
     "nan_to_num",
+    "nanmean",
+    "nansum",
     "narrow",
     "ne",
     "neg",
@@ -1425,7 +1623,10 @@ __all__ = [
     "sigmoid",
     "sigmoid_",
     "sign",
+    "signbit",
     "sin",
+    "sinc",
+    "sinc_",
     "sinh",
     "softmax",
     "sort",
@@ -1451,6 +1652,8 @@ __all__ = [
     "topk",
     "topological_sort",
     "transpose",
+    "trapezoid",
+    "trapz",
     "tril",
     "tril_indices",
     "triu",
@@ -1468,6 +1671,8 @@ __all__ = [
     "vsplit",
     "vstack",
     "where",
+    "xlogy",
+    "xlogy_",
     "zeros",
     "zeros_like",
 ]

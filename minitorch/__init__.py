@@ -3,7 +3,7 @@
 Every public name is imported explicitly below and listed in ``__all__``.
 """
 
-from . import autograd, cuda, linalg, nn, operators, optim, utils
+from . import accelerator, autograd, backends, cuda, linalg, nn, operators, optim, utils
 from ._tensor import Tensor
 from .autodiff import Context, backpropagate, central_difference, topological_sort
 from .autograd import (
@@ -42,6 +42,24 @@ from .dtypes import int32 as int  # noqa: A004
 from .dtypes import int64 as long
 from .nn import Module, Parameter, ScalarParameter
 from .ops.api import TORCH_FUNCTIONS
+from .runtime import (
+    BoolTensor,
+    ByteTensor,
+    CharTensor,
+    DoubleTensor,
+    FloatTensor,
+    IntTensor,
+    LongTensor,
+    ShortTensor,
+    are_deterministic_algorithms_enabled,
+    compile,  # noqa: A004 -- PyTorch's name
+    get_num_threads,
+    get_rng_state,
+    set_num_threads,
+    set_rng_state,
+    use_deterministic_algorithms,
+)
+from .runtime import __version__ as __version__
 from .scalar import Scalar, derivative_check
 from .serialization import load, save
 from .tensors.base import Size
@@ -116,6 +134,23 @@ __all__: list[str] = [
     "set_default_device",
     "device",
     "set_printoptions",
+    "BoolTensor",
+    "ByteTensor",
+    "CharTensor",
+    "DoubleTensor",
+    "FloatTensor",
+    "IntTensor",
+    "LongTensor",
+    "ShortTensor",
+    "are_deterministic_algorithms_enabled",
+    "compile",
+    "get_num_threads",
+    "get_rng_state",
+    "set_num_threads",
+    "set_rng_state",
+    "use_deterministic_algorithms",
+    "accelerator",
+    "backends",
     "contiguous_format",
     "preserve_format",
     "autograd",

@@ -87,9 +87,14 @@ def _encode(value: Any, path: list[str], arrays: dict, top: bool = False) -> Any
     )
 
 
-def load(f: FileLike, map_location: Any = None) -> Any:
+def load(
+    f: FileLike, map_location: Any = None, *, weights_only: bool | None = None, mmap=None
+) -> Any:
     """Read what `save` wrote (or any safetensors file, as a dict of tensors) from `f`,
     a path or a binary file; `map_location` moves the tensors to that device.
+    `weights_only` and `mmap` are accepted as PyTorch's `load` takes them: every load
+    here reads tensors and plain containers only (what `weights_only=True` asks for),
+    read whole into memory.
 
     Never unpickles: a `torch.save` file (.pt, .pth, .bin) is refused with the way to
     convert it.
@@ -108,10 +113,25 @@ def load(f: FileLike, map_location: Any = None) -> Any:
     tensors = {}
     for key, array in arrays.items():
         t = from_numpy(np.array(array))
-        tensors[key] = t if map_location is None else t.to(map_location)
+        tensors[key] = mapped(t, map_location)
     if STRUCTURE_KEY not in metadata:
         return tensors
     return _decode(json.loads(metadata[STRUCTURE_KEY]), tensors)
+
+
+def mapped(t, map_location: Any):
+    """`t` where `map_location` puts it: a device (or its name), a dict from the saved
+    location's name to another, or a function `(tensor, location) -> tensor`, as in PyTorch
+    (tensors are saved from the CPU: their location is `"cpu"`)."""
+    if map_location is None:
+        return t
+    if callable(map_location):
+        result = map_location(t, "cpu")
+        return t if result is None else result
+    if isinstance(map_location, dict):
+        target = map_location.get("cpu")
+        return t if target is None else t.to(target)
+    return t.to(map_location)
 
 
 def _check_header(data: bytes, name: Any) -> dict:

@@ -54,11 +54,13 @@ def test_tables_are_the_declarations_and_nothing_else():
     expected_torch, expected_methods, expected_functional = set(), set(), set()
     for d in DECLARATIONS:
         names = {d.name, *d.aliases}
-        expected_torch |= names if d.torch else set()
-        expected_functional |= names if d.functional else set()
+        own = set() if d.only_inplace else names  # the in-place forms alone: no plain name
+        expected_torch |= own if d.torch else set()
+        expected_functional |= own if d.functional else set()
         if d.method is not None:
             methods = {d.method, *d.aliases}
-            expected_methods |= methods | ({m + "_" for m in methods} if d.inplace else set())
+            plain = set() if d.only_inplace else methods
+            expected_methods |= plain | ({m + "_" for m in methods} if d.inplace else set())
             if d.inplace and d.torch:
                 expected_torch |= {n + "_" for n in names}
     assert set(TORCH_FUNCTIONS) == expected_torch

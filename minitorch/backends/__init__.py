@@ -17,6 +17,7 @@ program of its own: `tests/test_backend_registry.py` registers one).
 from . import cuda
 from .fast import FastBackend
 from .fast_ops import StudentBackend
+from .flags import cudnn, mps
 from .interface import OPTIONAL_KERNELS, Backend
 from .registry import (
     backend_for,
@@ -39,6 +40,8 @@ if cuda.available():  # a GPU, or Numba's simulator (NUMBA_ENABLE_CUDASIM=1)
     register_backend("cuda", cuda.CudaBackend())
 
 __all__ = [
+    "cudnn",
+    "mps",
     "OPTIONAL_KERNELS",
     "Backend",
     "TensorData",

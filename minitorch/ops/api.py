@@ -18,6 +18,7 @@ import inspect
 from collections.abc import Callable
 
 from . import (  # noqa: F401 -- imported for their declarations
+    aliases,
     arithmetic,
     comparisons,
     convolution,
@@ -35,6 +36,7 @@ from . import (  # noqa: F401 -- imported for their declarations
     normalization,
     pooling,
     products,
+    queries,
     reductions,
     regression_losses,
     running,
@@ -87,7 +89,7 @@ def build_tables() -> tuple[dict[str, Callable], dict[str, Callable], dict[str, 
     for declaration in DECLARATIONS:
         function = exported(declaration)
         names = (declaration.name, *declaration.aliases)
-        for name in names:
+        for name in () if declaration.only_inplace else names:
             if declaration.torch:
                 add_name(torch_functions, name, function)
             if declaration.functional:
@@ -95,7 +97,8 @@ def build_tables() -> tuple[dict[str, Callable], dict[str, Callable], dict[str, 
         if declaration.method is None:
             continue
         for name in (declaration.method, *declaration.aliases):
-            add_name(tensor_methods, name, function)
+            if not declaration.only_inplace:
+                add_name(tensor_methods, name, function)
             if declaration.inplace:
                 form = in_place_form(declaration.function, name + "_")
                 add_name(tensor_methods, name + "_", form)

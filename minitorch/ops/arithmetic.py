@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING
 
 from .. import dtypes, operators
 from ..autograd.graph import GraphContext
+from ..operators import floor_divide as floored
 from ..tensors.base import TensorBase
-from ..tensors.kernels import Number, apply_zip, as_operands, converted
+from ..tensors.kernels import Number, apply_map, apply_zip, as_operands, converted
 from ..tensors.shapes import not_implemented
 from .functions import Op
 from .public import public
@@ -151,14 +152,42 @@ class Div(Op):
 
 
 @public(aliases=("true_divide",), keywords=2)
-def div(a, b) -> Tensor:
-    """$a / b$ elementwise (true division: integers give floats).
+def div(a, b, *, rounding_mode: str | None = None) -> Tensor:
+    """$a / b$ elementwise (true division: integers give floats); `rounding_mode="floor"`
+    or `"trunc"` rounds the quotient down or towards zero, in the operands' dtype (no
+    gradient).
 
     A number divided by a tensor is `reciprocal(b) * a`, computed as PyTorch does.
     """
+    if rounding_mode is not None:
+        return rounded_div(a, b, rounding_mode)
     if isinstance(b, TensorBase) and not isinstance(a, TensorBase):
         return mul(reciprocal(b), a)
     return Div.apply(a, b)
+
+
+def truncated_divide(x: float, y: float) -> float:
+    """$x / y$ rounded towards 0 (integers: exactly, without a float quotient)."""
+    quotient = floored(x, y)
+    if quotient < 0 and quotient * y != x:
+        return quotient + 1
+    return quotient
+
+
+def rounded_div(a, b, rounding_mode: str) -> Tensor:
+    """`div(a, b, rounding_mode=...)`: the quotient floored or truncated."""
+    if rounding_mode == "floor":
+        return floor_divide(a, b)
+    if rounding_mode != "trunc":
+        raise ValueError(
+            "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+            f"'{rounding_mode}'"
+        )
+    x, y, dtype = as_operands(a, b)
+    if dtype.is_floating_point:
+        return apply_map(operators.trunc, apply_zip(operators.div, x, y, dtype), dtype)
+    check_integer_divisor(y)
+    return apply_zip(truncated_divide, x, y, dtype)
 
 
 def check_integer_divisor(b: Tensor) -> None:

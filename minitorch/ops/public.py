@@ -10,7 +10,9 @@ forms:
 - the in-place method `Tensor.<name>_` (`inplace=True`): the result written
   back into the tensor by `inplace.inplace`, with its version-counter and
   leaf checks; an in-place function written out by hand (`add_`, with its
-  one-pass fast path) is declared itself, with `torch=False`;
+  one-pass fast path) is declared itself, with `torch=False`; `only_inplace=True`
+  declares the in-place forms alone, of an operation declared public elsewhere
+  (`sin_` of `sin`);
 - `minitorch.nn.functional.<name>` (`functional=True`);
 - every alias in `aliases`, in each of the forms above (`arccos` for `acos`);
 - PyTorch's keyword spellings (`keywords=1` or `2`: `input=`, `other=` for
@@ -49,6 +51,7 @@ class Declaration:
     functional: bool  # whether `nn.functional.<name>` is one of its forms
     aliases: tuple[str, ...]  # other names for every form
     keywords: int | None  # operands renamed by `input=`/`other=`; None: no keyword forms
+    only_inplace: bool = False  # the in-place forms alone (the operation is public already)
 
     @property
     def module(self) -> str:
@@ -69,6 +72,7 @@ def public(
     functional: bool = False,
     aliases: tuple[str, ...] = (),
     keywords: int | None = None,
+    only_inplace: bool = False,
 ) -> Callable[[F], F]:
     """Declare the decorated function public under `name` (its own name by default)."""
 
@@ -76,8 +80,8 @@ def public(
         public_name = name or function.__name__
         method_name = (public_name if method is True else method) or None
         DECLARATIONS.append(Declaration(
-            public_name, function, torch, method_name, inplace, functional, tuple(aliases),
-            keywords,
+            public_name, function, torch, method_name, inplace or only_inplace, functional,
+            tuple(aliases), keywords, only_inplace,
         ))  # fmt: skip
         return function
 

@@ -190,6 +190,10 @@ class TensorBase:
         return self.device.type == "cuda"
 
     @property
+    def is_cpu(self) -> bool:
+        return self.device.type == "cpu"
+
+    @property
     def _version(self) -> int:
         """How many in-place writes this tensor's storage has seen (shared with views)."""
         return self._version_counter.value

@@ -8,6 +8,7 @@ Random tensors come from one NumPy generator, reseeded by `manual_seed`.
 from __future__ import annotations
 
 import builtins
+import functools
 import math
 import warnings
 from collections.abc import Sequence
@@ -228,16 +229,33 @@ def filled(size, value: Number, dtype, on_device, requires_grad: bool, name: str
     return finish(make_tensor(TensorData(storage, shape), dtype), on_device, requires_grad)
 
 
+def takes_size_keyword(factory):
+    """`factory(size=(2, 3))` as well as `factory(2, 3)`: PyTorch's keyword for the sizes."""
+
+    @functools.wraps(factory)
+    def make(*size, **kwargs):
+        if "size" in kwargs:
+            if size:
+                raise TypeError(f"{factory.__name__}() got multiple values for argument 'size'")
+            size = (kwargs.pop("size"),)
+        return factory(*size, **kwargs)
+
+    return make
+
+
+@takes_size_keyword
 def zeros(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A tensor of zeros: `zeros(2, 3)` or `zeros((2, 3))`."""
     return filled(size, 0, dtype, device, requires_grad, "zeros")
 
 
+@takes_size_keyword
 def ones(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A tensor of ones."""
     return filled(size, 1, dtype, device, requires_grad, "ones")
 
 
+@takes_size_keyword
 def empty(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A new tensor whose values are unspecified (zeros here)."""
     return filled(size, 0, dtype, device, requires_grad, "empty")
@@ -300,12 +318,14 @@ def random_tensor(values: np.ndarray, dtype, on_device, requires_grad) -> Tensor
     return finish(tensor(np.asarray(values).astype(dtype.numpy_dtype)), on_device, requires_grad)
 
 
+@takes_size_keyword
 def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """Uniform samples from $[0, 1)$ (reproducible after `manual_seed`)."""
     values = rng_of(generator).random(parse_shape(size))
     return random_tensor(values, dtype, device, requires_grad)
 
 
+@takes_size_keyword
 def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """Standard normal samples (reproducible after `manual_seed`)."""
     values = rng_of(generator).standard_normal(parse_shape(size))

@@ -1,0 +1,104 @@
+"""Runtime settings PyTorch scripts touch: version, threads, determinism, the random state,
+`compile`, and the legacy tensor types (`minitorch.FloatTensor`, ...).
+
+`set_num_threads` sets the number of threads Numba's parallel kernels use (at most
+the number Numba started with, `NUMBA_NUM_THREADS`). minitorch's kernels are
+deterministic, so `use_deterministic_algorithms` only records the setting.
+"""
+
+from __future__ import annotations
+
+from importlib import metadata
+
+import numba
+
+from . import dtypes
+from ._tensor import Tensor
+from .tensors import creation
+
+
+def package_version() -> str:
+    """minitorch's version, marked as minitorch's (`0.1.0+minitorch`)."""
+    try:
+        number = metadata.version("minitorch")
+    except metadata.PackageNotFoundError:
+        number = "0.1.0"
+    return f"{number}+minitorch"
+
+
+__version__ = package_version()
+
+
+def set_num_threads(n: int) -> None:
+    """Use `n` threads for Numba's parallel kernels (1 to `NUMBA_NUM_THREADS`)."""
+    if not isinstance(n, int) or isinstance(n, bool) or n <= 0:
+        raise RuntimeError("set_num_threads expects a positive integer")
+    numba.set_num_threads(min(n, numba.config.NUMBA_NUM_THREADS))
+
+
+def get_num_threads() -> int:
+    """The number of threads Numba's parallel kernels use."""
+    return numba.get_num_threads()
+
+
+_deterministic = {"mode": False}
+
+
+def use_deterministic_algorithms(mode: bool, *, warn_only: bool = False) -> None:
+    """Ask for deterministic kernels: minitorch's all are, so this records the setting
+    (`warn_only` is accepted: there is nothing to warn about)."""
+    _deterministic["mode"] = bool(mode)
+
+
+def are_deterministic_algorithms_enabled() -> bool:
+    """What `use_deterministic_algorithms` last set."""
+    return _deterministic["mode"]
+
+
+def get_rng_state() -> Tensor:
+    """The default generator's state (an int64 tensor; PyTorch's is uint8) for `set_rng_state`."""
+    return creation.default_generator.get_state()
+
+
+def set_rng_state(new_state: Tensor) -> None:
+    """Restore the default generator to a state `get_rng_state` gave."""
+    creation.default_generator.set_state(new_state)
+
+
+def compile(model=None, **options):  # noqa: A001 -- PyTorch's name
+    """`model` itself, unchanged: minitorch has no graph compiler (its kernels are compiled
+    by Numba already). Used as `@minitorch.compile` or `@minitorch.compile(mode=...)`, it
+    returns the function it decorates."""
+    if model is None:
+        return lambda fn: fn
+    return model
+
+
+class LegacyTensorType(type):
+    """The class of `minitorch.FloatTensor`, ...: calling one makes a tensor of its dtype
+    (`LongTensor([1, 2])` a copy of the data, `FloatTensor(2, 3)` zeros of that shape), and
+    `isinstance(t, minitorch.FloatTensor)` asks for a float32 tensor."""
+
+    dtype: dtypes.DType
+
+    def __instancecheck__(cls, instance) -> bool:
+        return isinstance(instance, Tensor) and instance.dtype is cls.dtype
+
+    def __call__(cls, *args, device=None):
+        if len(args) == 1 and not isinstance(args[0], int):
+            return creation.tensor(args[0], dtype=cls.dtype, device=device)
+        return creation.zeros(*args, dtype=cls.dtype, device=device)
+
+
+def legacy_type(name: str, dtype: dtypes.DType) -> type:
+    return LegacyTensorType(name, (), {"dtype": dtype, "__doc__": f"A {dtype} tensor type."})
+
+
+FloatTensor = legacy_type("FloatTensor", dtypes.float32)
+DoubleTensor = legacy_type("DoubleTensor", dtypes.float64)
+LongTensor = legacy_type("LongTensor", dtypes.int64)
+IntTensor = legacy_type("IntTensor", dtypes.int32)
+ShortTensor = legacy_type("ShortTensor", dtypes.int16)
+CharTensor = legacy_type("CharTensor", dtypes.int8)
+ByteTensor = legacy_type("ByteTensor", dtypes.uint8)
+BoolTensor = legacy_type("BoolTensor", dtypes.bool_)

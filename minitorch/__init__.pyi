@@ -158,6 +158,7 @@ from .ops.joins import cat as cat
 from .ops.joins import cat as concat
 from .ops.joins import cat as concatenate
 from .ops.joins import chunk as chunk
+from .ops.joins import chunk as unsafe_chunk
 from .ops.joins import diag as diag
 from .ops.joins import diagonal as diagonal
 from .ops.joins import dstack as dstack
@@ -170,12 +171,14 @@ from .ops.joins import repeat as repeat
 from .ops.joins import repeat_interleave as repeat_interleave
 from .ops.joins import roll as roll
 from .ops.joins import split as split
+from .ops.joins import split as unsafe_split
 from .ops.joins import stack as stack
 from .ops.joins import tensor_split as tensor_split
 from .ops.joins import tile as tile
 from .ops.joins import tril as tril
 from .ops.joins import triu as triu
 from .ops.joins import unbind as unbind
+from .ops.joins import vstack as row_stack
 from .ops.joins import vstack as vstack
 from .ops.layouts import atleast_1d as atleast_1d
 from .ops.layouts import atleast_2d as atleast_2d
@@ -203,6 +206,29 @@ from .ops.layouts import vsplit as vsplit
 from .ops.linalg import dot as dot
 from .ops.linalg import matmul as matmul
 from .ops.linalg import mm as mm
+from .ops.more_compositions import cdist as cdist
+from .ops.more_compositions import chain_matmul as chain_matmul
+from .ops.more_compositions import corrcoef as corrcoef
+from .ops.more_compositions import cov as cov
+from .ops.more_compositions import diagonal_scatter as diagonal_scatter
+from .ops.more_compositions import fmax as fmax
+from .ops.more_compositions import fmin as fmin
+from .ops.more_compositions import isreal as isreal
+from .ops.more_compositions import ldexp as ldexp
+from .ops.more_compositions import positive as positive
+from .ops.more_compositions import ravel as ravel
+from .ops.more_compositions import rsub as rsub
+from .ops.more_compositions import select as select
+from .ops.more_compositions import select_scatter as select_scatter
+from .ops.more_compositions import sgn as sgn
+from .ops.more_compositions import slice_scatter as slice_scatter
+from .ops.more_compositions import split_with_sizes as split_with_sizes
+from .ops.more_compositions import std_mean as std_mean
+from .ops.more_compositions import take_along_dim as take_along_dim
+from .ops.more_compositions import tensordot as tensordot
+from .ops.more_compositions import trace as trace
+from .ops.more_compositions import var_mean as var_mean
+from .ops.more_compositions import vdot as vdot
 from .ops.pooling import adaptive_avg_pool1d as adaptive_avg_pool1d
 from .ops.pooling import avg_pool1d as avg_pool1d
 from .ops.pooling import max_pool1d as max_pool1d
@@ -684,6 +710,9 @@ class Tensor(TensorBase):
     def copysign_(self, b) -> Tensor:
         """In-place version of `copysign`: the result is written into the tensor."""
 
+    def corrcoef(self) -> Tensor:
+        """Pearson's correlation coefficients of the variables in `a`'s rows (in $[-1, 1]$)."""
+
     def cos(self) -> Tensor:
         """$\\cos a$ elementwise."""
 
@@ -698,6 +727,9 @@ class Tensor(TensorBase):
 
     def count_nonzero(self, dim=None) -> Tensor:
         """The number of non-zero elements over `dim` (all dims by default), int64."""
+
+    def cov(self, *, correction=1, fweights=None, aweights=None) -> Tensor:
+        """The covariance matrix of the variables in `a`'s rows, observed in its columns."""
 
     def cpu(self) -> Tensor:
         """This tensor on the CPU (itself when it is there already)."""
@@ -751,6 +783,9 @@ class Tensor(TensorBase):
 
     def diagonal(self, offset=0, dim1=0, dim2=1) -> Tensor:
         """The diagonal `offset` (above the main one if positive) of dims `dim1` and `dim2`, a view."""
+
+    def diagonal_scatter(self, src, offset=0, dim1=0, dim2=1):
+        """A copy of `a` with `src` written on `diagonal(a, offset, dim1, dim2)`."""
 
     def diff(self, n=1, dim=-1, prepend=None, append=None) -> Tensor:
         """The `n`-th forward difference $a_{i+1} - a_i$ along `dim` (after joining `prepend`
@@ -871,6 +906,12 @@ class Tensor(TensorBase):
     def floor_divide_(self, b) -> Tensor:
         """In-place version of `floor_divide`: the result is written into the tensor."""
 
+    def fmax(self, b) -> Tensor:
+        """The larger of $a$ and $b$ elementwise, ignoring a NaN when the other is a number."""
+
+    def fmin(self, b) -> Tensor:
+        """The smaller of $a$ and $b$ elementwise, ignoring a NaN when the other is a number."""
+
     def fmod(self, b) -> Tensor:
         """The remainder of $a / b$ rounded towards 0: the sign of $a$ (C's `fmod`)."""
 
@@ -988,11 +1029,20 @@ class Tensor(TensorBase):
     def isposinf(self) -> Tensor:
         """Whether each element is $+\\infty$."""
 
+    def isreal(self) -> Tensor:
+        """Whether each element is real: always, for minitorch's tensors."""
+
     def kron(self, b) -> Tensor:
         """The Kronecker product: block $(i, j)$ is $a_{ij} \\, b$ (any number of dims)."""
 
     def kthvalue(self, k, dim=-1, keepdim=False):
         """`(values, indices)` of the `k`-th smallest element along `dim` (`k` from 1)."""
+
+    def ldexp(self, b) -> Tensor:
+        """$a \\cdot 2^b$."""
+
+    def ldexp_(self, b) -> Tensor:
+        """In-place version of `ldexp`: the result is written into the tensor."""
 
     def le(self, b) -> Tensor:
         """$a \\le b$ elementwise (bool)."""
@@ -1232,6 +1282,9 @@ class Tensor(TensorBase):
     def permute(self, *dims) -> Tensor:
         """Reorder `a`'s dimensions (a view)."""
 
+    def positive(self) -> Tensor:
+        """`a` itself (unary plus); booleans are refused, as in PyTorch."""
+
     def pow(self, b) -> Tensor:
         """$a^b$ elementwise (`minitorch.pow`)."""
 
@@ -1250,6 +1303,9 @@ class Tensor(TensorBase):
     def random_(self, low=0, high=None, *, generator=None) -> Tensor:
         """Fill `a` with integers drawn uniformly from $[low, high)$: `random_(high)` is
         $[0, high)$, and without bounds every integer the dtype holds exactly from 0."""
+
+    def ravel(self) -> Tensor:
+        """`a` as one row (a view when its layout allows)."""
 
     def reciprocal(self) -> Tensor:
         """$1 / a$ elementwise (integers give the default float dtype)."""
@@ -1301,6 +1357,9 @@ class Tensor(TensorBase):
     def rsqrt_(self) -> Tensor:
         """In-place version of `rsqrt`: the result is written into the tensor."""
 
+    def rsub(self, b, *, alpha=1) -> Tensor:
+        """$b - \\alpha a$ (subtraction with the operands reversed)."""
+
     def scatter(self, dim, index, src=None, value=None, reduce=None) -> Tensor:
         """A copy of `a` with $a[index[i][j]][j] = src[i][j]$ for `dim=0` (and so on)."""
 
@@ -1320,6 +1379,18 @@ class Tensor(TensorBase):
 
     def scatter_reduce_(self, dim, index, src, reduce, *, include_self=True) -> Tensor:
         """`scatter_reduce` in place."""
+
+    def select(self, dim, index) -> Tensor:
+        """The slice of `a` at `index` along `dim`, that dim removed (a view: `a[..., index]`)."""
+
+    def select_scatter(self, src, dim, index) -> Tensor:
+        """A copy of `a` with `src` written at `select(a, dim, index)`."""
+
+    def sgn(self) -> Tensor:
+        """The sign of each element (for real tensors, `sign`)."""
+
+    def sgn_(self) -> Tensor:
+        """In-place version of `sgn`: the result is written into the tensor."""
 
     def short(self) -> Tensor:
         """An int16 version of this tensor (itself if it is int16)."""
@@ -1357,6 +1428,9 @@ class Tensor(TensorBase):
     def sinh_(self) -> Tensor:
         """In-place version of `sinh`: the result is written into the tensor."""
 
+    def slice_scatter(self, src, dim=0, start=None, end=None, step=1):
+        """A copy of `a` with `src` written at `a[start:end:step]` along `dim`."""
+
     def softmax(self, dim, dtype=None) -> Tensor:
         """$e^{a_i} / \\sum_j e^{a_j}$ along `dim`, computed stably (in `dtype` when given)."""
 
@@ -1366,6 +1440,9 @@ class Tensor(TensorBase):
     def split(self, split_size_or_sections, dim=0):
         """Pieces of `a` along `dim` (views): of `split_size_or_sections` elements each (the last
         may be shorter), or of the sizes in that list."""
+
+    def split_with_sizes(self, split_sizes, dim=0):
+        """`a` split along `dim` into pieces of `split_sizes` (which must add up to the dim)."""
 
     def sqrt(self) -> Tensor:
         """$\\sqrt{a}$ elementwise."""
@@ -1415,6 +1492,9 @@ class Tensor(TensorBase):
     def take(self, index) -> Tensor:
         """The elements of `a`, seen as 1-D, at `index` (result of `index`'s shape)."""
 
+    def take_along_dim(self, indices, dim=None) -> Tensor:
+        """`gather` with `indices` broadcast against `a` (all elements, flattened, if no dim)."""
+
     def tan(self) -> Tensor:
         """$\\tan a$ elementwise."""
 
@@ -1439,6 +1519,9 @@ class Tensor(TensorBase):
 
     def topk(self, k, dim=-1, largest=True, sorted=True):
         """`(values, indices)` of the `k` largest (or smallest) elements along `dim`, in order."""
+
+    def trace(self) -> Tensor:
+        """The sum of a matrix's main diagonal."""
 
     def transpose(self, dim0, dim1) -> Tensor:
         """Swap dimensions `dim0` and `dim1` (a view)."""
@@ -1490,12 +1573,22 @@ class Tensor(TensorBase):
     def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
         """`a` with each run of equal consecutive values kept once (of slices along `dim`)."""
 
+    def unsafe_chunk(self, chunks, dim=0):
+        """`a` in `chunks` pieces along `dim` (views) of $\\lceil n / chunks \\rceil$ elements."""
+
+    def unsafe_split(self, split_size_or_sections, dim=0):
+        """Pieces of `a` along `dim` (views): of `split_size_or_sections` elements each (the last
+        may be shorter), or of the sizes in that list."""
+
     def unsqueeze(self, dim) -> Tensor:
         """Insert a size-1 dimension at `dim`."""
 
     def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
         """$\\frac{1}{n - c} \\sum (a - \\bar a)^2$ over `dim`, $c$ = `correction` (1 by default;
         `unbiased=False` is $c = 0$)."""
+
+    def vdot(self, b) -> Tensor:
+        """$\\sum_i a_i b_i$ of two vectors (real tensors: `dot`)."""
 
     def view(self, *shape) -> Tensor:
         """`a` seen with another shape, sharing storage (one size may be -1)."""
@@ -1677,6 +1770,9 @@ def heaviside_(a, values) -> Tensor:
 def hypot_(a, b) -> Tensor:
     """In-place version of `hypot`: the result is written into the tensor."""
 
+def ldexp_(a, b) -> Tensor:
+    """In-place version of `ldexp`: the result is written into the tensor."""
+
 def le_(a, b) -> Tensor:
     """In-place version of `le`: the result is written into the tensor."""
 
@@ -1763,6 +1859,9 @@ def round_(a, decimals=0) -> Tensor:
 
 def rsqrt_(a) -> Tensor:
     """In-place version of `rsqrt`: the result is written into the tensor."""
+
+def sgn_(a) -> Tensor:
+    """In-place version of `sgn`: the result is written into the tensor."""
 
 def sigmoid_(a) -> Tensor:
     """In-place version of `sigmoid`: the result is written into the tensor."""
@@ -1919,9 +2018,11 @@ __all__ = [
     "can_cast",
     "cartesian_prod",
     "cat",
+    "cdist",
     "ceil",
     "ceil_",
     "central_difference",
+    "chain_matmul",
     "chunk",
     "clamp",
     "clamp_",
@@ -1942,11 +2043,13 @@ __all__ = [
     "conv2d",
     "copysign",
     "copysign_",
+    "corrcoef",
     "cos",
     "cos_",
     "cosh",
     "cosh_",
     "count_nonzero",
+    "cov",
     "cross",
     "cuda",
     "cummax",
@@ -1966,6 +2069,7 @@ __all__ = [
     "diag_embed",
     "diagflat",
     "diagonal",
+    "diagonal_scatter",
     "diff",
     "dist",
     "div",
@@ -2011,6 +2115,8 @@ __all__ = [
     "floor_",
     "floor_divide",
     "floor_divide_",
+    "fmax",
+    "fmin",
     "fmod",
     "fmod_",
     "frac",
@@ -2066,8 +2172,11 @@ __all__ = [
     "isnan",
     "isneginf",
     "isposinf",
+    "isreal",
     "kron",
     "kthvalue",
+    "ldexp",
+    "ldexp_",
     "le",
     "le_",
     "lerp",
@@ -2151,6 +2260,7 @@ __all__ = [
     "optim",
     "outer",
     "permute",
+    "positive",
     "pow",
     "pow_",
     "preserve_format",
@@ -2164,6 +2274,7 @@ __all__ = [
     "randn",
     "randn_like",
     "randperm",
+    "ravel",
     "reciprocal",
     "reciprocal_",
     "relu",
@@ -2178,14 +2289,18 @@ __all__ = [
     "rot90",
     "round",
     "round_",
+    "row_stack",
     "rsqrt",
     "rsqrt_",
+    "rsub",
     "save",
     "scatter",
     "scatter_add",
     "scatter_reduce",
     "searchsorted",
     "seed",
+    "select",
+    "select_scatter",
     "set_backend",
     "set_default_device",
     "set_default_dtype",
@@ -2193,6 +2308,8 @@ __all__ = [
     "set_num_threads",
     "set_printoptions",
     "set_rng_state",
+    "sgn",
+    "sgn_",
     "short",
     "sigmoid",
     "sigmoid_",
@@ -2205,9 +2322,11 @@ __all__ = [
     "sinc_",
     "sinh",
     "sinh_",
+    "slice_scatter",
     "softmax",
     "sort",
     "split",
+    "split_with_sizes",
     "sqrt",
     "sqrt_",
     "square",
@@ -2215,6 +2334,7 @@ __all__ = [
     "squeeze",
     "stack",
     "std",
+    "std_mean",
     "sub",
     "subtract",
     "subtract_",
@@ -2223,15 +2343,18 @@ __all__ = [
     "swapdims",
     "t",
     "take",
+    "take_along_dim",
     "tan",
     "tan_",
     "tanh",
     "tanh_",
     "tensor",
     "tensor_split",
+    "tensordot",
     "tile",
     "topk",
     "topological_sort",
+    "trace",
     "transpose",
     "trapezoid",
     "trapz",
@@ -2250,10 +2373,14 @@ __all__ = [
     "unflatten",
     "unique",
     "unique_consecutive",
+    "unsafe_chunk",
+    "unsafe_split",
     "unsqueeze",
     "use_deterministic_algorithms",
     "utils",
     "var",
+    "var_mean",
+    "vdot",
     "vsplit",
     "vstack",
     "where",

@@ -57,7 +57,7 @@ from .elementwise import (
     tensor_round,
     trunc,
 )
-from .joins import tril, triu
+from .joins import chunk, split, tril, triu, vstack
 from .public import public
 from .statistics import cumprod, cumsum
 from .unary import reciprocal, tensor_abs
@@ -71,6 +71,9 @@ for function, name, aliases in [
 ]:  # fmt: skip
     public(name, inplace=True, aliases=aliases, keywords=2)(function)
 public("absolute", inplace=True, keywords=1)(tensor_abs)
+public("row_stack", method=False)(vstack)
+public("unsafe_chunk")(chunk)
+public("unsafe_split")(split)
 
 for function, name, aliases in [
     (eq, "eq", ()), (ne, "ne", ()), (lt, "lt", ()), (le, "le", ()), (gt, "gt", ()),

@@ -33,6 +33,7 @@ from . import (  # noqa: F401 -- imported for their declarations
     layouts,
     linalg,
     losses,
+    more_compositions,
     normalization,
     pooling,
     products,

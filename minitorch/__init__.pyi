@@ -143,6 +143,20 @@ from .ops.elementwise_compositions import nansum as nansum
 from .ops.elementwise_compositions import signbit as signbit
 from .ops.elementwise_compositions import sinc as sinc
 from .ops.elementwise_compositions import xlogy as xlogy
+from .ops.factories import as_tensor as as_tensor
+from .ops.factories import asarray as asarray
+from .ops.factories import bartlett_window as bartlett_window
+from .ops.factories import blackman_window as blackman_window
+from .ops.factories import combinations as combinations
+from .ops.factories import empty_strided as empty_strided
+from .ops.factories import hamming_window as hamming_window
+from .ops.factories import hann_window as hann_window
+from .ops.factories import kaiser_window as kaiser_window
+from .ops.factories import randint_like as randint_like
+from .ops.factories import range as range
+from .ops.factories import scalar_tensor as scalar_tensor
+from .ops.factories import unravel_index as unravel_index
+from .ops.factories import vander as vander
 from .ops.gather import gather as gather
 from .ops.gather import index_add as index_add
 from .ops.gather import index_fill as index_fill
@@ -248,6 +262,8 @@ from .ops.queries import get_device as get_device
 from .ops.queries import is_floating_point as is_floating_point
 from .ops.queries import is_nonzero as is_nonzero
 from .ops.queries import is_same_size as is_same_size
+from .ops.queries import is_signed as is_signed
+from .ops.queries import numel as numel
 from .ops.reductions import argmax as argmax
 from .ops.reductions import argmin as argmin
 from .ops.reductions import log_softmax as log_softmax
@@ -337,10 +353,16 @@ from .runtime import LongTensor as LongTensor
 from .runtime import ShortTensor as ShortTensor
 from .runtime import are_deterministic_algorithms_enabled as are_deterministic_algorithms_enabled
 from .runtime import compile as compile
+from .runtime import get_float32_matmul_precision as get_float32_matmul_precision
+from .runtime import get_num_interop_threads as get_num_interop_threads
 from .runtime import get_num_threads as get_num_threads
 from .runtime import get_rng_state as get_rng_state
+from .runtime import is_warn_always_enabled as is_warn_always_enabled
+from .runtime import set_float32_matmul_precision as set_float32_matmul_precision
+from .runtime import set_num_interop_threads as set_num_interop_threads
 from .runtime import set_num_threads as set_num_threads
 from .runtime import set_rng_state as set_rng_state
+from .runtime import set_warn_always as set_warn_always
 from .runtime import use_deterministic_algorithms as use_deterministic_algorithms
 from .scalar.scalar import Scalar as Scalar
 from .scalar.scalar import derivative_check as derivative_check
@@ -605,6 +627,9 @@ class Tensor(TensorBase):
     def bernoulli(self, p=None, *, generator=None) -> Tensor:
         """`minitorch.bernoulli(self)`: 1 with probability `self` (or `p`) elementwise."""
 
+    def bernoulli_(self, p=0.5, *, generator=None) -> Tensor:
+        """Fill `a` with 1 (probability `p`, a number or a tensor of them) or 0."""
+
     def bincount(self, weights=None, minlength=0) -> Tensor:
         """How many times each of $0, 1, \\ldots$ occurs in the 1-D int tensor `a` (the sum of
         `weights` at its occurrences, with weights)."""
@@ -656,6 +681,9 @@ class Tensor(TensorBase):
 
     def byte(self) -> Tensor:
         """A uint8 version of this tensor (itself if it is uint8)."""
+
+    def cauchy_(self, median=0.0, sigma=1.0, *, generator=None) -> Tensor:
+        """Fill `a` with Cauchy samples $median + \\sigma \\tan(\\pi (U - \\frac12))$."""
 
     def ceil(self) -> Tensor:
         """$\\lceil a \\rceil$ elementwise."""
@@ -864,6 +892,9 @@ class Tensor(TensorBase):
     def expm1_(self) -> Tensor:
         """In-place version of `expm1`: the result is written into the tensor."""
 
+    def exponential_(self, lambd=1.0, *, generator=None) -> Tensor:
+        """Fill `a` with samples of density $\\lambda e^{-\\lambda x}$."""
+
     def fill_(self, value) -> Tensor:
         """Set every element of `a` to `value`."""
 
@@ -932,6 +963,9 @@ class Tensor(TensorBase):
 
     def ge_(self, b) -> Tensor:
         """In-place version of `ge`: the result is written into the tensor."""
+
+    def geometric_(self, p, *, generator=None) -> Tensor:
+        """Fill `a` with the number of Bernoulli(`p`) trials up to the first success (1, 2, ...)."""
 
     def ger(self, b) -> Tensor:
         """$a_i b_j$ for vectors `a` and `b` (`ger`)."""
@@ -1010,6 +1044,9 @@ class Tensor(TensorBase):
 
     def is_same_size(self, other):
         """Whether `a` and `other` have the same shape."""
+
+    def is_signed(self):
+        """Whether `a`'s dtype holds negative numbers (every one but uint8 and bool)."""
 
     def isclose(self, b, rtol=1e-05, atol=1e-08, equal_nan=False):
         """True where $|a - b| \\le atol + rtol \\, |b|$ (or $a = b$, infinities included)."""
@@ -1091,6 +1128,9 @@ class Tensor(TensorBase):
 
     def log_(self) -> Tensor:
         """In-place version of `log`: the result is written into the tensor."""
+
+    def log_normal_(self, mean=1.0, std=2.0, *, generator=None) -> Tensor:
+        """Fill `a` with $e^{X}$ for $X \\sim N(mean, std^2)$."""
 
     def log_softmax(self, dim, dtype=None) -> Tensor:
         """$\\ln$ softmax along `dim`, computed stably (in `dtype` when given)."""
@@ -1976,6 +2016,8 @@ __all__ = [
     "argmin",
     "argsort",
     "argwhere",
+    "as_tensor",
+    "asarray",
     "asin",
     "asin_",
     "asinh",
@@ -1994,6 +2036,7 @@ __all__ = [
     "backends",
     "backpropagate",
     "baddbmm",
+    "bartlett_window",
     "bernoulli",
     "bincount",
     "bitwise_and",
@@ -2008,6 +2051,7 @@ __all__ = [
     "bitwise_right_shift_",
     "bitwise_xor",
     "bitwise_xor_",
+    "blackman_window",
     "block_diag",
     "bmm",
     "bool",
@@ -2034,6 +2078,7 @@ __all__ = [
     "clip_",
     "clone",
     "column_stack",
+    "combinations",
     "compile",
     "concat",
     "concatenate",
@@ -2083,6 +2128,7 @@ __all__ = [
     "einsum",
     "empty",
     "empty_like",
+    "empty_strided",
     "enable_grad",
     "eq",
     "eq_",
@@ -2132,6 +2178,8 @@ __all__ = [
     "get_default_device",
     "get_default_dtype",
     "get_device",
+    "get_float32_matmul_precision",
+    "get_num_interop_threads",
     "get_num_threads",
     "get_rng_state",
     "grad_check",
@@ -2141,6 +2189,8 @@ __all__ = [
     "greater_equal_",
     "gt",
     "gt_",
+    "hamming_window",
+    "hann_window",
     "heaviside",
     "heaviside_",
     "histc",
@@ -2164,7 +2214,9 @@ __all__ = [
     "is_grad_enabled",
     "is_nonzero",
     "is_same_size",
+    "is_signed",
     "is_tensor",
+    "is_warn_always_enabled",
     "isclose",
     "isfinite",
     "isin",
@@ -2173,6 +2225,7 @@ __all__ = [
     "isneginf",
     "isposinf",
     "isreal",
+    "kaiser_window",
     "kron",
     "kthvalue",
     "ldexp",
@@ -2254,6 +2307,7 @@ __all__ = [
     "normal",
     "not_equal",
     "not_equal_",
+    "numel",
     "ones",
     "ones_like",
     "operators",
@@ -2271,9 +2325,11 @@ __all__ = [
     "rand",
     "rand_like",
     "randint",
+    "randint_like",
     "randn",
     "randn_like",
     "randperm",
+    "range",
     "ravel",
     "reciprocal",
     "reciprocal_",
@@ -2294,6 +2350,7 @@ __all__ = [
     "rsqrt_",
     "rsub",
     "save",
+    "scalar_tensor",
     "scatter",
     "scatter_add",
     "scatter_reduce",
@@ -2304,10 +2361,13 @@ __all__ = [
     "set_backend",
     "set_default_device",
     "set_default_dtype",
+    "set_float32_matmul_precision",
     "set_grad_enabled",
+    "set_num_interop_threads",
     "set_num_threads",
     "set_printoptions",
     "set_rng_state",
+    "set_warn_always",
     "sgn",
     "sgn_",
     "short",
@@ -2373,11 +2433,13 @@ __all__ = [
     "unflatten",
     "unique",
     "unique_consecutive",
+    "unravel_index",
     "unsafe_chunk",
     "unsafe_split",
     "unsqueeze",
     "use_deterministic_algorithms",
     "utils",
+    "vander",
     "var",
     "var_mean",
     "vdot",

@@ -55,6 +55,45 @@ def are_deterministic_algorithms_enabled() -> bool:
     return _deterministic["mode"]
 
 
+_settings = {"matmul_precision": "highest", "warn_always": False, "interop_threads": 1}
+
+
+def set_float32_matmul_precision(precision: str) -> None:
+    """Record `"highest"`, `"high"` or `"medium"`: minitorch's float32 products are always
+    computed in float32 (`"highest"`), so the setting changes no result."""
+    if precision not in ("highest", "high", "medium"):
+        raise RuntimeError(f"Invalid precision {precision!r}: highest, high or medium")
+    _settings["matmul_precision"] = precision
+
+
+def get_float32_matmul_precision() -> str:
+    """What `set_float32_matmul_precision` last set (`"highest"` by default)."""
+    return _settings["matmul_precision"]
+
+
+def set_warn_always(flag: bool) -> None:
+    """Record whether once-only warnings should repeat (minitorch's use Python's filters)."""
+    _settings["warn_always"] = bool(flag)
+
+
+def is_warn_always_enabled() -> bool:
+    """What `set_warn_always` last set."""
+    return _settings["warn_always"]
+
+
+def set_num_interop_threads(n: int) -> None:
+    """Record the number of threads for running operations side by side: minitorch runs one
+    operation at a time, each parallel inside (`set_num_threads`)."""
+    if not isinstance(n, int) or isinstance(n, bool) or n <= 0:
+        raise RuntimeError("set_num_interop_threads expects a positive integer")
+    _settings["interop_threads"] = n
+
+
+def get_num_interop_threads() -> int:
+    """What `set_num_interop_threads` last set (1 by default)."""
+    return _settings["interop_threads"]
+
+
 def get_rng_state() -> Tensor:
     """The default generator's state (an int64 tensor; PyTorch's is uint8) for `set_rng_state`."""
     return creation.default_generator.get_state()

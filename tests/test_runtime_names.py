@@ -245,3 +245,49 @@ def test_runtime_names_like_torch(torch):
         assert_same(
             lambda L, n=name, k=operands: getattr(L, n)(*[L.tensor(SAMPLE), L.tensor(OTHER)][:k])
         )
+
+
+def test_recorded_settings():
+    try:
+        minitorch.set_float32_matmul_precision("high")
+        minitorch.set_warn_always(True)
+        minitorch.set_num_interop_threads(2)
+        assert minitorch.get_float32_matmul_precision() == "high"
+        assert minitorch.is_warn_always_enabled() and minitorch.get_num_interop_threads() == 2
+    finally:
+        minitorch.set_float32_matmul_precision("highest")
+        minitorch.set_warn_always(False)
+        minitorch.set_num_interop_threads(1)
+    with pytest.raises(RuntimeError, match="Invalid precision"):
+        minitorch.set_float32_matmul_precision("low")
+
+
+def test_is_signed_and_numel():
+    assert minitorch.ones(2).is_signed() and not minitorch.is_signed(minitorch.ones(2).byte())
+    assert not minitorch.ones(2).bool().is_signed() and minitorch.numel(minitorch.ones(2, 3)) == 6
+
+
+@pytest.mark.parametrize(
+    ("fill", "args", "mean", "support"),
+    [("exponential_", (2.0,), 0.5, lambda v: v >= 0),
+     ("geometric_", (0.25,), 4.0, lambda v: v >= 1 and v == int(v)),
+     ("log_normal_", (0.0, 0.5), math.exp(0.125), lambda v: v > 0),
+     ("bernoulli_", (0.3,), 0.3, lambda v: v in (0.0, 1.0))],
+)  # fmt: skip
+def test_random_fills_follow_their_distributions(fill, args, mean, support):
+    """Sample means within 5 standard errors of the distribution's mean (seeded)."""
+    minitorch.manual_seed(1)
+    x = minitorch.zeros(20000, dtype=minitorch.float64)
+    assert getattr(x, fill)(*args) is x
+    values = x.numpy()
+    assert all(support(v) for v in values[:200])
+    assert abs(values.mean() - mean) < 5 * values.std() / math.sqrt(values.size)
+
+
+def test_cauchy_median_and_bernoulli_tensor_p():
+    minitorch.manual_seed(2)
+    x = minitorch.zeros(20000, dtype=minitorch.float64).cauchy_(1.5, 2.0)
+    quartiles = np.quantile(x.numpy(), [0.25, 0.5, 0.75])
+    np.testing.assert_allclose(quartiles, [1.5 - 2.0, 1.5, 1.5 + 2.0], atol=0.15)
+    p = minitorch.tensor([0.0, 1.0, 0.0, 1.0])
+    assert minitorch.zeros(4).bernoulli_(p).tolist() == [0.0, 1.0, 0.0, 1.0]

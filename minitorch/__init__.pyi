@@ -91,6 +91,10 @@ from .ops.convolution import conv1d as conv1d
 from .ops.convolution import conv2d as conv2d
 from .ops.copies import clone as clone
 from .ops.copies import detach as detach
+from .ops.copy_writes import index_copy as index_copy
+from .ops.copy_writes import index_put as index_put
+from .ops.copy_writes import masked_scatter as masked_scatter
+from .ops.copy_writes import sum_to_size as sum_to_size
 from .ops.einsum import einsum as einsum
 from .ops.elementwise import acos as acos
 from .ops.elementwise import acos as arccos
@@ -490,6 +494,9 @@ class Tensor(TensorBase):
     def addbmm(self, a, b, *, beta=1, alpha=1) -> Tensor:
         """$\\beta c + \\alpha \\sum_i a_i b_i$ (the batch's products summed)."""
 
+    def addbmm_(self, a, b, *, beta=1, alpha=1) -> Tensor:
+        """In-place version of `addbmm`: the result is written into the tensor."""
+
     def addcdiv(self, t1, t2, *, value=1) -> Tensor:
         """$a + \\mathrm{value} \\cdot t_1 / t_2$."""
 
@@ -505,11 +512,20 @@ class Tensor(TensorBase):
     def addmm(self, a, b, *, beta=1, alpha=1) -> Tensor:
         """$\\beta c + \\alpha (a b)$ for matrices `a`, `b` (the affine map of `nn.Linear`)."""
 
+    def addmm_(self, a, b, *, beta=1, alpha=1) -> Tensor:
+        """In-place version of `addmm`: the result is written into the tensor."""
+
     def addmv(self, a, v, *, beta=1, alpha=1) -> Tensor:
         """$\\beta c + \\alpha \\, a v$."""
 
+    def addmv_(self, a, v, *, beta=1, alpha=1) -> Tensor:
+        """In-place version of `addmv`: the result is written into the tensor."""
+
     def addr(self, u, v, *, beta=1, alpha=1) -> Tensor:
         """$\\beta c + \\alpha \\, u v^T$."""
+
+    def addr_(self, u, v, *, beta=1, alpha=1) -> Tensor:
+        """In-place version of `addr`: the result is written into the tensor."""
 
     def all(self, dim=None, keepdim=False) -> Tensor:
         """True where every element along `dim` is non-zero (`minitorch.all`)."""
@@ -623,6 +639,9 @@ class Tensor(TensorBase):
 
     def baddbmm(self, a, b, *, beta=1, alpha=1) -> Tensor:
         """$\\beta c + \\alpha \\, a_i b_i$ for each matrix $i$ of the batches."""
+
+    def baddbmm_(self, a, b, *, beta=1, alpha=1) -> Tensor:
+        """In-place version of `baddbmm`: the result is written into the tensor."""
 
     def bernoulli(self, p=None, *, generator=None) -> Tensor:
         """`minitorch.bernoulli(self)`: 1 with probability `self` (or `p`) elementwise."""
@@ -898,6 +917,10 @@ class Tensor(TensorBase):
     def fill_(self, value) -> Tensor:
         """Set every element of `a` to `value`."""
 
+    def fill_diagonal_(self, fill_value, wrap=False) -> Tensor:
+        """Write `fill_value` on the main diagonal of `a` (all dims of one size beyond 2-D);
+        a tall matrix with `wrap=True` starts a new diagonal every `columns + 1` rows."""
+
     def fix(self) -> Tensor:
         """$a$ rounded towards 0 elementwise."""
 
@@ -1021,11 +1044,20 @@ class Tensor(TensorBase):
     def index_add_(self, dim, index, source, alpha=1) -> Tensor:
         """`index_add` in place."""
 
+    def index_copy(self, dim, index, source) -> Tensor:
+        """A copy of `a` with `source`'s slices written at positions `index` along `dim`."""
+
+    def index_copy_(self, dim, index, source) -> Tensor:
+        """`index_copy` written into `a`."""
+
     def index_fill(self, dim, index, value) -> Tensor:
         """A copy of `a` with `value` at `index` along `dim`."""
 
     def index_fill_(self, dim, index, value) -> Tensor:
         """`index_fill` in place."""
+
+    def index_put(self, indices, values, accumulate=False) -> Tensor:
+        """A copy of `a` with `values` written (or added) at `a[indices]`."""
 
     def index_put_(self, indices, values, accumulate=False) -> Tensor:
         """`a[indices] = values` for a tuple of index tensors (added up if `accumulate`)."""
@@ -1196,6 +1228,12 @@ class Tensor(TensorBase):
 
     def masked_fill_(self, mask, value) -> Tensor:
         """`masked_fill` in place."""
+
+    def masked_scatter(self, mask, source) -> Tensor:
+        """A copy of `a` whose elements where `mask` is True are `source`'s, in order."""
+
+    def masked_scatter_(self, mask, source) -> Tensor:
+        """`masked_scatter` written into `a`."""
 
     def masked_select(self, mask) -> Tensor:
         """The elements of `a` where `mask` is True (both broadcast), as a 1-D tensor."""
@@ -1499,6 +1537,9 @@ class Tensor(TensorBase):
     def squeeze(self, dim=None) -> Tensor:
         """Drop size-1 dimensions (all of them, or those in `dim`)."""
 
+    def squeeze_(self, dim=None) -> Tensor:
+        """`squeeze` of `a` itself: its layout changes."""
+
     def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
         """$\\sqrt{\\operatorname{var}(a)}$ over `dim` (see `var` for the correction)."""
 
@@ -1517,11 +1558,20 @@ class Tensor(TensorBase):
     def sum(self, dim=None, keepdim=False, dtype=None) -> Tensor:
         """Sum over `dim` (int or tuple; all when None) (`minitorch.sum`)."""
 
+    def sum_to_size(self, *size) -> Tensor:
+        """`a` summed over the dims along which `size` broadcasts to `a`'s shape."""
+
     def swapaxes(self, dim0, dim1) -> Tensor:
         """Swap dimensions `dim0` and `dim1` (a view)."""
 
+    def swapaxes_(self, dim0, dim1) -> Tensor:
+        """`transpose` of `a` itself."""
+
     def swapdims(self, dim0, dim1) -> Tensor:
         """Swap dimensions `dim0` and `dim1` (a view)."""
+
+    def swapdims_(self, dim0, dim1) -> Tensor:
+        """`transpose` of `a` itself."""
 
     def t(self) -> Tensor:
         """The transpose of a matrix; vectors and 0-dim tensors unchanged (a view)."""
@@ -1565,6 +1615,9 @@ class Tensor(TensorBase):
 
     def transpose(self, dim0, dim1) -> Tensor:
         """Swap dimensions `dim0` and `dim1` (a view)."""
+
+    def transpose_(self, dim0, dim1) -> Tensor:
+        """`transpose` of `a` itself."""
 
     def tril(self, diagonal=0) -> Tensor:
         """The lower triangle of (each matrix of) `a`: zeros above the diagonal `diagonal`."""
@@ -1623,6 +1676,9 @@ class Tensor(TensorBase):
     def unsqueeze(self, dim) -> Tensor:
         """Insert a size-1 dimension at `dim`."""
 
+    def unsqueeze_(self, dim) -> Tensor:
+        """`unsqueeze` of `a` itself."""
+
     def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
         """$\\frac{1}{n - c} \\sum (a - \\bar a)^2$ over `dim`, $c$ = `correction` (1 by default;
         `unbiased=False` is $c = 0$)."""
@@ -1663,6 +1719,18 @@ def acos_(a) -> Tensor:
 def acosh_(a) -> Tensor:
     """In-place version of `acosh`: the result is written into the tensor."""
 
+def addbmm_(c, a, b, *, beta=1, alpha=1) -> Tensor:
+    """In-place version of `addbmm`: the result is written into the tensor."""
+
+def addmm_(c, a, b, *, beta=1, alpha=1) -> Tensor:
+    """In-place version of `addmm`: the result is written into the tensor."""
+
+def addmv_(c, a, v, *, beta=1, alpha=1) -> Tensor:
+    """In-place version of `addmv`: the result is written into the tensor."""
+
+def addr_(c, u, v, *, beta=1, alpha=1) -> Tensor:
+    """In-place version of `addr`: the result is written into the tensor."""
+
 def arccos_(a) -> Tensor:
     """In-place version of `arccos`: the result is written into the tensor."""
 
@@ -1698,6 +1766,9 @@ def atan_(a) -> Tensor:
 
 def atanh_(a) -> Tensor:
     """In-place version of `atanh`: the result is written into the tensor."""
+
+def baddbmm_(c, a, b, *, beta=1, alpha=1) -> Tensor:
+    """In-place version of `baddbmm`: the result is written into the tensor."""
 
 def bitwise_and_(a, b) -> Tensor:
     """In-place version of `bitwise_and`: the result is written into the tensor."""
@@ -1985,11 +2056,15 @@ __all__ = [
     "adaptive_avg_pool1d",
     "add",
     "addbmm",
+    "addbmm_",
     "addcdiv",
     "addcmul",
     "addmm",
+    "addmm_",
     "addmv",
+    "addmv_",
     "addr",
+    "addr_",
     "all",
     "allclose",
     "amax",
@@ -2036,6 +2111,7 @@ __all__ = [
     "backends",
     "backpropagate",
     "baddbmm",
+    "baddbmm_",
     "bartlett_window",
     "bernoulli",
     "bincount",
@@ -2201,7 +2277,9 @@ __all__ = [
     "hypot_",
     "iinfo",
     "index_add",
+    "index_copy",
     "index_fill",
+    "index_put",
     "index_select",
     "initial_seed",
     "inner",
@@ -2269,6 +2347,7 @@ __all__ = [
     "lt_",
     "manual_seed",
     "masked_fill",
+    "masked_scatter",
     "masked_select",
     "matmul",
     "max",
@@ -2399,6 +2478,7 @@ __all__ = [
     "subtract",
     "subtract_",
     "sum",
+    "sum_to_size",
     "swapaxes",
     "swapdims",
     "t",

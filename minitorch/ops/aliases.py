@@ -57,7 +57,8 @@ from .elementwise import (
     tensor_round,
     trunc,
 )
-from .joins import chunk, split, tril, triu, vstack
+from .joins import addmm, chunk, split, tril, triu, vstack
+from .products import addbmm, addmv, addr, baddbmm
 from .public import public
 from .statistics import cumprod, cumsum
 from .unary import reciprocal, tensor_abs
@@ -91,7 +92,8 @@ for function, name, aliases in [
     (frac, "frac", ()), (floor, "floor", ()), (ceil, "ceil", ()), (trunc, "trunc", ("fix",)),
     (tensor_round, "round", ()), (sign, "sign", ()), (atan2, "atan2", ("arctan2",)),
     (hypot, "hypot", ()), (fmod, "fmod", ()), (nan_to_num, "nan_to_num", ()),
-    (div, "true_divide", ()),
+    (div, "true_divide", ()), (addmm, "addmm", ()), (addmv, "addmv", ()), (addr, "addr", ()),
+    (baddbmm, "baddbmm", ()), (addbmm, "addbmm", ()),
 ]:  # fmt: skip
     public(name, only_inplace=True, aliases=aliases)(function)
 

@@ -23,6 +23,7 @@ from . import (  # noqa: F401 -- imported for their declarations
     comparisons,
     convolution,
     copies,
+    copy_writes,
     einsum,
     elementwise,
     elementwise_compositions,

@@ -262,6 +262,10 @@ from .ops.products import dist as dist
 from .ops.products import inner as inner
 from .ops.products import kron as kron
 from .ops.products import mv as mv
+from .ops.quantiles import nanmedian as nanmedian
+from .ops.quantiles import nanquantile as nanquantile
+from .ops.quantiles import quantile as quantile
+from .ops.quantiles import renorm as renorm
 from .ops.queries import get_device as get_device
 from .ops.queries import is_floating_point as is_floating_point
 from .ops.queries import is_nonzero as is_nonzero
@@ -1300,6 +1304,13 @@ class Tensor(TensorBase):
     def nanmean(self, dim=None, keepdim=False, *, dtype=None) -> Tensor:
         """The mean over `dim` of the elements that are not NaN."""
 
+    def nanmedian(self, dim=None, keepdim=False):
+        """The lower median of the values that are not NaN (NaN if there are none); along `dim`,
+        `(values, indices)` with where each came from."""
+
+    def nanquantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
+        """`quantile` of the values that are not NaN."""
+
     def nansum(self, dim=None, keepdim=False, *, dtype=None) -> Tensor:
         """The sum over `dim` (all elements by default) with NaNs counted as zero."""
 
@@ -1372,6 +1383,10 @@ class Tensor(TensorBase):
     def prod(self, dim=None, keepdim=False, dtype=None) -> Tensor:
         """Product over `dim` (`minitorch.prod`)."""
 
+    def quantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
+        """The `q`-quantiles (a number or a 1-D tensor of them, in $[0, 1]$) along `dim` (of all
+        elements by default); several `q` give a first dim of their own."""
+
     def rad2deg(self) -> Tensor:
         """Radians to degrees, $180 a / \\pi$, elementwise."""
 
@@ -1402,6 +1417,12 @@ class Tensor(TensorBase):
 
     def remainder_(self, b) -> Tensor:
         """In-place version of `remainder`: the result is written into the tensor."""
+
+    def renorm(self, p, dim, maxnorm) -> Tensor:
+        """`a` with each slice along `dim` whose `p`-norm exceeds `maxnorm` scaled down to it."""
+
+    def renorm_(self, p, dim, maxnorm) -> Tensor:
+        """In-place version of `renorm`: the result is written into the tensor."""
 
     def repeat(self, *repeats) -> Tensor:
         """`a` tiled `repeats[k]` times along each dim k (more repeats than dims add dims)."""
@@ -1965,6 +1986,9 @@ def relu_(a) -> Tensor:
 def remainder_(a, b) -> Tensor:
     """In-place version of `remainder`: the result is written into the tensor."""
 
+def renorm_(a, p, dim, maxnorm) -> Tensor:
+    """In-place version of `renorm`: the result is written into the tensor."""
+
 def round_(a, decimals=0) -> Tensor:
     """In-place version of `round`: the result is written into the tensor."""
 
@@ -2371,6 +2395,8 @@ __all__ = [
     "nan_to_num",
     "nan_to_num_",
     "nanmean",
+    "nanmedian",
+    "nanquantile",
     "nansum",
     "narrow",
     "ne",
@@ -2399,6 +2425,7 @@ __all__ = [
     "preserve_format",
     "prod",
     "promote_types",
+    "quantile",
     "rad2deg",
     "rad2deg_",
     "rand",
@@ -2416,6 +2443,8 @@ __all__ = [
     "relu_",
     "remainder",
     "remainder_",
+    "renorm",
+    "renorm_",
     "repeat",
     "repeat_interleave",
     "reshape",

@@ -39,6 +39,7 @@ from . import (  # noqa: F401 -- imported for their declarations
     normalization,
     pooling,
     products,
+    quantiles,
     queries,
     random_fills,
     reductions,

@@ -1,0 +1,150 @@
+"""`quantile`, `nanquantile`, `nanmedian` and `renorm` (`ops/quantiles.py`) against NumPy,
+central differences and torch."""
+
+import numpy as np
+import pytest
+from surface_cases import Case, check_case, like_torch
+
+import minitorch
+
+NAN = float("nan")
+Y = np.array([[1.0, 3.0, 2.0, 3.0, 7.0], [0.0, -1.0, 5.0, 5.0, 2.0]])
+Z = np.array([[1.0, NAN, 2.0, 3.0, 7.0], [0.0, -1.0, NAN, NAN, 2.0], [NAN] * 5])
+QS = [0.1, 0.5, 0.625]
+S = np.array([[0.5, -1.0, 2.0, 0.25], [1.5, 0.75, -0.5, 3.0], [-2.0, 1.0, 0.7, -1.5]])
+
+
+def f64(lib, values):
+    return lib.tensor(np.asarray(values).tolist(), dtype=lib.float64)
+
+
+def lower_nanmedian(values: np.ndarray, axis: int):
+    """The lower median of the non-NaN values and its index (the middle index if none)."""
+    moved = np.moveaxis(values, axis, -1)
+    order = np.argsort(moved, -1, kind="stable")  # NaN last, as sort
+    medians, indices = np.empty(moved.shape[:-1]), np.empty(moved.shape[:-1], dtype=np.int64)
+    for row in np.ndindex(moved.shape[:-1]):
+        count = int(np.sum(~np.isnan(moved[row]))) or moved.shape[-1]
+        indices[row] = order[row][(count - 1) // 2]
+        medians[row] = moved[row][indices[row]]
+    return medians, indices
+
+
+def renormed(values, p, dim, maxnorm):
+    others = tuple(k for k in range(values.ndim) if k != dim)
+    norms = np.sum(np.abs(values) ** p, axis=others, keepdims=True) ** (1 / p)
+    return values * np.where(norms > maxnorm, maxnorm / (norms + 1e-7), 1.0)
+
+
+CASES = [
+    *[
+        Case(
+            f"quantile {mode}",
+            lambda L, mode=mode: L.quantile(f64(L, Y), 0.4, interpolation=mode),
+            lambda mode=mode: np.quantile(Y, 0.4, method=mode),
+            None,
+            lambda L, a, mode=mode: L.quantile(a, 0.3, dim=1, interpolation=mode),
+            [S],
+        )
+        for mode in ("linear", "lower", "higher", "midpoint", "nearest")
+    ],
+    *[
+        Case(
+            f"quantile {mode} several q",
+            lambda L, mode=mode: L.quantile(f64(L, Y), f64(L, QS), dim=1, interpolation=mode),
+            lambda mode=mode: np.quantile(Y, QS, axis=1, method=mode),
+        )
+        for mode in ("linear", "lower", "higher", "midpoint", "nearest")
+    ],
+    *[
+        Case(
+            f"nanquantile {mode}",
+            lambda L, mode=mode: L.nanquantile(
+                f64(L, Z), f64(L, QS), dim=1, keepdim=True, interpolation=mode
+            ),
+            lambda mode=mode: np.nanquantile(Z, QS, axis=1, keepdims=True, method=mode),
+        )
+        for mode in ("linear", "lower", "higher", "midpoint", "nearest")
+    ],
+    Case(
+        "quantile with NaN",
+        lambda L: L.quantile(f64(L, Z), 0.3, dim=0),
+        lambda: np.quantile(Z, 0.3, axis=0),
+    ),
+    Case(
+        "quantile keepdim",
+        lambda L: f64(L, Y).quantile(0.5, 0, keepdim=True),
+        lambda: np.quantile(Y, 0.5, 0, keepdims=True),
+    ),
+    Case(
+        "quantile all keepdim",
+        lambda L: f64(L, Y).quantile(f64(L, [0.5, 1.0]), keepdim=True),
+        lambda: np.quantile(Y, [0.5, 1.0], keepdims=True),
+    ),
+    Case(
+        "nanquantile all", lambda L: L.nanquantile(f64(L, Z), 0.5), lambda: np.nanquantile(Z, 0.5)
+    ),
+    Case("nanmedian all", lambda L: L.nanmedian(f64(L, Z)), lambda: np.float64(2.0)),
+    Case(
+        "nanmedian dim",
+        lambda L: tuple(L.nanmedian(f64(L, Z), 1)),
+        lambda: lower_nanmedian(Z, 1),
+        None,
+        lambda L, a: L.nanmedian(a, 1).values,
+        [S],
+    ),
+    Case(
+        "nanmedian keepdim",
+        lambda L: tuple(L.nanmedian(f64(L, Z), 0, keepdim=True)),
+        lambda: tuple(np.expand_dims(r, 0) for r in lower_nanmedian(Z, 0)),
+    ),
+    Case(
+        "renorm",
+        lambda L: L.renorm(f64(L, Y), 2, 0, 5),
+        lambda: renormed(Y, 2, 0, 5),
+        None,
+        lambda L, a: L.renorm(a, 2, 1, 1.5),
+        [S],
+    ),
+    Case("renorm p=1", lambda L: f64(L, Y).renorm(1, 1, 3), lambda: renormed(Y, 1, 1, 3)),
+]
+
+ERRORS = [
+    ("quantile ints", lambda L: L.quantile(L.tensor([1, 2]), 0.5)),
+    ("quantile q range", lambda L: L.quantile(L.tensor([1.0, 2.0]), 1.5)),
+    (
+        "quantile interpolation",
+        lambda L: L.quantile(L.tensor([1.0, 2.0]), 0.5, interpolation="cubic"),
+    ),
+    ("nanmedian empty dim", lambda L: L.nanmedian(L.ones(2, 0), 1)),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_order_statistic_matches_reference(case):
+    check_case(case)
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_order_statistic_like_torch(case, torch):
+    like_torch(case, torch)
+
+
+@pytest.mark.parametrize(("label", "call"), ERRORS, ids=[e[0] for e in ERRORS])
+def test_order_statistic_refuses_bad_input(label, call):
+    with pytest.raises((RuntimeError, ValueError, IndexError)):
+        call(minitorch)
+
+
+@pytest.mark.parametrize(("label", "call"), ERRORS, ids=[e[0] for e in ERRORS])
+def test_order_statistic_errors_like_torch(label, call, torch):
+    from helpers import outcome
+
+    ours, theirs = outcome(call, minitorch), outcome(call, torch)
+    assert ours[:2] == theirs[:2], f"{ours} vs {theirs}"
+
+
+def test_renorm_in_place():
+    x = minitorch.tensor(Y)
+    assert x.renorm_(2, 0, 5) is x
+    np.testing.assert_allclose(x.numpy(), renormed(Y, 2, 0, 5))

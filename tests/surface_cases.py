@@ -112,3 +112,34 @@ def like_torch(case: Case, torch: Any) -> None:
         # compositions record their steps' nodes, not one node named as torch's
         leaves = [np.asarray(x, dtype=np.float64) for x in case.leaves]
         compare(case.grad, leaves, names=False)
+
+
+def table_tests(cases: list, errors: list, refused: tuple = (RuntimeError,)) -> tuple:
+    """The four tests of a file's tables, for it to bind at module level: each case against
+    its reference and against torch; each of `errors`' `(label, call(lib))` raising one of
+    `refused`, and the same exception type as torch's."""
+    import pytest
+
+    @pytest.mark.parametrize("case", cases, ids=str)
+    def test_matches_reference(case):
+        check_case(case)
+
+    @pytest.mark.parametrize("case", cases, ids=str)
+    def test_like_torch(case, torch):
+        like_torch(case, torch)
+
+    labels = [label for label, _ in errors]
+
+    @pytest.mark.parametrize(("label", "call"), errors, ids=labels)
+    def test_refuses_bad_input(label, call):
+        with pytest.raises(refused):
+            call(minitorch)
+
+    @pytest.mark.parametrize(("label", "call"), errors, ids=labels)
+    def test_errors_like_torch(label, call, torch):
+        from helpers import outcome
+
+        ours, theirs = outcome(call, minitorch), outcome(call, torch)
+        assert ours[:2] == theirs[:2], f"{ours} vs {theirs}"
+
+    return test_matches_reference, test_like_torch, test_refuses_bad_input, test_errors_like_torch

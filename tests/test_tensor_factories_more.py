@@ -5,7 +5,7 @@ import itertools
 
 import numpy as np
 import pytest
-from surface_cases import Case, check_case, like_torch
+from surface_cases import Case, table_tests
 
 import minitorch
 
@@ -97,14 +97,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("case", CASES, ids=str)
-def test_factory_matches_reference(case):
-    check_case(case)
-
-
-@pytest.mark.parametrize("case", CASES, ids=str)
-def test_factory_like_torch(case, torch):
-    like_torch(case, torch)
+test_matches_reference, test_like_torch, _, _ = table_tests(CASES, [])
 
 
 def test_as_tensor_shares_what_it_can():

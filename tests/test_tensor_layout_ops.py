@@ -4,8 +4,7 @@ import itertools
 import warnings
 
 import numpy as np
-import pytest
-from surface_cases import Case, check_case, like_torch
+from surface_cases import Case, table_tests
 
 import minitorch
 
@@ -232,28 +231,12 @@ ERRORS = [
 ]
 
 
-@pytest.mark.parametrize("case", CASES, ids=str)
-def test_layout_op_matches_reference(case):
-    check_case(case)
-
-
-@pytest.mark.parametrize("case", CASES, ids=str)
-def test_layout_op_like_torch(case, torch):
-    like_torch(case, torch)
-
-
-@pytest.mark.parametrize(("label", "call"), ERRORS, ids=[e[0] for e in ERRORS])
-def test_layout_op_refuses_bad_input(label, call):
-    with pytest.raises((RuntimeError, ValueError, TypeError)):
-        call(minitorch)
-
-
-@pytest.mark.parametrize(("label", "call"), ERRORS, ids=[e[0] for e in ERRORS])
-def test_layout_op_errors_like_torch(label, call, torch):
-    from helpers import outcome
-
-    ours, theirs = outcome(call, minitorch), outcome(call, torch)
-    assert ours[:2] == theirs[:2], f"{ours} vs {theirs}"
+(
+    test_matches_reference,
+    test_like_torch,
+    test_refuses_bad_input,
+    test_errors_like_torch,
+) = table_tests(CASES, ERRORS, (RuntimeError, ValueError, TypeError))
 
 
 def test_meshgrid_without_indexing_warns_and_is_ij():

@@ -3,8 +3,7 @@
 against NumPy, central differences and torch."""
 
 import numpy as np
-import pytest
-from surface_cases import Case, check_case, like_torch
+from surface_cases import Case, table_tests
 
 import minitorch
 
@@ -238,28 +237,12 @@ ERRORS = [
 ]
 
 
-@pytest.mark.parametrize("case", CASES, ids=str)
-def test_composition_matches_reference(case):
-    check_case(case)
-
-
-@pytest.mark.parametrize("case", CASES, ids=str)
-def test_composition_like_torch(case, torch):
-    like_torch(case, torch)
-
-
-@pytest.mark.parametrize(("label", "call"), ERRORS, ids=[e[0] for e in ERRORS])
-def test_composition_refuses_bad_input(label, call):
-    with pytest.raises((RuntimeError, IndexError, TypeError)):
-        call(minitorch)
-
-
-@pytest.mark.parametrize(("label", "call"), ERRORS, ids=[e[0] for e in ERRORS])
-def test_composition_errors_like_torch(label, call, torch):
-    from helpers import outcome
-
-    ours, theirs = outcome(call, minitorch), outcome(call, torch)
-    assert ours[:2] == theirs[:2], f"{ours} vs {theirs}"
+(
+    test_matches_reference,
+    test_like_torch,
+    test_refuses_bad_input,
+    test_errors_like_torch,
+) = table_tests(CASES, ERRORS, (RuntimeError, IndexError, TypeError))
 
 
 def test_scatters_leave_the_input_alone_and_select_is_a_view():

@@ -2,8 +2,7 @@
 central differences and torch."""
 
 import numpy as np
-import pytest
-from surface_cases import Case, check_case, like_torch
+from surface_cases import Case, table_tests
 
 import minitorch
 
@@ -120,28 +119,12 @@ ERRORS = [
 ]
 
 
-@pytest.mark.parametrize("case", CASES, ids=str)
-def test_order_statistic_matches_reference(case):
-    check_case(case)
-
-
-@pytest.mark.parametrize("case", CASES, ids=str)
-def test_order_statistic_like_torch(case, torch):
-    like_torch(case, torch)
-
-
-@pytest.mark.parametrize(("label", "call"), ERRORS, ids=[e[0] for e in ERRORS])
-def test_order_statistic_refuses_bad_input(label, call):
-    with pytest.raises((RuntimeError, ValueError, IndexError)):
-        call(minitorch)
-
-
-@pytest.mark.parametrize(("label", "call"), ERRORS, ids=[e[0] for e in ERRORS])
-def test_order_statistic_errors_like_torch(label, call, torch):
-    from helpers import outcome
-
-    ours, theirs = outcome(call, minitorch), outcome(call, torch)
-    assert ours[:2] == theirs[:2], f"{ours} vs {theirs}"
+(
+    test_matches_reference,
+    test_like_torch,
+    test_refuses_bad_input,
+    test_errors_like_torch,
+) = table_tests(CASES, ERRORS, (RuntimeError, ValueError, IndexError))
 
 
 def test_renorm_in_place():

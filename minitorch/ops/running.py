@@ -9,6 +9,7 @@ sends each gradient to the position it came from.
 
 from __future__ import annotations
 
+import collections
 import math
 from typing import TYPE_CHECKING
 
@@ -134,22 +135,18 @@ def logcumsumexp(a: Tensor, dim: int) -> Tensor:
     return add(log(cumsum(exp(sub(a, top)), dim)), top)
 
 
-class MinMax(tuple):
-    """`(min, max)` as `aminmax` returns them, also readable by name."""
-
-    def __new__(cls, low: Tensor, high: Tensor):
-        return super().__new__(cls, (low, high))
-
-    @property
-    def min(self) -> Tensor:
-        return self[0]
-
-    @property
-    def max(self) -> Tensor:
-        return self[1]
+def result_pair(name: str, first: str, second: str) -> type:
+    """A pair type as `torch.return_types.<name>`: a tuple whose two items have names."""
+    pair = collections.namedtuple(name, (first, second))
 
     def __repr__(self) -> str:
-        return f"minitorch.return_types.aminmax(\nmin={self[0]!r},\nmax={self[1]!r})"
+        return f"minitorch.return_types.{name}(\n{first}={self[0]!r},\n{second}={self[1]!r})"
+
+    return type(name, (pair,), {"__slots__": (), "__repr__": __repr__})
+
+
+MinMax = result_pair("aminmax", "min", "max")
+Histogram = result_pair("histogram", "hist", "bin_edges")
 
 
 @public()
@@ -165,24 +162,6 @@ def aminmax(a: Tensor, *, dim: int | None = None, keepdim: bool = False):
     if keepdim and dim is None:
         low, high = low.reshape((1,) * a.ndim), high.reshape((1,) * a.ndim)
     return MinMax(low, high)
-
-
-class Histogram(tuple):
-    """`(hist, bin_edges)` as `histogram` returns them, also readable by name."""
-
-    def __new__(cls, hist: Tensor, bin_edges: Tensor):
-        return super().__new__(cls, (hist, bin_edges))
-
-    @property
-    def hist(self) -> Tensor:
-        return self[0]
-
-    @property
-    def bin_edges(self) -> Tensor:
-        return self[1]
-
-    def __repr__(self) -> str:
-        return f"minitorch.return_types.histogram(\nhist={self[0]!r},\nbin_edges={self[1]!r})"
 
 
 @public()

@@ -3,7 +3,7 @@
 Every public name is imported explicitly below and listed in ``__all__``.
 """
 
-from . import autograd, cuda, linalg, nn, operators, optim, utils
+from . import autograd, cuda, linalg, nn, operators, optim, profiler, utils
 from ._tensor import Tensor
 from .autodiff import Context, backpropagate, central_difference, topological_sort
 from .autograd import (
@@ -121,6 +121,7 @@ __all__: list[str] = [
     "nn",
     "operators",
     "optim",
+    "profiler",
     "utils",
     "Context",
     "backpropagate",

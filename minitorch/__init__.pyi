@@ -7,6 +7,7 @@ from . import linalg as linalg
 from . import nn as nn
 from . import operators as operators
 from . import optim as optim
+from . import profiler as profiler
 from . import utils as utils
 from .autodiff import Context as Context
 from .autodiff import backpropagate as backpropagate
@@ -1306,6 +1307,7 @@ __all__ = [
     "pow",
     "pow_",
     "prod",
+    "profiler",
     "promote_types",
     "rad2deg",
     "rad2deg_",

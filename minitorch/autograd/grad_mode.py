@@ -12,12 +12,14 @@ from collections.abc import Callable
 
 
 class _GradState(threading.local):
-    """Per-thread switches: is grad mode on, does this backward keep the graph, and
-    (inside `autograd.grad`) the nodes whose gradients are captured, not accumulated."""
+    """Per-thread switches: is grad mode on, does this backward keep the graph,
+    (inside `autograd.grad`) the nodes whose gradients are captured, not accumulated,
+    and (inside `minitorch.profiler.profile`) the recorder that times each operation."""
 
     enabled = True
     retain_graph = False
     captured: dict | None = None
+    profiler = None
 
 
 _state = _GradState()

@@ -192,10 +192,17 @@ class Node:
             capture(self, d_output)
         if self.retained is not None:  # retain_grad() fills .grad in autograd.grad too
             self.keep_retained(d_output)
-        if self.outputs is None:
-            gradients = self.function.backward(self.ctx, d_output)
-        else:
-            gradients = self.function.backward(self.ctx, *self.output_gradients(d_output))
+        recorder = _state.profiler
+        if recorder is not None:  # inside `minitorch.profiler.profile`: timed
+            recorder.begin(self.name())
+        try:
+            if self.outputs is None:
+                gradients = self.function.backward(self.ctx, d_output)
+            else:
+                gradients = self.function.backward(self.ctx, *self.output_gradients(d_output))
+        finally:
+            if recorder is not None:
+                recorder.end()
         if not isinstance(gradients, tuple):
             gradients = (gradients,)
         if _state.enabled and self.function.once_differentiable:

@@ -13,9 +13,13 @@ from .autodiff import Context as Context
 from .autodiff import backpropagate as backpropagate
 from .autodiff import central_difference as central_difference
 from .autodiff import topological_sort as topological_sort
+from .autograd.anomaly_mode import is_anomaly_check_nan_enabled as is_anomaly_check_nan_enabled
+from .autograd.anomaly_mode import is_anomaly_enabled as is_anomaly_enabled
 from .autograd.function import Function as Function
 from .autograd.grad_mode import enable_grad as enable_grad
+from .autograd.grad_mode import inference_mode as inference_mode
 from .autograd.grad_mode import is_grad_enabled as is_grad_enabled
+from .autograd.grad_mode import is_inference_mode_enabled as is_inference_mode_enabled
 from .autograd.grad_mode import no_grad as no_grad
 from .autograd.grad_mode import set_grad_enabled as set_grad_enabled
 from .autograd.gradcheck import GradcheckError as GradcheckError
@@ -1240,13 +1244,17 @@ __all__ = [
     "index_add",
     "index_fill",
     "index_select",
+    "inference_mode",
     "initial_seed",
     "int",
     "int16",
     "int32",
     "int64",
     "int8",
+    "is_anomaly_check_nan_enabled",
+    "is_anomaly_enabled",
     "is_grad_enabled",
+    "is_inference_mode_enabled",
     "is_tensor",
     "isclose",
     "isfinite",

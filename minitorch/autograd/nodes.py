@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from ..autodiff import Context
 from ..tensors import creation
 from ..tensors.base import TensorBase, make_tensor
+from .anomaly_mode import anomaly, check_backward_results, remember_forward
 from .grad_mode import _state
 
 if TYPE_CHECKING:
@@ -205,6 +206,8 @@ class Node:
                 recorder.end()
         if not isinstance(gradients, tuple):
             gradients = (gradients,)
+        if anomaly.enabled and anomaly.check_nan:
+            check_backward_results(self, gradients)
         if _state.enabled and self.function.once_differentiable:
             gradients = tuple(
                 g if g is None else once_differentiable_result(g, self.name()) for g in gradients
@@ -410,9 +413,19 @@ def record(
             (weakref.ref(t), t.shape, t.dtype) if isinstance(t, TensorBase) else (None, None, None)
             for t in output
         )
+    for v in ctx.saved_values:
+        if isinstance(v, TensorBase) and v._inference:
+            raise RuntimeError(
+                "Inference tensors cannot be saved for backward. Please do not use Tensors "
+                "created in inference mode in computation tracked by autograd. To work around "
+                "this, you can make a clone to get a normal tensor and use it in autograd, or "
+                "use `minitorch.no_grad()` instead of `minitorch.inference_mode()`."
+            )
     ctx.saved_values = tuple(
         saved_form(v, outputs, node) if isinstance(v, TensorBase) else v for v in ctx.saved_values
     )
+    if anomaly.enabled:
+        remember_forward(node)
     for t in outputs:
         t.grad_fn = node
 

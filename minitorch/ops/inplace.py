@@ -19,7 +19,7 @@ from ..autograd.graph import GraphContext
 from ..backends import backend_for
 from ..backends.fused import adam_settings
 from ..backends.tensor_data import TensorData, shape_broadcast
-from ..tensors.base import TensorBase
+from ..tensors.base import TensorBase, inference_state
 from ..tensors.creation import from_numpy, rng_of, tensor
 from ..tensors.kernels import (
     Number,
@@ -74,6 +74,12 @@ def inplace(a: Tensor, operation, *args, checked: bool = True, overlap_ok: bool 
 def check_writable(a: Tensor, overlap_ok: bool = False) -> None:
     """Errors for memory that cannot be written: read-only NumPy memory, or (unless
     `overlap_ok`) elements that share one location, as an `expand`ed tensor's do."""
+    if a._inference and not inference_state.enabled:
+        raise RuntimeError(
+            "Inplace update to inference tensor outside InferenceMode is not allowed.You can "
+            "make a clone to get a normal tensor before doing inplace update.See "
+            "https://github.com/pytorch/rfcs/pull/17 for more details."
+        )
     storage = a._layout.storage
     if isinstance(storage, np.ndarray) and not storage.flags.writeable:
         raise RuntimeError(

@@ -16,6 +16,7 @@ The layers below make new tensors with `make_tensor`, which builds a
 
 from __future__ import annotations
 
+import threading
 import warnings
 import weakref
 
@@ -82,6 +83,16 @@ class StorageRef:
         return self.array.tolist()
 
 
+class _InferenceState(threading.local):
+    """Whether tensors made on this thread now are inference tensors: the switch
+    `minitorch.inference_mode` sets (autograd refuses to record those tensors later)."""
+
+    enabled = False
+
+
+inference_state = _InferenceState()
+
+
 class TensorBase:
     """A tensor's data and autograd fields, without the operations (see the module docstring).
 
@@ -100,6 +111,7 @@ class TensorBase:
         "_grad_accumulator",
         "_base",
         "_version_counter",
+        "_inference",
         "__weakref__",
     )
     # NumPy defers to our reflected operators (`np.float32(2) * t` gives a Tensor)
@@ -121,6 +133,7 @@ class TensorBase:
         self._grad_accumulator = None  # weak reference to this leaf's AccumulateGrad node
         self._base: TensorBase | None = None  # the tensor whose storage this view shares
         self._version_counter = version_counter or VersionCounter()
+        self._inference = inference_state.enabled
 
     # ------------------------------------------------------------------ attributes
 
@@ -197,6 +210,10 @@ class TensorBase:
     def _bump_version(self) -> None:
         self._version_counter.value += 1
 
+    def is_inference(self) -> bool:
+        """Whether this tensor was made inside `minitorch.inference_mode()`."""
+        return self._inference
+
     # ------------------------------------------------------------------ autograd fields
 
     @property
@@ -216,6 +233,11 @@ class TensorBase:
             return
         if flag and not self.dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if flag and self._inference and not inference_state.enabled:
+            raise RuntimeError(
+                "Setting requires_grad=True on inference tensor outside InferenceMode is not "
+                "allowed."
+            )
         self._requires_grad = bool(flag)
 
     def requires_grad_(self, requires_grad: bool = True) -> TensorBase:
@@ -434,6 +456,7 @@ def make_tensor(
     t._grad_accumulator = None
     t._base = None
     t._version_counter = version_counter or VersionCounter()
+    t._inference = inference_state.enabled
     return t
 
 

@@ -4,11 +4,12 @@ Module 2 builds it on the graph engine of module 1 (`minitorch/autodiff.py`):
 `function.py` (`Function`, forward and backward side by side), `nodes.py`
 (the nodes a forward records, `sum_to`), `graph.py` (`backward`, `grad`),
 `grad_mode.py` (`no_grad`, ...), `gradcheck.py` (central differences), `functional.py`
-(Jacobians, Hessians and their products with vectors) and `anomaly_mode.py` (which forward
+(Jacobians, Hessians and their products with vectors), `forward_ad.py` (dual tensors:
+forward mode) and `anomaly_mode.py` (which forward
 call made a NaN gradient).
 """
 
-from . import functional
+from . import forward_ad, functional
 from .anomaly_mode import (
     detect_anomaly,
     is_anomaly_check_nan_enabled,
@@ -33,6 +34,7 @@ __all__ = [
     "backward",
     "detect_anomaly",
     "enable_grad",
+    "forward_ad",
     "functional",
     "grad",
     "grad_check",

@@ -27,6 +27,7 @@ from ..backends import backend_for
 from ..backends.tensor_data import TensorData, normalize_dim, prod
 from ..dtypes import DType
 from .device import CPU, device
+from .dual import dual_state, tangent_of
 from .format import format_tensor
 
 
@@ -398,6 +399,7 @@ class TensorBase:
             device=None if self.device.type == "cpu" else str(self.device),
             requires_grad=self.requires_grad and grad_fn is None,
             grad_fn_name=None if grad_fn is None else type(grad_fn).__name__,
+            tangent=None if dual_state.level is None else _printed(tangent_of(self)),
         )
 
     __str__ = __repr__
@@ -432,6 +434,10 @@ def set_tensor_class(cls: type[TensorBase]) -> None:
     """Make `make_tensor` build instances of `cls` (called once, by `_tensor.py`)."""
     global _tensor_class
     _tensor_class = cls
+
+
+def _printed(t: TensorBase | None) -> str | None:
+    return None if t is None else repr(t)
 
 
 def make_tensor(

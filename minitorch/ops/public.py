@@ -111,6 +111,8 @@ def declare(name: str, doc: str, body: Callable, *settings, operands: int = 1, *
 
     function.__name__ = function.__qualname__ = name
     function.__doc__ = doc
+    # the calling module, found as `collections.namedtuple` finds it: the stubs re-export
+    # the function from there, and doctest collects its docstring there
     function.__module__ = sys._getframe(1).f_globals["__name__"]
     return public(**forms)(function)
 

@@ -472,19 +472,19 @@ class Tensor(TensorBase):
         """Batched matrix product of two 3-D tensors with the same batch size (no broadcasting)."""
 
     def bool(self) -> Tensor:
-        """A bool version of this tensor (itself if it is bool)."""
+        """This tensor as bool (itself if it is bool already)."""
 
     def broadcast_to(self, shape) -> Tensor:
         """`a` expanded to `shape`, as broadcasting would (a view)."""
 
     def byte(self) -> Tensor:
-        """A uint8 version of this tensor (itself if it is uint8)."""
+        """This tensor as uint8 (itself if it is uint8 already)."""
 
     def ceil(self) -> Tensor:
         """$\\lceil a \\rceil$ elementwise."""
 
     def char(self) -> Tensor:
-        """An int8 version of this tensor (itself if it is int8)."""
+        """This tensor as int8 (itself if it is int8 already)."""
 
     def chunk(self, chunks, dim=0):
         """`a` in `chunks` pieces along `dim` (views) of $\\lceil n / chunks \\rceil$ elements."""
@@ -560,7 +560,7 @@ class Tensor(TensorBase):
         """Inner product of two vectors."""
 
     def double(self) -> Tensor:
-        """A float64 version of this tensor (itself if it is float64)."""
+        """This tensor as float64 (itself if it is float64 already)."""
 
     def eq(self, b) -> Tensor:
         """$a = b$ elementwise (bool)."""
@@ -611,7 +611,7 @@ class Tensor(TensorBase):
         """A copy of `a` with the order of its elements along `dims` reversed."""
 
     def float(self) -> Tensor:
-        """A float32 version of this tensor (itself if it is float32)."""
+        """This tensor as float32 (itself if it is float32 already)."""
 
     def floor(self) -> Tensor:
         """$\\lfloor a \\rfloor$ elementwise."""
@@ -663,7 +663,7 @@ class Tensor(TensorBase):
         """The slices of `a` along `dim` at `index`, in that order: `a[:, index]` for `dim=1`."""
 
     def int(self) -> Tensor:
-        """An int32 version of this tensor (itself if it is int32)."""
+        """This tensor as int32 (itself if it is int32 already)."""
 
     def isclose(self, b, rtol=1e-05, atol=1e-08, equal_nan=False):
         """True where $|a - b| \\le atol + rtol \\, |b|$ (or $a = b$, infinities included)."""
@@ -720,7 +720,7 @@ class Tensor(TensorBase):
         """$\\ln \\sum e^{a}$ over `dim`, computed stably (integers give floats)."""
 
     def long(self) -> Tensor:
-        """An int64 version of this tensor (itself if it is int64)."""
+        """This tensor as int64 (itself if it is int64 already)."""
 
     def lt(self, b) -> Tensor:
         """$a < b$ elementwise (bool)."""
@@ -895,7 +895,7 @@ class Tensor(TensorBase):
         """`scatter_reduce` in place."""
 
     def short(self) -> Tensor:
-        """An int16 version of this tensor (itself if it is int16)."""
+        """This tensor as int16 (itself if it is int16 already)."""
 
     def sigmoid(self) -> Tensor:
         """$1 / (1 + e^{-a})$ elementwise."""

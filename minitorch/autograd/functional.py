@@ -76,6 +76,14 @@ def without_graph(results, create_graph: bool):
     return tuple(without_graph(r, create_graph) for r in results)
 
 
+def finished(outputs, outputs_tuple, product, product_tuple, create_graph: bool) -> tuple:
+    """(outputs, product) in the structure they were given, without graph unless asked."""
+    return (
+        as_given(without_graph(outputs, create_graph), outputs_tuple),
+        as_given(without_graph(product, create_graph), product_tuple),
+    )
+
+
 def check_v(v: tuple, like: tuple, like_is_tuple: bool) -> None:
     """`v` must have one tensor of the same size per tensor of `like`."""
     if len(v) != len(like):
@@ -195,10 +203,7 @@ def vjp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool
             "The output of the user-provided function is independent of input {k}. This is "
             "not allowed in strict mode.",
         )  # fmt: skip
-    return (
-        as_given(without_graph(outputs, create_graph), outputs_tuple),
-        as_given(without_graph(product, create_graph), inputs_tuple),
-    )
+    return finished(outputs, outputs_tuple, product, inputs_tuple, create_graph)
 
 
 def jvp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool = False):
@@ -236,10 +241,7 @@ def jvp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool
             "grad_outputs when using the double backward trick to compute forward mode "
             "gradients. This is not allowed in strict mode.",
         )  # fmt: skip
-    return (
-        as_given(without_graph(outputs, create_graph), outputs_tuple),
-        as_given(without_graph(product, create_graph), outputs_tuple),
-    )
+    return finished(outputs, outputs_tuple, product, outputs_tuple, create_graph)
 
 
 def check_strategy(strategy: str, vectorize: bool, create_graph: bool) -> None:
@@ -375,10 +377,7 @@ def vhp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool
             "The jacobian of the user-provided function is independent of input {k}. This is "
             "not allowed in strict mode.", "hessian",
         )  # fmt: skip
-    return (
-        without_graph(outputs, create_graph)[0],
-        as_given(without_graph(product, create_graph), inputs_tuple),
-    )
+    return finished(outputs, False, product, inputs_tuple, create_graph)
 
 
 def hvp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool = False):
@@ -404,10 +403,7 @@ def hvp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool
             "grad_jacobian. This is not allowed in strict mode as it prevents from using the "
             "double backward trick to replace forward mode AD.", "hessian",
         )  # fmt: skip
-    return (
-        without_graph(outputs, create_graph)[0],
-        as_given(without_graph(product, create_graph), inputs_tuple),
-    )
+    return finished(outputs, False, product, inputs_tuple, create_graph)
 
 
 def hessian(

@@ -64,7 +64,7 @@ def tensor_of(lib, array, dtype: str | None = None, requires_grad=False, transpo
         tensor = lib.tensor(np.swapaxes(array, -1, -2), dtype=kind).transpose(-1, -2)
     else:
         tensor = lib.tensor(array, dtype=kind)
-    return tensor.requires_grad_(requires_grad and kind.is_floating_point)
+    return tensor.requires_grad_(bool(requires_grad) and kind.is_floating_point)
 
 
 def described(tensor) -> np.ndarray:

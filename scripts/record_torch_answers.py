@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
         for key in sorted(set(recorded) & set(answers)):
             found = helpers.differences(answers[key], recorded[key])
             problems += [f"case {key}: {line}" for line in found]
-        status = "differs" if problems else "matches"
+        status = "differs from" if problems else "matches"
         print(f"{name}: torch {torch.__version__} {status} the record of torch {version}")
         for line in problems:
             print(f"  {line}")

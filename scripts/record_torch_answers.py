@@ -23,7 +23,13 @@ from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 TESTS = PROJECT_ROOT / "tests"
-ANSWERED_FILES = ("test_nn_conv", "test_nn_pooling", "test_nn_losses", "test_optim")
+ANSWERED_FILES = (
+    "test_nn_conv",
+    "test_nn_pooling",
+    "test_nn_losses",
+    "test_optim",
+    "test_tensor_conv",
+)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -29,6 +29,8 @@ ANSWERED_FILES = (
     "test_nn_losses",
     "test_optim",
     "test_tensor_conv",
+    "test_tensor_edge_cases",
+    "test_tensor_gather",
 )
 
 

@@ -278,7 +278,7 @@ def tensors_in(result) -> list:
     """The tensors of a result: itself, or those of a (named) tuple or list."""
     if isinstance(result, (tuple, list)):
         return [t for item in result for t in tensors_in(item)]
-    return [result] if isinstance(result, (minitorch.Tensor, torch.Tensor)) else []
+    return [result] if isinstance(result, in_either(minitorch.Tensor, "Tensor")) else []
 
 
 def run(lib, fn, arrays, permuted: bool, grad: bool):
@@ -389,25 +389,56 @@ def outcome(function, lib, torch_names: bool = False):
         )
 
 
+def in_either(ours: type, name: str) -> tuple[type, ...]:
+    """Class `ours` of minitorch, and torch's class `name` where torch is installed."""
+    return (ours,) if torch is None else (ours, getattr(torch, name))
+
+
 def describe(value, strides: bool = False, as_text: bool = False):
     """Tensors by shape (and `strides`), dtype and values (`as_text`: the values' text, so that
     NaN equals NaN and -0.0 differs from 0.0); sizes as tuples, dtypes by name; tuples item by
     item; text without the device of a cuda result when tests run on cuda (torch runs on the
     cpu)."""
-    if isinstance(value, (minitorch.Tensor, torch.Tensor)):
+    if isinstance(value, in_either(minitorch.Tensor, "Tensor")):
         values = value.detach().numpy().tolist()
         layout = (tuple(value.shape), value.stride()) if strides else (tuple(value.shape),)
         dtype = str(value.dtype).split(".")[-1]
         return ("tensor", *layout, dtype, str(values) if as_text else values)
-    if isinstance(value, (minitorch.Size, torch.Size)):
+    if isinstance(value, in_either(minitorch.Size, "Size")):
         return tuple(value)
-    if isinstance(value, (minitorch.dtypes.DType, torch.dtype)):
+    if isinstance(value, in_either(minitorch.dtypes.DType, "dtype")):
         return str(value).split(".")[-1]
     if isinstance(value, (tuple, list)):
         return tuple(describe(v, strides, as_text) for v in value)
     if isinstance(value, str) and minitorch.get_default_device().type == "cuda":
         return value.replace(", device='cuda:0'", "")
     return value
+
+
+def as_recorded(value):
+    """`value` as JSON keeps it (tuples as lists), to compare with a recorded one."""
+    return json.loads(json.dumps(value))
+
+
+def outcome_answers(lib, tables: dict[str, dict], **options) -> dict[str, dict]:
+    """The `describe`d `outcome` in `lib` of each function of `tables` (table name ->
+    {case -> function(lib)}), by "table case"; `options`: `strides`, `as_text`, `torch_names`."""
+    strides, as_text = options.get("strides", False), options.get("as_text", False)
+    names = options.get("torch_names", False)
+    answers = {}
+    for table, functions in tables.items():
+        for case, function in functions.items():
+            described_outcome = describe(outcome(function, lib, names), strides, as_text)
+            answers[f"{table} {case}"] = {"outcome": as_recorded(described_outcome)}
+    return answers
+
+
+def assert_outcome_as_recorded(answers, table: str, case: str, function, **options) -> None:
+    """`function(minitorch)` gives torch's recorded outcome (`outcome_answers`' options); NaN
+    equals NaN."""
+    ours = outcome_answers(minitorch, {table: {case: function}}, **options)[f"{table} {case}"]
+    expected = answers[f"{table} {case}"]
+    assert json.dumps(ours) == json.dumps(expected), f"\nminitorch: {ours}\ntorch:     {expected}"
 
 
 def assert_same(

@@ -31,6 +31,7 @@ ANSWERED_FILES = (
     "test_tensor_conv",
     "test_tensor_edge_cases",
     "test_tensor_gather",
+    "test_tensor_indexing",
 )
 
 

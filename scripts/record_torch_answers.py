@@ -32,6 +32,7 @@ ANSWERED_FILES = (
     "test_tensor_edge_cases",
     "test_tensor_gather",
     "test_tensor_indexing",
+    "test_tensor_conveniences",
 )
 
 

@@ -33,6 +33,7 @@ ANSWERED_FILES = (
     "test_tensor_gather",
     "test_tensor_indexing",
     "test_tensor_conveniences",
+    "test_tensor_creation",
 )
 
 

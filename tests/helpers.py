@@ -231,15 +231,10 @@ def pair(array, dtype: str | None = None, requires_grad: bool = False, transpose
     """The same values as a minitorch tensor and a torch tensor, both of `dtype` (a name such as
     "float64"; by default the array's). `requires_grad` applies to floating dtypes only;
     `transposed`: minitorch's is a non-contiguous view (stored with the last two dims swapped)."""
-    array = np.asarray(array)
-    name = dtype or str(array.dtype)
-    ours_dtype, their_dtype = getattr(minitorch, name), getattr(torch, name)
-    grad = requires_grad and ours_dtype.is_floating_point
-    if transposed:
-        ours = minitorch.tensor(np.swapaxes(array, -1, -2), dtype=ours_dtype).transpose(-1, -2)
-    else:
-        ours = minitorch.tensor(array, dtype=ours_dtype)
-    return ours.requires_grad_(grad), torch.tensor(array, dtype=their_dtype, requires_grad=grad)
+    return (
+        tensor_of(minitorch, array, dtype, requires_grad, transposed),
+        tensor_of(torch, array, dtype, requires_grad),
+    )
 
 
 def assert_close(ours, theirs, what: str, rtol: float, atol: float | None = None, allow_none=False):

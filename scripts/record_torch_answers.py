@@ -4,13 +4,13 @@ Usage:
     python scripts/record_torch_answers.py            # write tests/data/<test file>.json
     python scripts/record_torch_answers.py --check    # recompute; fail where a record differs
 
-Each test file of ANSWERED_FILES defines its cases (inputs drawn by NumPy from seeds of their
-own) and `torch_answers(torch)`: torch's outputs, dtypes, node names and gradients for each
-case. Recording writes them into tests/data/<file>.json, stamped with the torch version that
-made them (the records are torch 2.13's). `--check` recomputes them with the installed torch
-and fails when a case differs from its record by more than the tolerance of its dtype
-(tests/helpers.py RECORD_TOLERANCE: relative 1e-10 in float64, 1e-5 in float32; integers,
-booleans and names exactly), or when the cases are not the recorded ones.
+Each test file of ANSWERED_FILES (tests/helpers.py) defines its cases (inputs drawn by NumPy
+from seeds of their own) and `torch_answers(torch)`: torch's outputs, dtypes, node names and
+gradients for each case. Recording writes them into tests/data/<file>.json, stamped with the
+torch version that made them (the records are torch 2.13's). `--check` recomputes them with
+the installed torch and fails when a case differs from its record by more than the tolerance
+of its dtype (tests/helpers.py RECORD_TOLERANCE: relative 1e-10 in float64, 1e-5 in float32;
+integers, booleans and names exactly), or when the cases are not the recorded ones.
 
 Exit status: 0 when written or when every record matches, 1 when a record differs, 2 when torch
 is not installed.
@@ -23,18 +23,6 @@ from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 TESTS = PROJECT_ROOT / "tests"
-ANSWERED_FILES = (
-    "test_nn_conv",
-    "test_nn_pooling",
-    "test_nn_losses",
-    "test_optim",
-    "test_tensor_conv",
-    "test_tensor_edge_cases",
-    "test_tensor_gather",
-    "test_tensor_indexing",
-    "test_tensor_conveniences",
-    "test_tensor_creation",
-)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -42,7 +30,7 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--check", action="store_true", help="compare instead of writing")
-    parser.add_argument("files", nargs="*", default=ANSWERED_FILES, help="test modules")
+    parser.add_argument("files", nargs="*", help="test modules (by default ANSWERED_FILES)")
     args = parser.parse_args(argv)
     try:
         import torch
@@ -52,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     sys.path[:0] = [str(TESTS), str(PROJECT_ROOT)]
     helpers = importlib.import_module("helpers")
     failed = False
-    for name in args.files:
+    for name in args.files or helpers.ANSWERED_FILES:
         module = importlib.import_module(name)
         answers = helpers.live_answers(module, torch)
         if not args.check:

@@ -45,6 +45,20 @@ except ModuleNotFoundError:
     torch = None
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
+# The test files whose cases torch answered, each with its `torch_answers(torch)` and its
+# answers in DATA_DIR (scripts/record_torch_answers.py; tests/test_recorded_answers.py).
+ANSWERED_FILES = (
+    "test_nn_conv",
+    "test_nn_pooling",
+    "test_nn_losses",
+    "test_optim",
+    "test_tensor_conv",
+    "test_tensor_edge_cases",
+    "test_tensor_gather",
+    "test_tensor_indexing",
+    "test_tensor_conveniences",
+    "test_tensor_creation",
+)
 # How far a recomputed answer may be from the recorded one (another torch build may round
 # differently): relative and absolute, by dtype; integers, booleans and names are exact.
 RECORD_TOLERANCE = {"float64": (1e-10, 1e-12), "float32": (1e-5, 1e-6)}

@@ -8,7 +8,6 @@ tests of error texts and reprs compare with torch live and are skipped without i
 
 from __future__ import annotations
 
-import sys
 import warnings
 
 import numpy as np
@@ -16,7 +15,6 @@ import pytest
 from helpers import (
     answers_of,
     assert_case_as_recorded,
-    assert_recorded_are_torchs,
     case_rng,
     pair,
     recorded_answers,
@@ -603,7 +601,3 @@ def torch_answers(torch) -> dict[str, dict]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the implicit dims and broadcasting, tested here
         return answers_of(torch, CASES)
-
-
-def test_recorded_answers_are_torchs(torch):
-    assert_recorded_are_torchs(sys.modules[__name__], torch)

@@ -8,13 +8,11 @@ comparisons with torch are live and skipped without it.
 from __future__ import annotations
 
 import json
-import sys
 
 import numpy as np
 import pytest
 from helpers import (
     assert_as_recorded,
-    assert_recorded_are_torchs,
     case_rng,
     described,
     recorded_answers,
@@ -338,10 +336,6 @@ def torch_answers(torch) -> dict[str, dict]:
 
 
 ANSWERS = recorded_answers(__file__)
-
-
-def test_recorded_answers_are_torchs(torch):
-    assert_recorded_are_torchs(sys.modules[__name__], torch)
 
 
 def assert_optimizer_as_recorded(name, kwargs, part: str):

@@ -8,13 +8,10 @@ the same error.
 
 from __future__ import annotations
 
-import sys
-
 import numpy as np
 import pytest
 from helpers import (
     assert_outcome_as_recorded,
-    assert_recorded_are_torchs,
     outcome_answers,
     recorded_answers,
 )
@@ -91,10 +88,6 @@ ANSWERS = recorded_answers(__file__)
 def torch_answers(torch) -> dict[str, dict]:
     """What `torch` gives for each case (recorded by scripts/record_torch_answers.py)."""
     return outcome_answers(torch, TABLES)
-
-
-def test_recorded_answers_are_torchs(torch):
-    assert_recorded_are_torchs(sys.modules[__name__], torch)
 
 
 @pytest.mark.parametrize("args", LEGACY_DATA)

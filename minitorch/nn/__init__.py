@@ -8,7 +8,7 @@ imported as `F` by convention); `init.py` the starting weights. Everything
 here is written with the public tensor API only.
 """
 
-from . import functional, init
+from . import functional, init, utils
 from .module import Module
 from .modules.activation import ELU, GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Tanh
 from .modules.batchnorm import BatchNorm1d, BatchNorm2d
@@ -36,6 +36,7 @@ __all__ = [
     "Buffer",
     "functional",
     "init",
+    "utils",
     "Module",
     "Parameter",
     "ScalarParameter",

@@ -10,7 +10,34 @@ here is written with the public tensor API only.
 
 from . import functional, init, utils
 from .module import Module
-from .modules.activation import ELU, GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Tanh
+from .modules.activation import (
+    CELU,
+    ELU,
+    GELU,
+    GLU,
+    SELU,
+    Hardshrink,
+    Hardsigmoid,
+    Hardswish,
+    Hardtanh,
+    LeakyReLU,
+    LogSigmoid,
+    LogSoftmax,
+    Mish,
+    PReLU,
+    ReLU,
+    ReLU6,
+    Sigmoid,
+    SiLU,
+    Softmax,
+    Softmin,
+    Softplus,
+    Softshrink,
+    Softsign,
+    Tanh,
+    Tanhshrink,
+    Threshold,
+)
 from .modules.batchnorm import BatchNorm1d, BatchNorm2d
 from .modules.container import ModuleDict, ModuleList, Sequential
 from .modules.conv import Conv1d, Conv2d
@@ -77,4 +104,21 @@ __all__ = [
     "Softmax",
     "Tanh",
     "Unflatten",
+    "CELU",
+    "GLU",
+    "Hardshrink",
+    "Hardsigmoid",
+    "Hardswish",
+    "Hardtanh",
+    "LogSigmoid",
+    "Mish",
+    "PReLU",
+    "ReLU6",
+    "SELU",
+    "Softmin",
+    "Softplus",
+    "Softshrink",
+    "Softsign",
+    "Tanhshrink",
+    "Threshold",
 ]

@@ -39,7 +39,7 @@ from .modules.activation import (
     Threshold,
 )
 from .modules.batchnorm import BatchNorm1d, BatchNorm2d
-from .modules.container import ModuleDict, ModuleList, Sequential
+from .modules.container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .modules.conv import Conv1d, Conv2d
 from .modules.dropout import Dropout
 from .modules.flatten import Flatten, Unflatten
@@ -104,6 +104,8 @@ __all__ = [
     "Softmax",
     "Tanh",
     "Unflatten",
+    "ParameterDict",
+    "ParameterList",
     "CELU",
     "GLU",
     "Hardshrink",

@@ -56,6 +56,7 @@ from .modules.loss import (
 )
 from .modules.normalization import LayerNorm
 from .modules.pooling import AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d
+from .modules.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .modules.sparse import Embedding
 from .parameter import Buffer, Parameter, ScalarParameter
 
@@ -105,6 +106,14 @@ __all__ = [
     "Tanh",
     "Unflatten",
     "ParameterDict",
+    "GRU",
+    "GRUCell",
+    "LSTM",
+    "LSTMCell",
+    "RNN",
+    "RNNBase",
+    "RNNCell",
+    "RNNCellBase",
     "ParameterList",
     "CELU",
     "GLU",

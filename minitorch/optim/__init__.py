@@ -15,6 +15,7 @@ from .adagrad import Adagrad
 from .adam import Adam, AdamW
 from .adamax import Adamax
 from .asgd import ASGD
+from .lbfgs import LBFGS
 from .nadam import NAdam
 from .optimizer import Optimizer
 from .radam import RAdam
@@ -30,6 +31,7 @@ __all__ = [
     "Adam",
     "AdamW",
     "Adamax",
+    "LBFGS",
     "NAdam",
     "Optimizer",
     "RAdam",

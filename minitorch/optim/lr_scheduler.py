@@ -26,7 +26,6 @@ import bisect
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable
-from types import FunctionType
 from typing import Any
 
 from .lr_schedules import (
@@ -38,10 +37,10 @@ from .lr_schedules import (
     PolynomialLR,
 )
 from .optimizer import Optimizer
-from .scheduler import LRScheduler, _checked, _per_group
+from .scheduler import LambdaScheduler, LRScheduler, _checked, _per_group
 
 
-class LambdaLR(LRScheduler):
+class LambdaLR(LambdaScheduler):
     """$\\mathrm{lr}_t = \\mathrm{base\\_lr} \\cdot \\lambda(t)$.
 
     `lr_lambda` is one function of the epoch, or a list with one per parameter group.
@@ -53,29 +52,11 @@ class LambdaLR(LRScheduler):
         lr_lambda: Callable[[int], float] | list[Callable[[int], float]],
         last_epoch: int = -1,
     ) -> None:
-        self.optimizer = _checked(optimizer)
-        mismatch = "Expected {expected} lr_lambdas, but got {got}"
-        self.lr_lambdas = _per_group("lr_lambda", optimizer, lr_lambda, mismatch)
-        super().__init__(optimizer, last_epoch)
+        super().__init__(optimizer, lr_lambda, last_epoch)
 
     def get_lr(self) -> list[float]:
         pairs = zip(self.base_lrs, self.lr_lambdas, strict=True)
         return [base * f(self.last_epoch) for base, f in pairs]
-
-    def state_dict(self) -> dict[str, Any]:
-        """As the base's, but functions are not saved (a callable object's `__dict__` is)."""
-        state = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "lr_lambdas")}
-        state["lr_lambdas"] = [
-            None if isinstance(f, FunctionType) else dict(f.__dict__) for f in self.lr_lambdas
-        ]
-        return state
-
-    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
-        saved = state_dict.get("lr_lambdas", [])
-        self.__dict__.update({k: v for k, v in state_dict.items() if k != "lr_lambdas"})
-        for f, attributes in zip(self.lr_lambdas, saved, strict=True):
-            if attributes is not None:
-                f.__dict__.update(attributes)
 
 
 class StepLR(LRScheduler):

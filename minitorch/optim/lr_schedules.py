@@ -15,10 +15,10 @@ from types import FunctionType
 from typing import Any
 
 from .optimizer import Optimizer
-from .scheduler import LRScheduler, _checked, _per_group
+from .scheduler import LambdaScheduler, LRScheduler, _checked, _per_group
 
 
-class MultiplicativeLR(LRScheduler):
+class MultiplicativeLR(LambdaScheduler):
     """Multiply the rate by $\\lambda(t)$ at every epoch $t > 0$:
     $\\mathrm{lr}_t = \\mathrm{lr}_{t-1} \\lambda(t)$ (one function, or one per group)."""
 
@@ -28,33 +28,13 @@ class MultiplicativeLR(LRScheduler):
         lr_lambda: Callable[[int], float] | list[Callable[[int], float]],
         last_epoch: int = -1,
     ) -> None:
-        self.optimizer = _checked(optimizer)
-        mismatch = "Expected {expected} lr_lambdas, but got {got}"
-        self.lr_lambdas = _per_group("lr_lambda", optimizer, lr_lambda, mismatch)
-        for f in self.lr_lambdas:
-            if not callable(f):
-                raise TypeError(f"lr_lambda should be a function, but got {type(f).__name__}")
-        super().__init__(optimizer, last_epoch)
+        super().__init__(optimizer, lr_lambda, last_epoch, check_callable=True)
 
     def get_lr(self) -> list[float]:
         if self._is_initial:
             return self._current_lrs()
         pairs = zip(self._current_lrs(), self.lr_lambdas, strict=True)
         return [lr * f(self.last_epoch) for lr, f in pairs]
-
-    def state_dict(self) -> dict[str, Any]:
-        """As the base's; of the functions only a callable object's `__dict__` is saved."""
-        state = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "lr_lambdas")}
-        state["lr_lambdas"] = [
-            None if isinstance(f, FunctionType) else dict(f.__dict__) for f in self.lr_lambdas
-        ]
-        return state
-
-    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
-        self.__dict__.update({k: v for k, v in state_dict.items() if k != "lr_lambdas"})
-        for f, attributes in zip(self.lr_lambdas, state_dict["lr_lambdas"], strict=True):
-            if attributes is not None:
-                f.__dict__.update(attributes)
 
 
 class ConstantLR(LRScheduler):

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import functools
 import warnings
+from collections.abc import Callable
+from types import FunctionType
 from typing import Any
 
 from .optimizer import Optimizer
@@ -127,3 +129,38 @@ class LRScheduler:
     def load_state_dict(self, state_dict: dict[str, Any]) -> None:
         """Take back what `state_dict()` returned."""
         self.__dict__.update(state_dict)
+
+
+class LambdaScheduler(LRScheduler):
+    """The base of the schedulers of functions of the epoch (`LambdaLR`, `MultiplicativeLR`):
+    `lr_lambdas`, one per parameter group, which their state dicts save only as a
+    callable object's `__dict__` (a function is not saved), as PyTorch's."""
+
+    def __init__(
+        self,
+        optimizer: Optimizer,
+        lr_lambda: Callable[[int], float] | list[Callable[[int], float]],
+        last_epoch: int = -1,
+        check_callable: bool = False,
+    ) -> None:
+        self.optimizer = _checked(optimizer)
+        mismatch = "Expected {expected} lr_lambdas, but got {got}"
+        self.lr_lambdas = _per_group("lr_lambda", optimizer, lr_lambda, mismatch)
+        for f in self.lr_lambdas if check_callable else []:
+            if not callable(f):
+                raise TypeError(f"lr_lambda should be a function, but got {type(f).__name__}")
+        super().__init__(optimizer, last_epoch)
+
+    def state_dict(self) -> dict[str, Any]:
+        state = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "lr_lambdas")}
+        state["lr_lambdas"] = [
+            None if isinstance(f, FunctionType) else dict(f.__dict__) for f in self.lr_lambdas
+        ]
+        return state
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        saved = state_dict.get("lr_lambdas", [])
+        self.__dict__.update({k: v for k, v in state_dict.items() if k != "lr_lambdas"})
+        for f, attributes in zip(self.lr_lambdas, saved, strict=True):
+            if attributes is not None:
+                f.__dict__.update(attributes)

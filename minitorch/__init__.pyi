@@ -7,14 +7,19 @@ from . import linalg as linalg
 from . import nn as nn
 from . import operators as operators
 from . import optim as optim
+from . import profiler as profiler
 from . import utils as utils
 from .autodiff import Context as Context
 from .autodiff import backpropagate as backpropagate
 from .autodiff import central_difference as central_difference
 from .autodiff import topological_sort as topological_sort
+from .autograd.anomaly_mode import is_anomaly_check_nan_enabled as is_anomaly_check_nan_enabled
+from .autograd.anomaly_mode import is_anomaly_enabled as is_anomaly_enabled
 from .autograd.function import Function as Function
 from .autograd.grad_mode import enable_grad as enable_grad
+from .autograd.grad_mode import inference_mode as inference_mode
 from .autograd.grad_mode import is_grad_enabled as is_grad_enabled
+from .autograd.grad_mode import is_inference_mode_enabled as is_inference_mode_enabled
 from .autograd.grad_mode import no_grad as no_grad
 from .autograd.grad_mode import set_grad_enabled as set_grad_enabled
 from .autograd.gradcheck import GradcheckError as GradcheckError
@@ -467,19 +472,19 @@ class Tensor(TensorBase):
         """Batched matrix product of two 3-D tensors with the same batch size (no broadcasting)."""
 
     def bool(self) -> Tensor:
-        """A bool version of this tensor (itself if it is bool)."""
+        """This tensor as bool (itself if it is bool already)."""
 
     def broadcast_to(self, shape) -> Tensor:
         """`a` expanded to `shape`, as broadcasting would (a view)."""
 
     def byte(self) -> Tensor:
-        """A uint8 version of this tensor (itself if it is uint8)."""
+        """This tensor as uint8 (itself if it is uint8 already)."""
 
     def ceil(self) -> Tensor:
         """$\\lceil a \\rceil$ elementwise."""
 
     def char(self) -> Tensor:
-        """An int8 version of this tensor (itself if it is int8)."""
+        """This tensor as int8 (itself if it is int8 already)."""
 
     def chunk(self, chunks, dim=0):
         """`a` in `chunks` pieces along `dim` (views) of $\\lceil n / chunks \\rceil$ elements."""
@@ -555,7 +560,7 @@ class Tensor(TensorBase):
         """Inner product of two vectors."""
 
     def double(self) -> Tensor:
-        """A float64 version of this tensor (itself if it is float64)."""
+        """This tensor as float64 (itself if it is float64 already)."""
 
     def eq(self, b) -> Tensor:
         """$a = b$ elementwise (bool)."""
@@ -606,7 +611,7 @@ class Tensor(TensorBase):
         """A copy of `a` with the order of its elements along `dims` reversed."""
 
     def float(self) -> Tensor:
-        """A float32 version of this tensor (itself if it is float32)."""
+        """This tensor as float32 (itself if it is float32 already)."""
 
     def floor(self) -> Tensor:
         """$\\lfloor a \\rfloor$ elementwise."""
@@ -658,7 +663,7 @@ class Tensor(TensorBase):
         """The slices of `a` along `dim` at `index`, in that order: `a[:, index]` for `dim=1`."""
 
     def int(self) -> Tensor:
-        """An int32 version of this tensor (itself if it is int32)."""
+        """This tensor as int32 (itself if it is int32 already)."""
 
     def isclose(self, b, rtol=1e-05, atol=1e-08, equal_nan=False):
         """True where $|a - b| \\le atol + rtol \\, |b|$ (or $a = b$, infinities included)."""
@@ -715,7 +720,7 @@ class Tensor(TensorBase):
         """$\\ln \\sum e^{a}$ over `dim`, computed stably (integers give floats)."""
 
     def long(self) -> Tensor:
-        """An int64 version of this tensor (itself if it is int64)."""
+        """This tensor as int64 (itself if it is int64 already)."""
 
     def lt(self, b) -> Tensor:
         """$a < b$ elementwise (bool)."""
@@ -890,7 +895,7 @@ class Tensor(TensorBase):
         """`scatter_reduce` in place."""
 
     def short(self) -> Tensor:
-        """An int16 version of this tensor (itself if it is int16)."""
+        """This tensor as int16 (itself if it is int16 already)."""
 
     def sigmoid(self) -> Tensor:
         """$1 / (1 + e^{-a})$ elementwise."""
@@ -1239,13 +1244,17 @@ __all__ = [
     "index_add",
     "index_fill",
     "index_select",
+    "inference_mode",
     "initial_seed",
     "int",
     "int16",
     "int32",
     "int64",
     "int8",
+    "is_anomaly_check_nan_enabled",
+    "is_anomaly_enabled",
     "is_grad_enabled",
+    "is_inference_mode_enabled",
     "is_tensor",
     "isclose",
     "isfinite",
@@ -1306,6 +1315,7 @@ __all__ = [
     "pow",
     "pow_",
     "prod",
+    "profiler",
     "promote_types",
     "rad2deg",
     "rad2deg_",

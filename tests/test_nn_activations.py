@@ -59,6 +59,8 @@ CASES = {
                    lambda x: (np.abs(x) > 1).astype(float)),
     "hardshrink": (lambda F, x: F.hardshrink(x), lambda x: np.where(np.abs(x) > 0.5, x, 0.0),
                    lambda x: (np.abs(x) > 0.5).astype(float)),
+    "rrelu-eval": (lambda F, x: F.rrelu(x, 0.1, 0.3), lambda x: np.where(x > 0, x, 0.2 * x),
+                   lambda x: np.where(x > 0, 1.0, 0.2)),
     "tanhshrink": (lambda F, x: F.tanhshrink(x), lambda x: x - np.tanh(x),
                    lambda x: np.tanh(x) ** 2),
     "softsign": (lambda F, x: F.softsign(x), lambda x: x / (1 + np.abs(x)),
@@ -163,7 +165,29 @@ MODULES = [
     ("Mish", (), {}), ("Softsign", (), {}), ("Tanhshrink", (), {}), ("LogSigmoid", (), {}),
     ("Softmin", (1,), {}), ("GLU", (1,), {}), ("Threshold", (0.1, 20.0), {}),
     ("Softshrink", (0.3,), {}), ("Hardshrink", (0.3,), {}), ("PReLU", (4,), {"init": 0.1}),
+    ("RReLU", (0.1, 0.3), {}), ("Softmax2d", (), {}),
 ]  # fmt: skip
+
+
+def test_rrelu_in_training_draws_a_slope_per_negative_element():
+    values = -np.linspace(0.5, 3.0, 200)
+    x = minitorch.tensor(np.concatenate([values, [0.0, 1.0, 2.0]]), requires_grad=True)
+    y = F.rrelu(x, 0.1, 0.3, training=True)
+    y.sum().backward()
+    slopes = y.detach().numpy()[:200] / values
+    assert (slopes >= 0.1).all() and (slopes <= 0.3).all() and slopes.std() > 0.03
+    np.testing.assert_allclose(x.grad.numpy()[:200], slopes, rtol=1e-6)
+    assert y.detach().numpy()[201:].tolist() == [1.0, 2.0]
+    module = nn.RReLU(0.1, 0.3)
+    assert not np.array_equal(module(x).detach().numpy(), module.eval()(x).detach().numpy())
+
+
+def test_softmax2d_is_a_softmax_over_channels():
+    values = np.random.default_rng(6).normal(size=(2, 3, 4, 5))
+    expected = np.exp(values) / np.exp(values).sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(nn.Softmax2d()(minitorch.tensor(values)).numpy(), expected)
+    with pytest.raises(ValueError, match="Softmax2d: expected input to be 3D or 4D, got 2D"):
+        nn.Softmax2d()(minitorch.ones(2, 3))
 
 
 def test_modules_call_their_functions():
@@ -205,7 +229,7 @@ def test_modules_against_torch_with_copied_weights(torch, name, args, kwargs):
     weights = rng.normal(size=values.shape[:1] + (2 if name == "GLU" else 4,) + values.shape[2:])
     ours, theirs = getattr(nn, name)(*args, **kwargs), getattr(torch.nn, name)(*args, **kwargs)
     assert repr(ours) == repr(theirs)
-    ours.double(), theirs.double()
+    ours.double().eval(), theirs.double().eval()  # RReLU's eval mode: its fixed slope
     if name == "PReLU":
         with torch.no_grad():
             theirs.weight.copy_(torch.tensor([0.1, -0.3, 0.5, 2.0]))

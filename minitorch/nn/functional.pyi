@@ -38,6 +38,8 @@ from .functional_activations import logsigmoid as logsigmoid
 from .functional_activations import mish as mish
 from .functional_activations import prelu as prelu
 from .functional_activations import relu6 as relu6
+from .functional_activations import rrelu as rrelu
+from .functional_activations import rrelu_ as rrelu_
 from .functional_activations import selu as selu
 from .functional_activations import selu_ as selu_
 from .functional_activations import softplus as softplus
@@ -137,6 +139,8 @@ __all__ = [
     "prelu",
     "relu",
     "relu6",
+    "rrelu",
+    "rrelu_",
     "selu",
     "selu_",
     "sigmoid",

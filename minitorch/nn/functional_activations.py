@@ -14,6 +14,7 @@ from collections.abc import Callable
 from .._tensor import Tensor
 from ..autograd import Function
 from ..ops.selection import where
+from ..tensors.creation import empty_like, ones_like
 
 SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_SCALE = 1.0507009873554804934193349852946
@@ -259,6 +260,39 @@ def glu(input: Tensor, dim: int = -1) -> Tensor:  # noqa: A002
     return a * b.sigmoid()
 
 
+def rrelu(
+    input: Tensor,  # noqa: A002
+    lower: float = 1.0 / 8,
+    upper: float = 1.0 / 3,
+    training: bool = False,
+    inplace: bool = False,
+) -> Tensor:
+    """The randomized leaky ReLU (Xu et al.): $x$ for $x > 0$, else $a x$ with a slope
+    $a \\sim U(\\text{lower}, \\text{upper})$ drawn per element while `training`, and
+    $a = (\\text{lower} + \\text{upper}) / 2$ otherwise."""
+    if training:
+        slopes = where(input > 0, 1.0, empty_like(input).uniform_(lower, upper))
+        return _inplace(input, input * slopes, inplace)
+    slope = (lower + upper) / 2
+    result = _pointwise(
+        input,
+        lambda a: where(a > 0, a, a * slope),
+        lambda a: where(a > 0, ones_like(a), slope),
+        "RreluWithNoise",
+    )
+    return _inplace(input, result, inplace)
+
+
+def rrelu_(
+    input: Tensor,  # noqa: A002
+    lower: float = 1.0 / 8,
+    upper: float = 1.0 / 3,
+    training: bool = False,
+) -> Tensor:
+    """`rrelu` in place."""
+    return rrelu(input, lower, upper, training, inplace=True)
+
+
 def prelu(input: Tensor, weight: Tensor) -> Tensor:  # noqa: A002
     """$\\max(0, x) + w \\min(0, x)$ with a learned slope $w$: one for all, or one per
     channel (dimension 1) when `weight` has as many elements as channels."""
@@ -287,6 +321,8 @@ __all__ = [
     "mish",
     "prelu",
     "relu6",
+    "rrelu",
+    "rrelu_",
     "selu",
     "selu_",
     "softplus",

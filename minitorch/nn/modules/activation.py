@@ -287,6 +287,34 @@ class LogSigmoid(_Stateless):
     function = staticmethod(functional.logsigmoid)
 
 
+class RReLU(Module):
+    """$x$ for $x > 0$, else $a x$: $a \\sim U(\\text{lower}, \\text{upper})$ per element in
+    training, $(\\text{lower} + \\text{upper}) / 2$ in eval mode."""
+
+    def __init__(
+        self, lower: float = 1.0 / 8, upper: float = 1.0 / 3, inplace: bool = False
+    ) -> None:
+        super().__init__()
+        self.lower, self.upper, self.inplace = lower, upper, inplace
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return functional.rrelu(input, self.lower, self.upper, self.training, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"lower={self.lower}, upper={self.upper}" + _inplace_repr(self.inplace)
+
+
+class Softmax2d(Module):
+    """Softmax over the channels of each position of a (N, C, H, W) or (C, H, W) input."""
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        if input.dim() not in (3, 4):
+            raise ValueError(
+                f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D instead"
+            )
+        return functional.softmax(input, -3)
+
+
 class Softmin(Module):
     """$e^{-x_i} / \\sum_j e^{-x_j}$ along `dim`."""
 

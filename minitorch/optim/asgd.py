@@ -55,7 +55,9 @@ class ASGD(Optimizer):
 
     def _update(self, p: Tensor, group: dict[str, Any]) -> None:
         state = self.state[p]
-        t = counted_state(state, p, ("eta", tensor(float(group["lr"]))), ("mu", tensor(1.0)), "ax")
+        t = counted_state(
+            state, p, ("eta", lambda: tensor(float(group["lr"]))), ("mu", lambda: tensor(1.0)), "ax"
+        )
         grad = descent_gradient(p, group)
         lr, lambd = group["lr"], group["lambd"]
         eta, mu, ax = state["eta"], state["mu"], state["ax"]

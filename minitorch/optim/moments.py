@@ -3,6 +3,7 @@ per parameter, the betas they check, and weight decay applied either way."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .._tensor import Tensor
@@ -17,17 +18,20 @@ def check_betas(betas: tuple[float, float]) -> None:
             raise ValueError(f"Invalid beta parameter at index {i}: {beta}")
 
 
-def counted_state(state: dict[str, Any], p: Tensor, *entries: str | tuple[str, Tensor]) -> int:
+def counted_state(
+    state: dict[str, Any], p: Tensor, *entries: str | tuple[str, Callable[[], Tensor]]
+) -> int:
     """Add one to `state["step"]` and return the new count $t$.
 
     On the first step the state is made, in PyTorch's order: `step`, a float32 0-dim
-    tensor at 0, then `entries`, each a name (zeros shaped as `p`) or a (name, tensor) pair.
+    tensor at 0, then `entries`, each a name (zeros shaped as `p`) or a (name, function
+    that makes the starting tensor) pair.
     """
     if not state:
         state["step"] = tensor(0.0)
         for entry in entries:
-            name, value = (entry, zeros_like(p)) if isinstance(entry, str) else entry
-            state[name] = value
+            name, make = (entry, lambda: zeros_like(p)) if isinstance(entry, str) else entry
+            state[name] = make()
     state["step"] += 1
     return int(state["step"].item())
 

@@ -1,4 +1,5 @@
-"""`minitorch.nn.utils`, as `torch.nn.utils`: gradient clipping and flat parameter vectors.
+"""`minitorch.nn.utils`, as `torch.nn.utils`: gradient clipping, flat parameter vectors,
+and batch norms folded into the layer before them.
 
 >>> import minitorch
 >>> w = minitorch.tensor([3.0, 4.0], requires_grad=True)
@@ -15,12 +16,22 @@ from .clip_grad import (
     get_total_norm,
 )
 from .convert_parameters import parameters_to_vector, vector_to_parameters
+from .fusion import (
+    fuse_conv_bn_eval,
+    fuse_conv_bn_weights,
+    fuse_linear_bn_eval,
+    fuse_linear_bn_weights,
+)
 
 __all__ = [
     "clip_grad_norm",
     "clip_grad_norm_",
     "clip_grad_value_",
     "clip_grads_with_norm_",
+    "fuse_conv_bn_eval",
+    "fuse_conv_bn_weights",
+    "fuse_linear_bn_eval",
+    "fuse_linear_bn_weights",
     "get_total_norm",
     "parameters_to_vector",
     "vector_to_parameters",

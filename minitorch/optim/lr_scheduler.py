@@ -37,7 +37,7 @@ from .lr_schedules import (
     PolynomialLR,
 )
 from .optimizer import Optimizer
-from .scheduler import LambdaScheduler, LRScheduler, _checked, _per_group
+from .scheduler import LambdaScheduler, LRScheduler, MomentumCycling, _checked, _per_group
 
 
 class LambdaLR(LambdaScheduler):
@@ -161,7 +161,7 @@ class CosineAnnealingLR(LRScheduler):
         ]
 
 
-class OneCycleLR(LRScheduler):
+class OneCycleLR(MomentumCycling, LRScheduler):
     """The 1cycle policy (Smith): the rate climbs from `max_lr / div_factor` to `max_lr`
     over the first `pct_start` of `total_steps`, then anneals to
     `initial_lr / final_div_factor` (cosine or linear); momentum (or Adam's
@@ -204,11 +204,7 @@ class OneCycleLR(LRScheduler):
                 group["min_lr"] = group["initial_lr"] / final_div_factor
         self.cycle_momentum = cycle_momentum
         if cycle_momentum:
-            if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
-                raise ValueError(
-                    "optimizer must support momentum or beta1 with `cycle_momentum` option enabled"
-                )
-            self.use_beta1 = "betas" in optimizer.defaults
+            self._check_momentum(optimizer)
             highs = _per_group("max_momentum", optimizer, max_momentum)
             lows = _per_group("base_momentum", optimizer, base_momentum)
             if last_epoch == -1:
@@ -252,12 +248,6 @@ class OneCycleLR(LRScheduler):
         if self.anneal_strategy == "cos":
             return end + (start - end) / 2.0 * (math.cos(math.pi * pct) + 1)
         return (end - start) * pct + start
-
-    def _set_momentum(self, group: dict[str, Any], value: float) -> None:
-        if self.use_beta1:
-            group["betas"] = (value, *group["betas"][1:])
-        else:
-            group["momentum"] = value
 
     def get_lr(self) -> list[float]:
         t = self.last_epoch

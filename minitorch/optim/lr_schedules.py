@@ -15,7 +15,7 @@ from types import FunctionType
 from typing import Any
 
 from .optimizer import Optimizer
-from .scheduler import LambdaScheduler, LRScheduler, _checked, _per_group
+from .scheduler import LambdaScheduler, LRScheduler, MomentumCycling, _checked, _per_group
 
 
 class MultiplicativeLR(LambdaScheduler):
@@ -195,7 +195,7 @@ class CosineAnnealingWarmRestarts(LRScheduler):
 CYCLIC_MODES = ("triangular", "triangular2", "exp_range")
 
 
-class CyclicLR(LRScheduler):
+class CyclicLR(MomentumCycling, LRScheduler):
     """The cyclical rate policy (Smith): each cycle climbs linearly from `base_lr` to
     `max_lr` over `step_size_up` steps and back over `step_size_down`, the height scaled
     per cycle (`triangular`: 1, `triangular2`: halved each cycle, `exp_range`:
@@ -237,11 +237,7 @@ class CyclicLR(LRScheduler):
         self.scale_mode = scale_mode if scale_fn is not None else self._mode_scale()
         self.cycle_momentum = cycle_momentum
         if cycle_momentum:
-            if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
-                raise ValueError(
-                    "optimizer must support momentum or beta1 with `cycle_momentum` option enabled"
-                )
-            self.use_beta1 = "betas" in optimizer.defaults
+            self._check_momentum(optimizer)
             self.base_momentums = _per_group("base_momentum", optimizer, base_momentum)
             self.max_momentums = _per_group("max_momentum", optimizer, max_momentum)
             if last_epoch == -1:
@@ -266,12 +262,6 @@ class CyclicLR(LRScheduler):
         if self.mode == "triangular2":
             return 1 / (2.0 ** (x - 1))
         return self.gamma**x
-
-    def _set_momentum(self, group: dict[str, Any], value: float) -> None:
-        if self.use_beta1:
-            group["betas"] = (value, *group["betas"][1:])
-        else:
-            group["momentum"] = value
 
     def get_lr(self) -> list[float]:
         cycle = math.floor(1 + self.last_epoch / self.total_size)

@@ -164,3 +164,23 @@ class LambdaScheduler(LRScheduler):
         for f, attributes in zip(self.lr_lambdas, saved, strict=True):
             if attributes is not None:
                 f.__dict__.update(attributes)
+
+
+class MomentumCycling:
+    """What `OneCycleLR` and `CyclicLR` share: they move each group's momentum, or Adam's
+    $\\beta_1$ when the optimizer has `betas`."""
+
+    use_beta1: bool
+
+    def _check_momentum(self, optimizer: Optimizer) -> None:
+        if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
+            raise ValueError(
+                "optimizer must support momentum or beta1 with `cycle_momentum` option enabled"
+            )
+        self.use_beta1 = "betas" in optimizer.defaults
+
+    def _set_momentum(self, group: dict[str, Any], value: float) -> None:
+        if self.use_beta1:
+            group["betas"] = (value, *group["betas"][1:])
+        else:
+            group["momentum"] = value

@@ -9,18 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import numba
 import numpy as np
 
 from ..fast import FastBackend
 from ..interface import OptionalKernels
 from ..tensor_data import TensorData
 from .compiler import MAX_DIMS
-from .cuda_ops import cuda_map, cuda_matmul, cuda_reduce, cuda_zip
 from .driver import DEFAULT_SIZES, cuda
-from .elementwise import cuda_fill, cuda_where
-from .indexing import cuda_put, cuda_take
-from .reductions import cuda_arg_reduce, cuda_scan
+from .kernels import KERNELS, fold_start, matmul_settings, reduce_settings
 
 # A grid has at most 65535 blocks along y and z (matmul's row blocks and batch).
 MAX_GRID_YZ = 65535
@@ -66,7 +62,7 @@ class CudaBackend(OptionalKernels):
     def zeros(self, size: int, dtype: np.dtype):
         storage = cuda.device_array(size, dtype)
         if size:
-            self.launch(self.compiled(cuda_fill), size, storage, 0)
+            self.launch(self.compiled("fill"), size, storage, 0)
         return storage
 
     def empty(self, size: int, dtype: np.dtype):
@@ -81,12 +77,13 @@ class CudaBackend(OptionalKernels):
 
     # -- compiling and launching --------------------------------------------
 
-    def compiled(self, factory: Callable, *settings) -> Callable:
-        """`factory(*settings)` compiled with `cuda.jit`, once per factory and settings."""
-        key = (factory, *settings)
+    def compiled(self, name: str, *settings) -> Callable:
+        """The kernel `name` of the table (`kernels.KERNELS`) built with `settings` and
+        compiled with `cuda.jit`, once per kernel and settings."""
+        key = (name, *settings)
         compiled = self._kernels.get(key)
         if compiled is None:
-            compiled = self._kernels[key] = cuda.jit(factory(*settings))
+            compiled = self._kernels[key] = cuda.jit(KERNELS[name].factory(*settings))
         return compiled
 
     def launch(self, kernel: Callable, size: int, *args) -> None:
@@ -122,25 +119,23 @@ class CudaBackend(OptionalKernels):
 
     def map(self, fn: Callable, out: TensorData, a: TensorData) -> None:
         """$out_i = fn(a_i)$, `a` broadcast to `out`'s shape."""
-        self.elementwise(self.compiled(cuda_map, fn), out, a)
+        self.elementwise(self.compiled("map", fn), out, a)
 
     def zip(self, fn: Callable, out: TensorData, a: TensorData, b: TensorData) -> None:
         """$out_i = fn(a_i, b_i)$, both broadcast."""
-        self.elementwise(self.compiled(cuda_zip, fn), out, a, b)
+        self.elementwise(self.compiled("zip", fn), out, a, b)
 
     def where(self, out: TensorData, condition: TensorData, a: TensorData, b: TensorData) -> None:
         """$out_i = a_i$ where $condition_i$, else $b_i$ (all broadcast)."""
-        self.elementwise(self.compiled(cuda_where), out, condition, a, b)
+        self.elementwise(self.compiled("where"), out, condition, a, b)
 
     def reduce(self, fn: Callable, out: TensorData, a: TensorData, dim: int, start) -> None:
         """Fold dimension `dim` of `a` with `fn` from `start` into `out` (size 1 in `dim`)."""
         check_dims(out, a)
         if out.numel() == 0:
             return
-        floating = a.storage.dtype.kind == "f"
-        accumulator = numba.float64 if floating else numba.int64
-        start = np.float64(start) if floating else np.int64(start)
-        kernel = self.compiled(cuda_reduce, fn, self.block, accumulator)
+        kernel = self.compiled("reduce", *reduce_settings(fn, self.block, a.storage.dtype))
+        start = fold_start(a.storage.dtype)[1](start)
         args = self.layout_args(out) + self.layout_args(a) + (dim, start)
         kernel[out.numel(), self.block](*args)
 
@@ -155,7 +150,7 @@ class CudaBackend(OptionalKernels):
         _, _, index_strides, index_offset = self.layout_args(indices)
         storage, shape, strides, offset = self.layout_args(values)
         args = (storage, indices.storage, shape, strides, offset, size, index_strides, index_offset)
-        kernel = self.compiled(cuda_arg_reduce, better)
+        kernel = self.compiled("arg_reduce", better)
         self.launch(kernel, size, *args, *self.layout_args(a), dim)
 
     def matmul(self, out: TensorData, a: TensorData, b: TensorData) -> None:
@@ -163,8 +158,7 @@ class CudaBackend(OptionalKernels):
         check_dims(out, a, b)
         if out.numel() == 0:
             return
-        dtype = out.storage.dtype
-        kernel = self.compiled(cuda_matmul, self.tile, numba.from_dtype(dtype), dtype.type(0))
+        kernel = self.compiled("matmul", *matmul_settings(self.tile, out.storage.dtype))
         tile = self.tile
         rows, columns = out.shape[-2], out.shape[-1]
         batches = out.numel() // (rows * columns)
@@ -187,9 +181,9 @@ class CudaBackend(OptionalKernels):
         line = TensorData.contiguous(a.storage, a.shape[:dim] + (1,) + a.shape[dim + 1 :])
         _, line_shape, _, _ = self.layout_args(line)  # `a`'s shape with size 1 in `dim`
         storage, _, strides, offset = self.layout_args(out)
-        start = np.float64(start) if a.storage.dtype.kind == "f" else np.int64(start)
+        start = fold_start(a.storage.dtype)[1](start)
         args = (storage, strides, offset, *self.layout_args(a), line_shape, lines, dim, start)
-        self.launch(self.compiled(cuda_scan, fn), lines, *args)
+        self.launch(self.compiled("scan", fn), lines, *args)
 
     def take(self, out: TensorData, a: TensorData, positions: TensorData) -> None:
         """$out_i = a.storage[positions_i]$: a thread per element of `out`."""
@@ -198,7 +192,7 @@ class CudaBackend(OptionalKernels):
         if size == 0:
             return
         args = self.layout_args(out) + (size,) + self.layout_args(positions) + (a.storage,)
-        self.launch(self.compiled(cuda_take), size, *args)
+        self.launch(self.compiled("take"), size, *args)
 
     def put(
         self, a: TensorData, positions: TensorData, values: TensorData, accumulate: bool
@@ -212,7 +206,7 @@ class CudaBackend(OptionalKernels):
         if size == 0:
             return
         args = (a.storage, *self.layout_args(positions), size, *self.layout_args(values))
-        self.launch(self.compiled(cuda_put, accumulate), size, *args)
+        self.launch(self.compiled("put", accumulate), size, *args)
 
     # -- on the host: sorts and scatters ---------------------------------------
     # These kernels have no numba.cuda version: the storages go to the host, the CPU

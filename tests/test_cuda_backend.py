@@ -13,6 +13,7 @@ block, reduction blocks of 4, matmul tiles of 4, so that a dozen elements
 already span several blocks and tiles.
 """
 
+import contextlib
 import os
 
 os.environ.setdefault("NUMBA_ENABLE_CUDASIM", "1")
@@ -667,3 +668,80 @@ def test_conv_pooling_and_a_loss_on_cuda_as_on_cpu():
         results.append((loss.detach(), indices, adaptive.detach(), x.grad, w.grad))
     for cpu, gpu in zip(*results, strict=True):
         assert_matches(gpu, cpu)
+
+
+# ---------------------------------------------------------------------------
+# kernels that replace host round trips: each runs with the host kernels refused
+# ---------------------------------------------------------------------------
+
+
+class NoHostKernels:
+    """In place of the CPU kernels that the cuda backend would run on host copies."""
+
+    def __getattr__(self, name):
+        raise AssertionError(f"the cuda backend ran the CPU kernel {name} on host copies")
+
+
+@contextlib.contextmanager
+def no_host_copies():
+    """Inside, an operation that copies storages to the host and back is an error."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(cuda_backend, "HOST_KERNELS", NoHostKernels())
+        yield
+
+
+def test_a_boolean_accumulating_put_is_an_or_of_repeated_positions():
+    rng = np.random.default_rng(40)
+    positions = rng.integers(0, 7, size=37)  # 37 positions: five blocks of 8 threads
+    flags = rng.random(37) < 0.3
+    start = np.array([True, False, False, True, False, False, False])
+    results = []
+    for device in ("cpu", "cuda"):
+        a = minitorch.tensor(start, device=device)
+        i = minitorch.tensor(positions, device=device)
+        v = minitorch.tensor(flags, device=device)
+        with no_host_copies():
+            a.index_put_((i,), v, accumulate=True)
+        results.append(a)
+    want = start.copy()
+    np.logical_or.at(want, positions, flags)
+    np.testing.assert_array_equal(results[0].numpy(), want)
+    assert_matches(results[1], results[0])
+
+
+def scatter_on(device: str, source: np.ndarray, index: np.ndarray, width: int, dim: int):
+    """`scatter_along` of the backend of `device` into zeros with `width` along `dim`; `source`
+    and `index` are read through a transposed view (strided layouts)."""
+    src = minitorch.tensor(source.T.copy(), device=device).T
+    idx = minitorch.tensor(index.T.copy(), device=device).T
+    shape = list(source.shape)
+    shape[dim] = width
+    out = minitorch.zeros(*shape, device=device)
+    get_backend(device).scatter_along(out._layout, src._layout, idx._layout, dim)
+    return out
+
+
+@pytest.mark.parametrize("dim", [0, 1])
+def test_scatter_along_keeps_the_last_of_repeated_positions_as_on_cpu(dim):
+    rng = np.random.default_rng(41)
+    source = values(19, 6, seed=42)  # 19 lines along dim 1: three blocks of 8 threads
+    source[3, 2] = np.nan
+    width = 4
+    index = rng.integers(0, width, size=source.shape)  # repeats in every line
+    want = scatter_on("cpu", source, index, width, dim)
+    with no_host_copies():
+        got = scatter_on("cuda", source, index, width, dim)
+    assert_matches(got, want)
+    expected = np.zeros(want.shape, np.float32)
+    for i in np.ndindex(source.shape):  # in order: the last write to a position stays
+        at = list(i)
+        at[dim] = index[i]
+        expected[tuple(at)] = source[i]
+    np.testing.assert_array_equal(want.numpy(), expected)
+
+
+def test_the_gradient_of_sort_scatters_on_the_device():
+    cpu, gpu = both(values(9, 5, seed=43), requires_grad=True)
+    for t in (cpu, gpu):
+        (t.sort(dim=0).values * minitorch.arange(5.0, device=t.device)).sum().backward()
+    assert_matches(gpu.grad, cpu.grad)

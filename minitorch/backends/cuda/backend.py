@@ -1,7 +1,7 @@
 """`CudaBackend`: device memory, the compiled kernels of this package, and their launches.
 
-Sorting and scattering along a dimension run the CPU backend's kernels on host
-copies (`CudaBackend.on_host`); Adam's step has no fused kernel here, so
+Sorting and folding puts run the CPU backend's kernels on host copies
+(`CudaBackend.on_host`); Adam's step has no fused kernel here, so
 `minitorch._fused_adam_` composes it from the core kernels on the device.
 """
 
@@ -171,15 +171,19 @@ class CudaBackend(OptionalKernels):
         args = self.layout_args(out) + self.layout_args(a) + self.layout_args(b)
         kernel[grid, (tile, tile)](*args)
 
+    def lines(self, a: TensorData, dim: int) -> tuple:
+        """(`a`'s shape with size 1 in `dim`, in device memory; how many lines `a` has along
+        `dim`) for a kernel that runs a thread per line."""
+        length = a.shape[dim]
+        line = TensorData.contiguous(a.storage, a.shape[:dim] + (1,) + a.shape[dim + 1 :])
+        return self.layout_args(line)[1], a.numel() // length if length else 0
+
     def scan(self, fn: Callable, out: TensorData, a: TensorData, dim: int, start) -> None:
         """Running folds of `fn` from `start` along `dim` (cumsum, cumprod): a thread a line."""
         check_dims(out, a)
-        length = a.shape[dim]
-        lines = a.numel() // length if length else 0
+        line_shape, lines = self.lines(a, dim)
         if lines == 0:
             return
-        line = TensorData.contiguous(a.storage, a.shape[:dim] + (1,) + a.shape[dim + 1 :])
-        _, line_shape, _, _ = self.layout_args(line)  # `a`'s shape with size 1 in `dim`
         storage, _, strides, offset = self.layout_args(out)
         start = fold_start(a.storage.dtype)[1](start)
         args = (storage, strides, offset, *self.layout_args(a), line_shape, lines, dim, start)
@@ -197,18 +201,31 @@ class CudaBackend(OptionalKernels):
     def put(
         self, a: TensorData, positions: TensorData, values: TensorData, accumulate: bool
     ) -> None:
-        """$a.storage[positions_i] = values_i$ (`+=` if `accumulate`): a thread per position."""
-        if accumulate and a.storage.dtype == np.bool_:  # no atomic add of bools
-            self.on_host(HOST_KERNELS.put, (0,), a, positions, values, accumulate)
-            return
+        """$a.storage[positions_i] = values_i$ (`+=` if `accumulate`, $\\lor$ for bools): a
+        thread per position."""
         check_dims(positions, values)
         size = positions.numel()
         if size == 0:
             return
         args = (a.storage, *self.layout_args(positions), size, *self.layout_args(values))
-        self.launch(self.compiled("put", accumulate), size, *args)
+        kernel = self.compiled("put", accumulate, a.storage.dtype == np.bool_)
+        self.launch(kernel, size, *args)
 
-    # -- on the host: sorts and scatters ---------------------------------------
+    def scatter_along(
+        self, out: TensorData, source: TensorData, index: TensorData, dim: int
+    ) -> None:
+        """$out[i|index[i|j]] = source[i|j]$ along `dim`: a thread per line, in order."""
+        check_dims(out, source, index)
+        line_shape, lines = self.lines(source, dim)
+        if lines == 0:
+            return
+        storage, _, strides, offset = self.layout_args(out)
+        index_storage, _, index_strides, index_offset = self.layout_args(index)
+        args = (storage, strides, offset, *self.layout_args(source))
+        args += (index_storage, index_strides, index_offset, line_shape, lines, dim)
+        self.launch(self.compiled("scatter_along"), lines, *args)
+
+    # -- on the host: sorts and folding puts ------------------------------------
     # These kernels have no numba.cuda version: the storages go to the host, the CPU
     # backend's kernel runs there, and the storages it wrote come back (correct, and slow:
     # two copies each way).
@@ -230,11 +247,6 @@ class CudaBackend(OptionalKernels):
         self, values: TensorData, indices: TensorData, a: TensorData, dim: int, descending: bool
     ) -> None:
         self.on_host(HOST_KERNELS.sort, (0, 1), values, indices, a, dim, descending)
-
-    def scatter_along(
-        self, out: TensorData, source: TensorData, index: TensorData, dim: int
-    ) -> None:
-        self.on_host(HOST_KERNELS.scatter_along, (0,), out, source, index, dim)
 
     def put_reduce(
         self, fn: Callable, a: TensorData, positions: TensorData, values: TensorData

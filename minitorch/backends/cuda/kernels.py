@@ -20,7 +20,7 @@ from numba import types
 
 from .cuda_ops import cuda_map, cuda_matmul, cuda_reduce, cuda_zip
 from .elementwise import cuda_fill, cuda_where
-from .indexing import cuda_put, cuda_take
+from .indexing import cuda_put, cuda_scatter_along, cuda_take
 from .reductions import cuda_arg_reduce, cuda_scan
 
 INDEX = types.Array(types.int64, 1, "C")  # a shape or strides buffer on the device
@@ -137,7 +137,23 @@ KERNELS: dict[str, Kernel] = {
     "put": Kernel(
         cuda_put,
         lambda dtype: (storage(dtype), *layout(np.int64), types.int64, *layout(dtype)),
-        lambda _, dtype, sizes: [(False,)] + ([] if dtype == np.bool_ else [(True,)]),
+        lambda _, dtype, sizes: [(False, dtype == np.bool_), (True, dtype == np.bool_)],
+        dtypes=ANY,
+    ),
+    "scatter_along": Kernel(
+        cuda_scatter_along,
+        lambda dtype: (
+            storage(dtype),
+            INDEX,
+            types.int64,
+            *layout(dtype),
+            storage(np.int64),
+            INDEX,
+            types.int64,
+            INDEX,
+            types.int64,
+            types.int64,
+        ),
         dtypes=ANY,
     ),
 }

@@ -626,18 +626,38 @@ def test_where_of_numbers_takes_the_device_of_the_condition():
     assert_matches(minitorch.where(scalar, condition_gpu.float(), 0), condition_cpu.float())
 
 
-@pytest.mark.parametrize("amsgrad", [False, True])
-def test_a_fused_adam_step_on_cuda_parameters_equals_the_cpu_step(amsgrad):
-    """`minitorch._fused_adam_` on cuda tensors (the cuda backend has no `adam_step`: the step
-    is composed from tensor operations on the device) stays there and gives the cpu result."""
-    cpu, gpu = both(values(3, 4, seed=22), requires_grad=True)
+ADAM_SETTINGS = {
+    "adam": dict(lr=0.1),
+    "amsgrad": dict(lr=0.1, amsgrad=True),
+    "weight_decay_maximize": dict(lr=0.05, weight_decay=0.1, maximize=True),
+    "adamw_amsgrad": dict(lr=0.1, weight_decay=0.2, amsgrad=True, decoupled_weight_decay=True),
+}
+
+
+@pytest.mark.parametrize("kernel", ["fused", "composed"])
+@pytest.mark.parametrize("settings", ADAM_SETTINGS)
+def test_a_fused_adam_step_on_cuda_parameters_equals_the_cpu_step(settings, kernel, monkeypatch):
+    """`minitorch._fused_adam_` on cuda tensors, by the backend's `adam_step` kernel or (with
+    it unregistered) composed from tensor operations on the device, stays there and gives the
+    cpu result; 35 elements span five blocks."""
+    if kernel == "composed":
+        monkeypatch.setitem(get_backend("cuda")._optional, "adam_step", None)
+    else:
+        assert get_backend("cuda").kernel("adam_step") is not None
+    start = values(5, 7, seed=22)
+    start[1, 1] = 0.0  # a zero gradient: the step divides by eps alone
+    cpu, gpu = both(start, requires_grad=True)
     steps = []
     for p in (cpu, gpu):
-        optimizer = minitorch.optim.Adam([p], lr=0.1, amsgrad=amsgrad)
+        optimizer = minitorch.optim.Adam([p], **ADAM_SETTINGS[settings])
         for _ in range(3):
             optimizer.zero_grad()
             (p**4).sum().backward()
-            optimizer.step()
+            if p is gpu and kernel == "fused":
+                with no_host_copies():
+                    optimizer.step()
+            else:
+                optimizer.step()
         steps.append(optimizer.state[p])
     assert_matches(gpu.detach(), cpu.detach())
     for key in steps[0]:

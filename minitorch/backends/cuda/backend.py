@@ -1,8 +1,8 @@
 """`CudaBackend`: device memory, the compiled kernels of this package, and their launches.
 
 Sorting and folding puts run the CPU backend's kernels on host copies
-(`CudaBackend.on_host`); Adam's step has no fused kernel here, so
-`minitorch._fused_adam_` composes it from the core kernels on the device.
+(`CudaBackend.on_host`). The optional kernel `adam_step` is one kernel over the
+five tensors of a parameter.
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ class CudaBackend(OptionalKernels):
     """
 
     name = "cuda"
+    optional_kernels = ("adam_step",)
 
     def __init__(self, sizes: tuple[int, int, int] = DEFAULT_SIZES):
         super().__init__()
@@ -224,6 +225,17 @@ class CudaBackend(OptionalKernels):
         args = (storage, strides, offset, *self.layout_args(source))
         args += (index_storage, index_strides, index_offset, line_shape, lines, dim)
         self.launch(self.compiled("scatter_along"), lines, *args)
+
+    def adam_step(self, param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, settings) -> None:
+        """One Adam step of each element of the five contiguous layouts (`fused.adam_element`),
+        with `settings` (a few numbers of the tensors' dtype) copied to the device."""
+        size = param.numel()
+        if size == 0:
+            return
+        layouts = (param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq)
+        args = [x for layout in layouts for x in (layout.storage, layout.offset)]
+        kernel = self.compiled("adam")
+        self.launch(kernel, size, *args, size, cuda.to_device(settings))
 
     # -- on the host: sorts and folding puts ------------------------------------
     # These kernels have no numba.cuda version: the storages go to the host, the CPU

@@ -19,7 +19,7 @@ import numpy as np
 from numba import types
 
 from .cuda_ops import cuda_map, cuda_matmul, cuda_reduce, cuda_zip
-from .elementwise import cuda_fill, cuda_where
+from .elementwise import cuda_adam, cuda_fill, cuda_where
 from .indexing import cuda_put, cuda_scatter_along, cuda_take
 from .reductions import cuda_arg_reduce, cuda_scan
 
@@ -139,6 +139,11 @@ KERNELS: dict[str, Kernel] = {
         lambda dtype: (storage(dtype), *layout(np.int64), types.int64, *layout(dtype)),
         lambda _, dtype, sizes: [(False, dtype == np.bool_), (True, dtype == np.bool_)],
         dtypes=ANY,
+    ),
+    "adam": Kernel(
+        cuda_adam,
+        lambda dtype: (*(storage(dtype), types.int64) * 5, types.int64, storage(dtype)),
+        dtypes=ARITHMETIC[:2],
     ),
     "scatter_along": Kernel(
         cuda_scatter_along,

@@ -584,10 +584,10 @@ def test_gradient_of_an_index_accumulates_on_the_device():
 
 
 # ---------------------------------------------------------------------------
-# operations the cuda backend runs on the host: sort, scatter along a dim (gather's backward)
+# sorts, scatters and indexing: results and gradients stay on the device
 # ---------------------------------------------------------------------------
 
-HOST_RUN_OPS = {
+LINE_AND_INDEX_OPS = {
     "cumsum": lambda t: t.cumsum(1),
     "sort": lambda t: t.sort(dim=1, descending=True).values * 2.0,
     "argsort": lambda t: t.argsort(dim=0).float(),
@@ -600,9 +600,9 @@ HOST_RUN_OPS = {
 }
 
 
-@pytest.mark.parametrize("name", HOST_RUN_OPS)
-def test_ops_without_a_cuda_kernel_give_cuda_results_and_gradients(name):
-    op = HOST_RUN_OPS[name]
+@pytest.mark.parametrize("name", LINE_AND_INDEX_OPS)
+def test_sorts_scatters_and_indexing_give_cuda_results_and_gradients(name):
+    op = LINE_AND_INDEX_OPS[name]
     cpu, gpu = both(values(3, 4, seed=21), requires_grad=True)
     out_cpu, out_gpu = op(cpu), op(gpu)
     assert_matches(out_gpu.detach(), out_cpu.detach())
@@ -765,3 +765,33 @@ def test_the_gradient_of_sort_scatters_on_the_device():
     for t in (cpu, gpu):
         (t.sort(dim=0).values * minitorch.arange(5.0, device=t.device)).sum().backward()
     assert_matches(gpu.grad, cpu.grad)
+
+
+def sort_input(dtype) -> np.ndarray:
+    """19 × 11 values with ties and, in floats, NaN and signed zeros: 19 lines along dim 1
+    (three blocks of 8 threads), lines of 19 along dim 0 (runs merged five times)."""
+    rng = np.random.default_rng(44)
+    a = rng.integers(-3, 4, size=(19, 11)).astype(dtype)
+    if np.dtype(dtype).kind == "f":
+        a[rng.random(a.shape) < 0.15] = np.nan
+        a[0, :4] = [0.0, -0.0, 0.0, -0.0]
+    return a
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int64, np.bool_])
+@pytest.mark.parametrize("descending", [False, True])
+@pytest.mark.parametrize("dim", [0, 1])
+def test_sort_is_stable_with_nan_largest_as_on_cpu(dim, descending, dtype):
+    a = sort_input(dtype)
+    cpu = minitorch.tensor(a)
+    gpu = minitorch.tensor(a.T.copy(), device="cuda").T  # a strided layout
+    want = cpu.sort(dim=dim, descending=descending)
+    with no_host_copies():
+        got = gpu.sort(dim=dim, descending=descending)
+    assert_matches(got.values, want.values)
+    assert_matches(got.indices, want.indices)
+    keys = a.astype(np.float64)  # NumPy's stable sort puts NaN last: the largest
+    if descending:
+        keys = np.where(np.isnan(keys), -np.inf, -keys)
+    order = np.argsort(keys, axis=dim, kind="stable")
+    np.testing.assert_array_equal(want.indices.numpy(), order)

@@ -1,6 +1,6 @@
 """`CudaBackend`: device memory, the compiled kernels of this package, and their launches.
 
-Sorting and folding puts run the CPU backend's kernels on host copies
+Folding puts (`put_reduce`) run the CPU backend's kernels on host copies
 (`CudaBackend.on_host`). The optional kernel `adam_step` is one kernel over the
 five tensors of a parameter.
 """
@@ -226,6 +226,23 @@ class CudaBackend(OptionalKernels):
         args += (index_storage, index_strides, index_offset, line_shape, lines, dim)
         self.launch(self.compiled("scatter_along"), lines, *args)
 
+    def sort(
+        self, values: TensorData, indices: TensorData, a: TensorData, dim: int, descending: bool
+    ) -> None:
+        """Each line along `dim` sorted stably (NaN largest), and the positions it came from:
+        a thread per line, with a scratch line of positions each."""
+        check_dims(values, indices, a)
+        line_shape, lines = self.lines(a, dim)
+        if lines == 0:
+            return
+        spare = self.empty(a.numel(), np.dtype(np.int64))
+        (v, _, v_strides, v_offset), (i, _, i_strides, i_offset) = map(
+            self.layout_args, (values, indices)
+        )
+        args = (v, v_strides, v_offset, i, i_strides, i_offset, *self.layout_args(a))
+        args += (line_shape, lines, dim, descending, spare)
+        self.launch(self.compiled("sort"), lines, *args)
+
     def adam_step(self, param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, settings) -> None:
         """One Adam step of each element of the five contiguous layouts (`fused.adam_element`),
         with `settings` (a few numbers of the tensors' dtype) copied to the device."""
@@ -237,7 +254,7 @@ class CudaBackend(OptionalKernels):
         kernel = self.compiled("adam")
         self.launch(kernel, size, *args, size, cuda.to_device(settings))
 
-    # -- on the host: sorts and folding puts ------------------------------------
+    # -- on the host: folding puts ----------------------------------------------
     # These kernels have no numba.cuda version: the storages go to the host, the CPU
     # backend's kernel runs there, and the storages it wrote come back (correct, and slow:
     # two copies each way).
@@ -254,11 +271,6 @@ class CudaBackend(OptionalKernels):
         method(*host)
         for k in written:
             args[k].storage.copy_to_device(host[k].storage)
-
-    def sort(
-        self, values: TensorData, indices: TensorData, a: TensorData, dim: int, descending: bool
-    ) -> None:
-        self.on_host(HOST_KERNELS.sort, (0, 1), values, indices, a, dim, descending)
 
     def put_reduce(
         self, fn: Callable, a: TensorData, positions: TensorData, values: TensorData

@@ -21,7 +21,7 @@ from numba import types
 from .cuda_ops import cuda_map, cuda_matmul, cuda_reduce, cuda_zip
 from .elementwise import cuda_adam, cuda_fill, cuda_where
 from .indexing import cuda_put, cuda_scatter_along, cuda_take
-from .reductions import cuda_arg_reduce, cuda_scan
+from .reductions import cuda_arg_reduce, cuda_scan, cuda_sort
 
 INDEX = types.Array(types.int64, 1, "C")  # a shape or strides buffer on the device
 # The element dtypes a kernel is checked in: the arithmetic ones, and bool where it moves masks.
@@ -138,6 +138,24 @@ KERNELS: dict[str, Kernel] = {
         cuda_put,
         lambda dtype: (storage(dtype), *layout(np.int64), types.int64, *layout(dtype)),
         lambda _, dtype, sizes: [(False, dtype == np.bool_), (True, dtype == np.bool_)],
+        dtypes=ANY,
+    ),
+    "sort": Kernel(
+        cuda_sort,
+        lambda dtype: (
+            storage(dtype),
+            INDEX,
+            types.int64,
+            storage(np.int64),
+            INDEX,
+            types.int64,
+            *layout(dtype),
+            INDEX,
+            types.int64,
+            types.int64,
+            types.boolean,
+            storage(np.int64),
+        ),
         dtypes=ANY,
     ),
     "adam": Kernel(

@@ -14,6 +14,7 @@ already span several blocks and tiles.
 """
 
 import contextlib
+import inspect
 import os
 
 os.environ.setdefault("NUMBA_ENABLE_CUDASIM", "1")
@@ -691,22 +692,19 @@ def test_conv_pooling_and_a_loss_on_cuda_as_on_cpu():
 
 
 # ---------------------------------------------------------------------------
-# kernels that replace host round trips: each runs with the host kernels refused
+# sort, scatter, folding and boolean puts, Adam: each runs with host copies refused
 # ---------------------------------------------------------------------------
 
 
-class NoHostKernels:
-    """In place of the CPU kernels that the cuda backend would run on host copies."""
-
-    def __getattr__(self, name):
-        raise AssertionError(f"the cuda backend ran the CPU kernel {name} on host copies")
+def refuse_host_copy(self, storage):
+    raise AssertionError("a cuda storage was copied to the host")
 
 
 @contextlib.contextmanager
 def no_host_copies():
-    """Inside, an operation that copies storages to the host and back is an error."""
+    """Inside, copying a cuda storage to the host is an error."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(cuda_backend, "HOST_KERNELS", NoHostKernels())
+        patch.setattr(cuda_backend.CudaBackend, "to_host", refuse_host_copy)
         yield
 
 
@@ -721,7 +719,7 @@ def test_a_boolean_accumulating_put_is_an_or_of_repeated_positions():
         i = minitorch.tensor(positions, device=device)
         v = minitorch.tensor(flags, device=device)
         with no_host_copies():
-            a.index_put_((i,), v, accumulate=True)
+            get_backend(device).put(a._layout, i._layout, v._layout, True)
         results.append(a)
     want = start.copy()
     np.logical_or.at(want, positions, flags)
@@ -795,3 +793,36 @@ def test_sort_is_stable_with_nan_largest_as_on_cpu(dim, descending, dtype):
         keys = np.where(np.isnan(keys), -np.inf, -keys)
     order = np.argsort(keys, axis=dim, kind="stable")
     np.testing.assert_array_equal(want.indices.numpy(), order)
+
+
+@pytest.mark.parametrize("reduce", ["prod", "amax", "amin", "mean", "sum"])
+@pytest.mark.parametrize("include_self", [True, False])
+def test_scatter_reduce_folds_repeated_positions_in_order_as_on_cpu(reduce, include_self):
+    rng = np.random.default_rng(45)
+    start = values(6, 5, seed=46)
+    source = values(6, 9, low=0.5, high=1.5, seed=47)  # 54 positions: seven blocks of 8
+    source[2, 3] = np.nan
+    index = rng.integers(0, 5, size=source.shape)
+    index[0] = 1  # a row that folds all its values into one position
+    results = []
+    for device in ("cpu", "cuda"):
+        a, src = (minitorch.tensor(x, device=device) for x in (start, source))
+        idx = minitorch.tensor(index, device=device)
+        results.append(a.scatter_reduce(1, idx, src, reduce, include_self=include_self))
+    assert_matches(results[1], results[0])
+    fold = {"prod": np.multiply, "amax": np.fmax, "amin": np.fmin}.get(reduce)
+    if fold is not None and include_self:  # an independent check, NaN aside
+        expected = start.copy()
+        for (row, j), column in np.ndenumerate(index):
+            expected[row, column] = fold(expected[row, column], source[row, j])
+        finite = ~np.isnan(results[0].numpy())
+        np.testing.assert_allclose(results[0].numpy()[finite], expected[finite], rtol=1e-6)
+
+
+def test_no_cuda_backend_method_but_to_host_copies_a_storage_to_the_host():
+    """Index bounds checks read a bool mask back through `to_host`, as torch's do; the
+    kernels themselves never do."""
+    for name, method in vars(cuda_backend.CudaBackend).items():
+        if callable(method) and name != "to_host":
+            source = inspect.getsource(method)
+            assert "to_host" not in source and "copy_to_device" not in source, name

@@ -1,8 +1,8 @@
 """`CudaBackend`: device memory, the compiled kernels of this package, and their launches.
 
-Folding puts (`put_reduce`) run the CPU backend's kernels on host copies
-(`CudaBackend.on_host`). The optional kernel `adam_step` is one kernel over the
-five tensors of a parameter.
+Every operation runs on the device: storages come to the host only when asked
+(`to_host`: printing, `.item()`, `.cpu()`). The optional kernel `adam_step` is one
+kernel over the five tensors of a parameter.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..fast import FastBackend
 from ..interface import OptionalKernels
 from ..tensor_data import TensorData
 from .compiler import MAX_DIMS
@@ -254,29 +253,22 @@ class CudaBackend(OptionalKernels):
         kernel = self.compiled("adam")
         self.launch(kernel, size, *args, size, cuda.to_device(settings))
 
-    # -- on the host: folding puts ----------------------------------------------
-    # These kernels have no numba.cuda version: the storages go to the host, the CPU
-    # backend's kernel runs there, and the storages it wrote come back (correct, and slow:
-    # two copies each way).
-
-    def on_host(self, method: Callable, written: tuple[int, ...], *args) -> None:
-        """Run the CPU kernel `method` on host copies of the layouts in `args`, then copy
-        the storages of the arguments at the positions `written` back to the device."""
-        host = [
-            TensorData(self.to_host(x.storage), x.shape, x.strides, x.offset)
-            if isinstance(x, TensorData)
-            else x
-            for x in args
-        ]
-        method(*host)
-        for k in written:
-            args[k].storage.copy_to_device(host[k].storage)
-
     def put_reduce(
         self, fn: Callable, a: TensorData, positions: TensorData, values: TensorData
     ) -> None:
-        self.on_host(HOST_KERNELS.put_reduce, (1,), fn, a, positions, values)
-
-
-# The CPU kernels that `on_host` runs.
-HOST_KERNELS = FastBackend()
+        """$a.storage[positions_i] = fn(a.storage[positions_i], values_i)$ in the order of $i$:
+        the positions grouped by target, then a thread per target (`folds.py`)."""
+        check_dims(positions, values)
+        size = positions.numel()
+        if size == 0:
+            return
+        targets = a.storage.shape[0]
+        counts = self.zeros(targets, np.dtype(np.int64))
+        ends = self.empty(targets, np.dtype(np.int64))
+        groups = self.empty(size, np.dtype(np.int64))
+        where = self.layout_args(positions)
+        self.launch(self.compiled("count_targets"), size, counts, *where, size)
+        self.compiled("group_ends")[1, 1](counts, ends)
+        self.launch(self.compiled("group_ordinals"), size, ends, groups, *where, size)
+        args = (a.storage, counts, ends, groups, where[1], *self.layout_args(values))
+        self.launch(self.compiled("fold_groups", fn), targets, *args)

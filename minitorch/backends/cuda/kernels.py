@@ -20,6 +20,7 @@ from numba import types
 
 from .cuda_ops import cuda_map, cuda_matmul, cuda_reduce, cuda_zip
 from .elementwise import cuda_adam, cuda_fill, cuda_where
+from .folds import cuda_count_targets, cuda_fold_groups, cuda_group_ends, cuda_group_ordinals
 from .indexing import cuda_put, cuda_scatter_along, cuda_take
 from .reductions import cuda_arg_reduce, cuda_scan, cuda_sort
 
@@ -27,6 +28,7 @@ INDEX = types.Array(types.int64, 1, "C")  # a shape or strides buffer on the dev
 # The element dtypes a kernel is checked in: the arithmetic ones, and bool where it moves masks.
 ARITHMETIC = (np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.int64))
 ANY = (*ARITHMETIC, np.dtype(np.bool_))
+POSITIONS = (np.dtype(np.int64),)  # kernels over positions only, whatever the tensors' dtype
 
 
 def storage(dtype: np.dtype) -> types.Array:
@@ -139,6 +141,28 @@ KERNELS: dict[str, Kernel] = {
         lambda dtype: (storage(dtype), *layout(np.int64), types.int64, *layout(dtype)),
         lambda _, dtype, sizes: [(False, dtype == np.bool_), (True, dtype == np.bool_)],
         dtypes=ANY,
+    ),
+    "count_targets": Kernel(
+        cuda_count_targets,
+        lambda dtype: (storage(np.int64), *layout(np.int64), types.int64),
+        dtypes=POSITIONS,
+    ),
+    "group_ends": Kernel(cuda_group_ends, lambda dtype: (storage(np.int64),) * 2, dtypes=POSITIONS),
+    "group_ordinals": Kernel(
+        cuda_group_ordinals,
+        lambda dtype: (*(storage(np.int64),) * 2, *layout(np.int64), types.int64),
+        dtypes=POSITIONS,
+    ),
+    "fold_groups": Kernel(
+        cuda_fold_groups,
+        lambda dtype: (
+            storage(dtype),
+            *(storage(np.int64),) * 3,
+            INDEX,
+            *layout(dtype),
+        ),
+        lambda fn, dtype, sizes: [(fn,)],
+        "binary",
     ),
     "sort": Kernel(
         cuda_sort,

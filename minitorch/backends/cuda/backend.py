@@ -229,17 +229,18 @@ class CudaBackend(OptionalKernels):
         self, values: TensorData, indices: TensorData, a: TensorData, dim: int, descending: bool
     ) -> None:
         """Each line along `dim` sorted stably (NaN largest), and the positions it came from:
-        a thread per line, with a scratch line of positions each."""
+        a thread per line, with scratch lines of keys and positions each."""
         check_dims(values, indices, a)
         line_shape, lines = self.lines(a, dim)
         if lines == 0:
             return
-        spare = self.empty(a.numel(), np.dtype(np.int64))
+        keys = self.empty(a.numel(), a.storage.dtype)
+        order, spare = (self.empty(a.numel(), np.dtype(np.int64)) for _ in range(2))
         (v, _, v_strides, v_offset), (i, _, i_strides, i_offset) = map(
             self.layout_args, (values, indices)
         )
         args = (v, v_strides, v_offset, i, i_strides, i_offset, *self.layout_args(a))
-        args += (line_shape, lines, dim, descending, spare)
+        args += (line_shape, lines, dim, descending, keys, order, spare)
         self.launch(self.compiled("sort"), lines, *args)
 
     def adam_step(self, param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, settings) -> None:

@@ -41,6 +41,15 @@ def layout(dtype: np.dtype) -> tuple:
     return (storage(dtype), INDEX, INDEX, types.int64)
 
 
+def strided(dtype: np.dtype) -> tuple:
+    """(storage, strides, offset): an output a kernel writes at its input's index."""
+    return (storage(dtype), INDEX, types.int64)
+
+
+# (line shape, lines) of a kernel that runs a thread per line (`CudaBackend.lines`)
+LINES = (INDEX, types.int64)
+
+
 def fold_start(dtype: np.dtype) -> tuple:
     """(numba type of the partial folds, numpy type of the start): float64 for floating
     tensors, int64 for the others, as on the CPU."""
@@ -118,16 +127,7 @@ KERNELS: dict[str, Kernel] = {
     ),
     "scan": Kernel(
         cuda_scan,
-        lambda dtype: (
-            storage(dtype),
-            INDEX,
-            types.int64,
-            *layout(dtype),
-            INDEX,
-            types.int64,
-            types.int64,
-            fold_start(dtype)[0],
-        ),
+        lambda dtype: (*strided(dtype), *layout(dtype), *LINES, types.int64, fold_start(dtype)[0]),
         lambda fn, dtype, sizes: [(fn,)],
         "binary",
     ),
@@ -167,17 +167,14 @@ KERNELS: dict[str, Kernel] = {
     "sort": Kernel(
         cuda_sort,
         lambda dtype: (
-            storage(dtype),
-            INDEX,
-            types.int64,
-            storage(np.int64),
-            INDEX,
-            types.int64,
+            *strided(dtype),
+            *strided(np.int64),
             *layout(dtype),
-            INDEX,
-            types.int64,
+            *LINES,
             types.int64,
             types.boolean,
+            storage(dtype),
+            storage(np.int64),
             storage(np.int64),
         ),
         dtypes=ANY,
@@ -189,18 +186,7 @@ KERNELS: dict[str, Kernel] = {
     ),
     "scatter_along": Kernel(
         cuda_scatter_along,
-        lambda dtype: (
-            storage(dtype),
-            INDEX,
-            types.int64,
-            *layout(dtype),
-            storage(np.int64),
-            INDEX,
-            types.int64,
-            INDEX,
-            types.int64,
-            types.int64,
-        ),
+        lambda dtype: (*strided(dtype), *layout(dtype), *strided(np.int64), *LINES, types.int64),
         dtypes=ANY,
     ),
 }

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import numba
 
-from ..fast.sorting import _before as sorts_before
+from ..fast.sorting import _merge_sort
 from .compiler import MAX_DIMS, device_function, index_functions, thread_index_function
 from .driver import cuda
 
@@ -70,63 +70,35 @@ def cuda_scan(fn: Callable) -> Callable:
 
 
 def cuda_sort() -> Callable:
-    """The body of the sort kernel: thread $i$ merge-sorts line $i$ of `a` along `dim`, stably
-    (NaN largest), as the CPU backend does (`fast/sorting.py`).
-
-    The sort moves positions, not values: bottom-up merges of runs of 1, 2, 4, ... between
-    the line of `indices` and the thread's part of `spare` (`lines` × length), reading the
-    keys from `a`; then `values` gathers the sorted line.
-    """
+    """The body of the sort kernel: thread $i$ sorts line $i$ of `a` along `dim` stably (NaN
+    largest) with the CPU backend's merge sort (`fast/sorting.py`), in its own part of the
+    scratch lines `keys`, `order` and `spare` (`lines` × length each)."""
     _, index_to_position, _ = index_functions()
     thread_index = thread_index_function()
-    before = cuda.jit(device=True)(sorts_before.py_func)
+    merge_sort = device_function(_merge_sort.py_func)
 
     def _sort(
         values, values_strides, values_offset,
         indices, indices_strides, indices_offset,
         a, a_shape, a_strides, a_offset,
-        line_shape, lines, dim, descending, spare,
+        line_shape, lines, dim, descending,
+        keys, order, spare,
     ):  # fmt: skip
         at = cuda.local.array(MAX_DIMS, numba.int64)[: len(a_shape)]
         if not thread_index(lines, line_shape, at):
             return
         n = a_shape[dim]
-        p, step = a_offset + index_to_position(at, a_strides), a_strides[dim]
-        o, o_step = indices_offset + index_to_position(at, indices_strides), indices_strides[dim]
-        s = cuda.grid(1) * n  # this line's part of `spare`
+        part = slice(cuda.grid(1) * n, (cuda.grid(1) + 1) * n)
+        keys, order, spare = keys[part], order[part], spare[part]
+        p = a_offset + index_to_position(at, a_strides)
         for j in range(n):
-            indices[o + j * o_step] = j
-        in_spare = False  # whether the sorted runs are in `spare`
-        width = 1
-        while width < n:
-            for low in range(0, n, 2 * width):
-                middle, high = min(low + width, n), min(low + 2 * width, n)
-                i, j = low, middle
-                for k in range(low, high):  # the left run wins ties: stable
-                    left = right = 0
-                    if i < middle:
-                        left = spare[s + i] if in_spare else indices[o + i * o_step]
-                    if j < high:
-                        right = spare[s + j] if in_spare else indices[o + j * o_step]
-                    if j < high and (
-                        i >= middle or before(a[p + right * step], a[p + left * step], descending)
-                    ):
-                        chosen = right
-                        j += 1
-                    else:
-                        chosen = left
-                        i += 1
-                    if in_spare:
-                        indices[o + k * o_step] = chosen
-                    else:
-                        spare[s + k] = chosen
-            in_spare = not in_spare
-            width *= 2
-        if in_spare:
-            for j in range(n):
-                indices[o + j * o_step] = spare[s + j]
-        v, v_step = values_offset + index_to_position(at, values_strides), values_strides[dim]
+            keys[j] = a[p + j * a_strides[dim]]
+            order[j] = j
+        merge_sort(keys, order, spare, descending)
+        v = values_offset + index_to_position(at, values_strides)
+        i = indices_offset + index_to_position(at, indices_strides)
         for j in range(n):
-            values[v + j * v_step] = a[p + indices[o + j * o_step] * step]
+            values[v + j * values_strides[dim]] = keys[order[j]]
+            indices[i + j * indices_strides[dim]] = order[j]
 
     return _sort

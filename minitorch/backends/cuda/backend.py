@@ -173,10 +173,13 @@ class CudaBackend(OptionalKernels):
 
     def lines(self, a: TensorData, dim: int) -> tuple:
         """(`a`'s shape with size 1 in `dim`, in device memory; how many lines `a` has along
-        `dim`) for a kernel that runs a thread per line."""
+        `dim`) for a kernel that runs a thread per line; no shape when there are none."""
         length = a.shape[dim]
+        lines = a.numel() // length if length else 0
+        if lines == 0:
+            return None, 0
         line = TensorData.contiguous(a.storage, a.shape[:dim] + (1,) + a.shape[dim + 1 :])
-        return self.layout_args(line)[1], a.numel() // length if length else 0
+        return self.layout_args(line)[1], lines
 
     def scan(self, fn: Callable, out: TensorData, a: TensorData, dim: int, start) -> None:
         """Running folds of `fn` from `start` along `dim` (cumsum, cumprod): a thread a line."""

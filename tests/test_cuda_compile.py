@@ -50,28 +50,50 @@ def test_every_row_describes_its_launches():
             assert kernel.args(dtype), name
 
 
-@pytest.fixture(scope="module")
-def quick_check():
+# The check with one more row in the table, a kernel the CUDA target refuses.
+WITH_A_BROKEN_KERNEL = """
+import sys
+sys.argv = ["check_cuda_compile.py", "--quick", "-j", "1"]
+sys.path.insert(0, "scripts")
+import check_cuda_compile as check
+from minitorch.backends.cuda.kernels import KERNELS, Kernel, storage
+
+def cuda_slice_copy():
+    def _copy(a, b):
+        a[:] = b  # a slice copy needs Numba's runtime, which kernels lack
+
+    return _copy
+
+KERNELS["slice_copy"] = Kernel(cuda_slice_copy, lambda dtype: (storage(dtype),) * 2)
+sys.exit(check.main())
+"""
+
+
+def run_check(*command: str) -> subprocess.CompletedProcess:
+    """`python *command` from the project root, outside the simulator; a skip when
+    numba-cuda or NVIDIA's compiler libraries are missing (the check exits 2)."""
     if importlib.util.find_spec("numba_cuda") is None:
         pytest.skip("numba-cuda is not installed (the cuda extra)")
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_ENABLE_CUDASIM"}
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])  # this checkout
-    script = ROOT / "scripts" / "check_cuda_compile.py"
     result = subprocess.run(
-        [sys.executable, str(script), "--quick", "-j", "1"],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=ROOT,
-        timeout=600,
+        [sys.executable, *command], capture_output=True, text=True, env=env, cwd=ROOT, timeout=600
     )
     if result.returncode == 2:
         pytest.skip(f"no CUDA compiler libraries: {result.stdout.strip().splitlines()[-1]}")
     return result
 
 
-def test_the_quick_ptx_check_compiles_one_launch_of_every_kernel(quick_check):
-    assert quick_check.returncode == 0, quick_check.stdout + quick_check.stderr
-    lines = quick_check.stdout.splitlines()
+def test_the_quick_ptx_check_compiles_one_launch_of_every_kernel():
+    result = run_check("scripts/check_cuda_compile.py", "--quick", "-j", "1")
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
     compiled = {line.split()[0].split("(")[0] for line in lines if line.startswith("  ")}
     assert compiled == set(KERNELS)
+
+
+def test_the_ptx_check_stops_at_a_kernel_the_cuda_target_refuses_and_names_it():
+    result = run_check("-c", WITH_A_BROKEN_KERNEL)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "FAILED: slice_copy float32 does not compile for sm_90" in result.stdout
+    assert "kernels compiled to PTX" not in result.stdout

@@ -3,7 +3,7 @@
 Every public name is imported explicitly below and listed in ``__all__``.
 """
 
-from . import accelerator, autograd, backends, cuda, linalg, nn, operators, optim, utils
+from . import accelerator, autograd, backends, cuda, linalg, nn, operators, optim, profiler, utils
 from ._tensor import Tensor
 from .autodiff import Context, backpropagate, central_difference, topological_sort
 from .autograd import (
@@ -11,7 +11,11 @@ from .autograd import (
     GradcheckError,
     enable_grad,
     grad_check,
+    inference_mode,
+    is_anomaly_check_nan_enabled,
+    is_anomaly_enabled,
     is_grad_enabled,
+    is_inference_mode_enabled,
     no_grad,
     set_grad_enabled,
 )
@@ -171,6 +175,7 @@ __all__: list[str] = [
     "nn",
     "operators",
     "optim",
+    "profiler",
     "utils",
     "Context",
     "backpropagate",
@@ -180,7 +185,11 @@ __all__: list[str] = [
     "GradcheckError",
     "enable_grad",
     "grad_check",
+    "inference_mode",
+    "is_anomaly_check_nan_enabled",
+    "is_anomaly_enabled",
     "is_grad_enabled",
+    "is_inference_mode_enabled",
     "no_grad",
     "set_grad_enabled",
     "get_backend",

@@ -9,14 +9,19 @@ from . import linalg as linalg
 from . import nn as nn
 from . import operators as operators
 from . import optim as optim
+from . import profiler as profiler
 from . import utils as utils
 from .autodiff import Context as Context
 from .autodiff import backpropagate as backpropagate
 from .autodiff import central_difference as central_difference
 from .autodiff import topological_sort as topological_sort
+from .autograd.anomaly_mode import is_anomaly_check_nan_enabled as is_anomaly_check_nan_enabled
+from .autograd.anomaly_mode import is_anomaly_enabled as is_anomaly_enabled
 from .autograd.function import Function as Function
 from .autograd.grad_mode import enable_grad as enable_grad
+from .autograd.grad_mode import inference_mode as inference_mode
 from .autograd.grad_mode import is_grad_enabled as is_grad_enabled
+from .autograd.grad_mode import is_inference_mode_enabled as is_inference_mode_enabled
 from .autograd.grad_mode import no_grad as no_grad
 from .autograd.grad_mode import set_grad_enabled as set_grad_enabled
 from .autograd.gradcheck import GradcheckError as GradcheckError
@@ -697,13 +702,13 @@ class Tensor(TensorBase):
         """Batched matrix product of two 3-D tensors with the same batch size (no broadcasting)."""
 
     def bool(self) -> Tensor:
-        """A bool version of this tensor (itself if it is bool)."""
+        """This tensor as bool (itself if it is bool already)."""
 
     def broadcast_to(self, shape) -> Tensor:
         """`a` expanded to `shape`, as broadcasting would (a view)."""
 
     def byte(self) -> Tensor:
-        """A uint8 version of this tensor (itself if it is uint8)."""
+        """This tensor as uint8 (itself if it is uint8 already)."""
 
     def cauchy_(self, median=0.0, sigma=1.0, *, generator=None) -> Tensor:
         """Fill `a` with Cauchy samples $median + \\sigma \\tan(\\pi (U - \\frac12))$."""
@@ -715,7 +720,7 @@ class Tensor(TensorBase):
         """In-place version of `ceil`: the result is written into the tensor."""
 
     def char(self) -> Tensor:
-        """An int8 version of this tensor (itself if it is int8)."""
+        """This tensor as int8 (itself if it is int8 already)."""
 
     def chunk(self, chunks, dim=0):
         """`a` in `chunks` pieces along `dim` (views) of $\\lceil n / chunks \\rceil$ elements."""
@@ -865,7 +870,7 @@ class Tensor(TensorBase):
         """Inner product of two vectors."""
 
     def double(self) -> Tensor:
-        """A float64 version of this tensor (itself if it is float64)."""
+        """This tensor as float64 (itself if it is float64 already)."""
 
     def dsplit(self, sections):
         """`a` split along its depth (dim 2)."""
@@ -944,7 +949,7 @@ class Tensor(TensorBase):
         """`a` with its rows (dim 0) in reverse order."""
 
     def float(self) -> Tensor:
-        """A float32 version of this tensor (itself if it is float32)."""
+        """This tensor as float32 (itself if it is float32 already)."""
 
     def float_power(self, b) -> Tensor:
         """$a^b$ in float64 (both operands converted first)."""
@@ -1073,7 +1078,7 @@ class Tensor(TensorBase):
         """The dot products over the last dims: shape `a.shape[:-1] + b.shape[:-1]`."""
 
     def int(self) -> Tensor:
-        """An int32 version of this tensor (itself if it is int32)."""
+        """This tensor as int32 (itself if it is int32 already)."""
 
     def is_nonzero(self):
         """Whether the one element of `a` is nonzero (an error for any other number of them)."""
@@ -1215,7 +1220,7 @@ class Tensor(TensorBase):
         """$\\ln \\sum e^{a}$ over `dim`, computed stably (integers give floats)."""
 
     def long(self) -> Tensor:
-        """An int64 version of this tensor (itself if it is int64)."""
+        """This tensor as int64 (itself if it is int64 already)."""
 
     def lt(self, b) -> Tensor:
         """$a < b$ elementwise (bool)."""
@@ -1492,7 +1497,7 @@ class Tensor(TensorBase):
         """In-place version of `sgn`: the result is written into the tensor."""
 
     def short(self) -> Tensor:
-        """An int16 version of this tensor (itself if it is int16)."""
+        """This tensor as int16 (itself if it is int16 already)."""
 
     def sigmoid(self) -> Tensor:
         """$1 / (1 + e^{-a})$ elementwise."""
@@ -2305,6 +2310,7 @@ __all__ = [
     "index_fill",
     "index_put",
     "index_select",
+    "inference_mode",
     "initial_seed",
     "inner",
     "int",
@@ -2312,8 +2318,11 @@ __all__ = [
     "int32",
     "int64",
     "int8",
+    "is_anomaly_check_nan_enabled",
+    "is_anomaly_enabled",
     "is_floating_point",
     "is_grad_enabled",
+    "is_inference_mode_enabled",
     "is_nonzero",
     "is_same_size",
     "is_signed",
@@ -2424,6 +2433,7 @@ __all__ = [
     "pow_",
     "preserve_format",
     "prod",
+    "profiler",
     "promote_types",
     "quantile",
     "rad2deg",

@@ -37,6 +37,18 @@ from .tensors.kernels import new_tensor
 from .tensors.strides import contiguous_format
 
 
+def conversion(name: str, dtype: DType):
+    """The method `Tensor.<name>()`: `to(dtype)`, the tensor itself when it has `dtype`."""
+
+    def convert(self) -> Tensor:
+        return copies.to(self, dtype)
+
+    convert.__name__ = name
+    convert.__qualname__ = f"Tensor.{name}"
+    convert.__doc__ = f"This tensor as {dtype.name} (itself if it is {dtype.name} already)."
+    return convert
+
+
 class Tensor(TensorBase):
     """A multi-dimensional array over a flat storage, with autograd (see the module docstring)."""
 
@@ -119,37 +131,16 @@ class Tensor(TensorBase):
             return f"minitorch.{self.dtype.tensor_type}"
         return copies.to(self, dtypes.to_dtype(dtype))
 
-    def float(self) -> Tensor:
-        """A float32 version of this tensor (itself if it is float32)."""
-        return copies.to(self, dtypes.float32)
-
-    def double(self) -> Tensor:
-        """A float64 version of this tensor (itself if it is float64)."""
-        return copies.to(self, dtypes.float64)
-
-    def long(self) -> Tensor:
-        """An int64 version of this tensor (itself if it is int64)."""
-        return copies.to(self, dtypes.int64)
-
-    def bool(self) -> Tensor:
-        """A bool version of this tensor (itself if it is bool)."""
-        return copies.to(self, dtypes.bool_)
-
-    def int(self) -> Tensor:
-        """An int32 version of this tensor (itself if it is int32)."""
-        return copies.to(self, dtypes.int32)
-
-    def short(self) -> Tensor:
-        """An int16 version of this tensor (itself if it is int16)."""
-        return copies.to(self, dtypes.int16)
-
-    def char(self) -> Tensor:
-        """An int8 version of this tensor (itself if it is int8)."""
-        return copies.to(self, dtypes.int8)
-
-    def byte(self) -> Tensor:
-        """A uint8 version of this tensor (itself if it is uint8)."""
-        return copies.to(self, dtypes.uint8)
+    # fmt: off
+    float  = conversion("float",  dtypes.float32)
+    double = conversion("double", dtypes.float64)
+    long   = conversion("long",   dtypes.int64)
+    bool   = conversion("bool",   dtypes.bool_)
+    int    = conversion("int",    dtypes.int32)
+    short  = conversion("short",  dtypes.int16)
+    char   = conversion("char",   dtypes.int8)
+    byte   = conversion("byte",   dtypes.uint8)
+    # fmt: on
 
     def __lshift__(self, other):
         return comparisons.bitwise_left_shift(self, other)

@@ -4,7 +4,7 @@
 # autograd suites with cuda tensors on the device (not in the simulator), then the GPU rows of
 # the benchmark, and print a summary.
 #
-#     scripts/check_gpu.sh            # from the project root; about a few minutes
+#     scripts/check_gpu.sh            # from the project root; at most 8 minutes after the install
 #     VENV=/tmp/gpu-venv scripts/check_gpu.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -31,16 +31,19 @@ python -m pip install --quiet --upgrade pip
 pip install --quiet -e '.[test,cuda,torch]' "numba-cuda[$toolkit]"
 
 step "cuda tests on the GPU"
-NUMBA_ENABLE_CUDASIM=0 python -m pytest -q -p no:cacheprovider tests/test_cuda_backend.py
+# each step has a time limit, so that the whole check ends within 8 minutes (timeout exits 124)
+NUMBA_ENABLE_CUDASIM=0 timeout 150 python -m pytest -q -p no:cacheprovider \
+    tests/test_cuda_backend.py tests/test_cuda.py tests/test_cuda_compile.py
 tests=$?
 
 step "the tensor and autograd suites on cuda (MINITORCH_TEST_BACKENDS=cuda)"
-NUMBA_ENABLE_CUDASIM=0 MINITORCH_TEST_BACKENDS=cuda python -m pytest -q -p no:cacheprovider \
+NUMBA_ENABLE_CUDASIM=0 MINITORCH_TEST_BACKENDS=cuda timeout 210 python -m pytest -q -p no:cacheprovider \
     tests/test_tensor*.py tests/test_autograd*.py tests/test_train_tensor.py
 suites=$?
 
 step "GPU benchmark rows"
-NUMBA_ENABLE_CUDASIM=0 python scripts/bench.py --only gpu --rounds 3 | tee /tmp/minitorch-gpu-bench.txt
+NUMBA_ENABLE_CUDASIM=0 timeout 120 python scripts/bench.py --only gpu --rounds 3 \
+    | tee /tmp/minitorch-gpu-bench.txt
 bench=${PIPESTATUS[0]}
 
 step "summary"
@@ -48,5 +51,5 @@ echo "GPU:        $gpu (driver's CUDA $cuda_major, numba-cuda[$toolkit])"
 echo "cuda tests: $([ "$tests" -eq 0 ] && echo passed || echo "FAILED (pytest exit $tests)")"
 echo "suites:     $([ "$suites" -eq 0 ] && echo passed || echo "FAILED (pytest exit $suites)")"
 echo "benchmark:  $([ "$bench" -eq 0 ] && echo done || echo "FAILED (exit $bench)")"
-grep -E "^  (matmul|add|sum|64M|MLP)" /tmp/minitorch-gpu-bench.txt || true
+grep -E "^  (matmul|add|sum|64M|MLP|Adam)" /tmp/minitorch-gpu-bench.txt || true
 [ "$tests" -eq 0 ] && [ "$suites" -eq 0 ] && [ "$bench" -eq 0 ]

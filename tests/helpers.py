@@ -1,5 +1,18 @@
-"""Helpers the test files share: the same values in minitorch and in PyTorch, and comparisons.
+"""Helpers the test files share: answers recorded from PyTorch, and live comparisons with it.
 
+PyTorch is the oracle, not a prerequisite. The first part needs no torch:
+`case_rng(*key)` draws a case's inputs from a seed of its own (the same inputs in every run,
+whichever tests ran before); `run_case(lib, fn, arrays, ...)` runs `fn(lib, *tensors)` in
+`lib` (minitorch, or torch: the same code) and describes what it gives (output values and
+dtypes, `grad_fn` name, the gradients of a fixed random weighting of the output);
+`recorded_answers(test_file)` reads what torch gave for a file's cases from
+tests/data/<file>.json (written by scripts/record_torch_answers.py from the file's
+`torch_answers(torch)`), and `assert_as_recorded(ours, expected, ...)` compares.
+`assert_recorded_are_torchs(module, torch)` recomputes a file's answers with the installed
+torch and compares them with the recorded ones (the live layer of those tests, and the
+`--check` of the script).
+
+The second part compares with torch live, for the test files that import torch themselves:
 `pair(array)` makes a minitorch tensor and a torch tensor of the same values;
 `assert_close(ours, theirs, what, rtol, atol)` checks that two tensors have the
 same shape and close values.
@@ -12,35 +25,230 @@ random weighting of the outputs in both and compares the gradients, and
 checks minitorch's gradients against central differences (`grad_check`).
 `same_error(fn)` checks that both raise the same exception with the same text;
 `assert_same(fn)` that `fn(lib)` gives the same result or the same error in both.
-
-Importing this module skips the importing test file when torch is not installed.
 """
 
 from __future__ import annotations
 
+import json
 import warnings
+import zlib
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import minitorch
 
-torch = pytest.importorskip("torch")
+try:
+    import torch
+except ModuleNotFoundError:
+    torch = None
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+# The test files whose cases torch answered, each with its `torch_answers(torch)` and its
+# answers in DATA_DIR (scripts/record_torch_answers.py; tests/test_recorded_answers.py).
+ANSWERED_FILES = (
+    "test_nn_conv",
+    "test_nn_pooling",
+    "test_nn_losses",
+    "test_optim",
+    "test_tensor_conv",
+    "test_tensor_edge_cases",
+    "test_tensor_gather",
+    "test_tensor_indexing",
+    "test_tensor_conveniences",
+    "test_tensor_creation",
+)
+# How far a recomputed answer may be from the recorded one (another torch build may round
+# differently): relative and absolute, by dtype; integers, booleans and names are exact.
+RECORD_TOLERANCE = {"float64": (1e-10, 1e-12), "float32": (1e-5, 1e-6)}
+
+
+def case_rng(*key) -> np.random.Generator:
+    """NumPy's generator seeded by the text of `key` (a case's parameters)."""
+    return np.random.default_rng(zlib.crc32(repr(key).encode()))
+
+
+def tensor_of(lib, array, dtype: str | None = None, requires_grad=False, transposed=False):
+    """`array` as a leaf tensor of `lib` of `dtype` (by default the array's); `transposed`: a
+    non-contiguous view, stored with the last two dims swapped."""
+    array = np.asarray(array)
+    kind = getattr(lib, dtype or str(array.dtype))
+    if transposed:
+        tensor = lib.tensor(np.swapaxes(array, -1, -2), dtype=kind).transpose(-1, -2)
+    else:
+        tensor = lib.tensor(array, dtype=kind)
+    return tensor.requires_grad_(bool(requires_grad) and kind.is_floating_point)
+
+
+def described(tensor) -> np.ndarray:
+    """A tensor's values as a NumPy array of its dtype."""
+    return np.array(tensor.detach().numpy())
+
+
+def dtype_name(tensor) -> str:
+    return str(tensor.dtype).split(".")[-1]
+
+
+def run_case(lib, fn, arrays, differentiable=None, dtype=None, transposed=False, seed=0) -> dict:
+    """What `fn(lib, *tensors)` gives for tensors of `arrays` (of `dtype`; `differentiable`:
+    which require grad, by default all; `transposed`: the first as a non-contiguous view): each
+    output's values ("output", or "output k" of a tuple), dtype and `grad_fn` name; then the
+    gradient ("grad k") of each differentiable input of $\\sum_i w_i \\, out_i$, $w$ drawn from
+    `seed`, over the outputs that require grad."""
+    differentiable = differentiable or [True] * len(arrays)
+    inputs = [
+        tensor_of(lib, a, dtype, grad, transposed and k == 0)
+        for k, (a, grad) in enumerate(zip(arrays, differentiable, strict=True))
+    ]
+    result = fn(lib, *inputs)
+    outputs = list(result) if isinstance(result, tuple) else [result]
+    names = ["output"] if len(outputs) == 1 else [f"output {k}" for k in range(len(outputs))]
+    record = {}
+    for name, out in zip(names, outputs, strict=True):
+        record[name] = described(out)
+        record[f"{name} dtype"] = dtype_name(out)
+        record[f"{name} grad_fn"] = None if out.grad_fn is None else out.grad_fn.name()
+    rng = np.random.default_rng(seed)
+    loss = None
+    for out in outputs:
+        if out.requires_grad:
+            weights = lib.tensor(rng.standard_normal(tuple(out.shape)), dtype=out.dtype)
+            loss = (out * weights).sum() if loss is None else loss + (out * weights).sum()
+    if loss is not None:
+        loss.backward()
+        for k, x in enumerate(inputs):
+            if x.requires_grad:
+                record[f"grad {k}"] = None if x.grad is None else described(x.grad)
+    return record
+
+
+def answers_of(lib, cases: dict[str, tuple]) -> dict[str, dict]:
+    """`run_case` of each case (key -> (fn, arrays, run_case's options)) in `lib`."""
+    return {
+        key: run_case(lib, fn, arrays, **options) for key, (fn, arrays, options) in cases.items()
+    }
+
+
+def assert_case_as_recorded(cases, answers, key: str, rtol=None, atol=None) -> None:
+    """Case `key` of `cases`, run in minitorch, gives the recorded `answers[key]`."""
+    fn, arrays, options = cases[key]
+    assert_as_recorded(run_case(minitorch, fn, arrays, **options), answers[key], key, rtol, atol)
+
+
+def _to_json(value):
+    if isinstance(value, np.ndarray):
+        return {"dtype": str(value.dtype), "shape": list(value.shape), "values": value.tolist()}
+    return value
+
+
+def _from_json(value):
+    if isinstance(value, dict) and set(value) == {"dtype", "shape", "values"}:
+        return np.array(value["values"], dtype=value["dtype"]).reshape(value["shape"])
+    return value
+
+
+def answers_path(test_file) -> Path:
+    return DATA_DIR / f"{Path(test_file).stem}.json"
+
+
+def write_answers(test_file, answers: dict[str, dict], version: str) -> Path:
+    """Write `answers` (case key -> record) for `test_file`, stamped with torch's `version`."""
+    path = answers_path(test_file)
+    lines = [f"{json.dumps(key)}: {json.dumps(answers[key], default=_to_json)}" for key in answers]
+    head = f'{{"torch": {json.dumps(version)}, "answers": {{\n'
+    path.write_text(head + ",\n".join(lines) + "\n}}\n")
+    return path
+
+
+def read_answers(test_file) -> tuple[str, dict[str, dict]]:
+    """The torch version and the answers recorded for `test_file`."""
+    data = json.loads(answers_path(test_file).read_text())
+    answers = {
+        key: {name: _from_json(value) for name, value in record.items()}
+        for key, record in data["answers"].items()
+    }
+    return data["torch"], answers
+
+
+class RecordedAnswers:
+    """The answers torch gave for the cases of a test file (case key -> record), read from
+    tests/data on first use."""
+
+    def __init__(self, test_file):
+        self.path = answers_path(test_file)
+        self.answers: dict[str, dict] | None = None
+
+    def __getitem__(self, key: str) -> dict:
+        if self.answers is None:
+            self.answers = read_answers(self.path)[1]
+        if key not in self.answers:
+            raise KeyError(
+                f"{self.path.name} has no answer for case {key}: "
+                "python scripts/record_torch_answers.py records them (it needs torch)"
+            )
+        return self.answers[key]
+
+
+def recorded_answers(test_file) -> RecordedAnswers:
+    """The answers torch gave for the cases of `test_file`, read when first needed."""
+    return RecordedAnswers(test_file)
+
+
+def differences(ours: dict, expected: dict, rtol=None, atol=None) -> list[str]:
+    """How record `ours` differs from record `expected`: names, shapes, dtypes, values (within
+    `rtol`/`atol`, by default RECORD_TOLERANCE of the dtype; NaN equals NaN)."""
+    found = []
+    if sorted(ours) != sorted(expected):
+        return [f"entries {sorted(ours)} != {sorted(expected)}"]
+    for name, want in expected.items():
+        got = ours[name]
+        if not isinstance(want, np.ndarray):
+            if got != want:
+                found.append(f"{name}: {got!r} != {want!r}")
+            continue
+        if got is None or got.shape != want.shape or got.dtype != want.dtype:
+            shape = None if got is None else (got.shape, str(got.dtype))
+            found.append(f"{name}: {shape} != {(want.shape, str(want.dtype))}")
+            continue
+        r, a = RECORD_TOLERANCE.get(str(want.dtype), (0, 0))
+        r, a = (r if rtol is None else rtol), (a if atol is None else atol)
+        if not np.allclose(got, want, rtol=r, atol=a, equal_nan=True):
+            found.append(f"{name}:\n  got      {got.tolist()}\n  expected {want.tolist()}")
+    return found
+
+
+def assert_as_recorded(ours: dict, expected: dict, what: str, rtol=None, atol=None) -> None:
+    """Record `ours` (of minitorch) matches `expected` (torch's, recorded)."""
+    found = differences(ours, expected, rtol, atol)
+    assert not found, f"{what}: " + "\n".join(found)
+
+
+def live_answers(module, torch) -> dict[str, dict]:
+    """What `torch` gives for the cases of test module `module` (its notes on slow paths
+    silenced)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return module.torch_answers(torch)
+
+
+def assert_recorded_are_torchs(module, torch) -> None:
+    """The answers recorded for test module `module` are what the installed `torch` gives."""
+    _, recorded = read_answers(module.__file__)
+    live = live_answers(module, torch)
+    assert sorted(live) == sorted(recorded), "the recorded cases are not the file's cases"
+    for key, record in live.items():
+        assert_as_recorded(record, recorded[key], f"case {key}")
 
 
 def pair(array, dtype: str | None = None, requires_grad: bool = False, transposed: bool = False):
     """The same values as a minitorch tensor and a torch tensor, both of `dtype` (a name such as
     "float64"; by default the array's). `requires_grad` applies to floating dtypes only;
     `transposed`: minitorch's is a non-contiguous view (stored with the last two dims swapped)."""
-    array = np.asarray(array)
-    name = dtype or str(array.dtype)
-    ours_dtype, their_dtype = getattr(minitorch, name), getattr(torch, name)
-    grad = requires_grad and ours_dtype.is_floating_point
-    if transposed:
-        ours = minitorch.tensor(np.swapaxes(array, -1, -2), dtype=ours_dtype).transpose(-1, -2)
-    else:
-        ours = minitorch.tensor(array, dtype=ours_dtype)
-    return ours.requires_grad_(grad), torch.tensor(array, dtype=their_dtype, requires_grad=grad)
+    return (
+        tensor_of(minitorch, array, dtype, requires_grad, transposed),
+        tensor_of(torch, array, dtype, requires_grad),
+    )
 
 
 def assert_close(ours, theirs, what: str, rtol: float, atol: float | None = None, allow_none=False):
@@ -79,7 +287,7 @@ def tensors_in(result) -> list:
     """The tensors of a result: itself, or those of a (named) tuple or list."""
     if isinstance(result, (tuple, list)):
         return [t for item in result for t in tensors_in(item)]
-    return [result] if isinstance(result, (minitorch.Tensor, torch.Tensor)) else []
+    return [result] if isinstance(result, in_either(minitorch.Tensor, "Tensor")) else []
 
 
 def run(lib, fn, arrays, permuted: bool, grad: bool):
@@ -190,25 +398,56 @@ def outcome(function, lib, torch_names: bool = False):
         )
 
 
+def in_either(ours: type, name: str) -> tuple[type, ...]:
+    """Class `ours` of minitorch, and torch's class `name` where torch is installed."""
+    return (ours,) if torch is None else (ours, getattr(torch, name))
+
+
 def describe(value, strides: bool = False, as_text: bool = False):
     """Tensors by shape (and `strides`), dtype and values (`as_text`: the values' text, so that
     NaN equals NaN and -0.0 differs from 0.0); sizes as tuples, dtypes by name; tuples item by
     item; text without the device of a cuda result when tests run on cuda (torch runs on the
     cpu)."""
-    if isinstance(value, (minitorch.Tensor, torch.Tensor)):
+    if isinstance(value, in_either(minitorch.Tensor, "Tensor")):
         values = value.detach().numpy().tolist()
         layout = (tuple(value.shape), value.stride()) if strides else (tuple(value.shape),)
         dtype = str(value.dtype).split(".")[-1]
         return ("tensor", *layout, dtype, str(values) if as_text else values)
-    if isinstance(value, (minitorch.Size, torch.Size)):
+    if isinstance(value, in_either(minitorch.Size, "Size")):
         return tuple(value)
-    if isinstance(value, (minitorch.dtypes.DType, torch.dtype)):
+    if isinstance(value, in_either(minitorch.dtypes.DType, "dtype")):
         return str(value).split(".")[-1]
     if isinstance(value, (tuple, list)):
         return tuple(describe(v, strides, as_text) for v in value)
     if isinstance(value, str) and minitorch.get_default_device().type == "cuda":
         return value.replace(", device='cuda:0'", "")
     return value
+
+
+def as_recorded(value):
+    """`value` as JSON keeps it (tuples as lists), to compare with a recorded one."""
+    return json.loads(json.dumps(value))
+
+
+def outcome_answers(lib, tables: dict[str, dict], **options) -> dict[str, dict]:
+    """The `describe`d `outcome` in `lib` of each function of `tables` (table name ->
+    {case -> function(lib)}), by "table case"; `options`: `strides`, `as_text`, `torch_names`."""
+    strides, as_text = options.get("strides", False), options.get("as_text", False)
+    names = options.get("torch_names", False)
+    answers = {}
+    for table, functions in tables.items():
+        for case, function in functions.items():
+            described_outcome = describe(outcome(function, lib, names), strides, as_text)
+            answers[f"{table} {case}"] = {"outcome": as_recorded(described_outcome)}
+    return answers
+
+
+def assert_outcome_as_recorded(answers, table: str, case: str, function, **options) -> None:
+    """`function(minitorch)` gives torch's recorded outcome (`outcome_answers`' options); NaN
+    equals NaN."""
+    ours = outcome_answers(minitorch, {table: {case: function}}, **options)[f"{table} {case}"]
+    expected = answers[f"{table} {case}"]
+    assert json.dumps(ours) == json.dumps(expected), f"\nminitorch: {ours}\ntorch:     {expected}"
 
 
 def assert_same(

@@ -111,27 +111,29 @@ def assert_matches(actual, expected: np.ndarray, dtype=None, exact: bool = False
         )
 
 
-@st.composite
-def conv2d_settings(
-    draw, channels: int = 2, out_channels: int = 2, extra_size: int = 4, batch: int = 2
+def conv2d_setting(
+    integer, channels: int = 2, out_channels: int = 2, extra_size: int = 4, batch: int = 2
 ) -> tuple[tuple, tuple, dict]:
-    """`(x_shape, w_shape, kwargs)` of a random 2-D convolution that fits: up to `channels`
-    input and `out_channels` output channels per group (one or two groups), kernels of 1..3,
-    dilation, padding and stride, inputs up to `extra_size` larger than the dilated kernel, a
-    batch of up to `batch`."""
-    groups = draw(st.integers(1, 2))
-    in_count = groups * draw(st.integers(1, channels))
-    out_count = groups * draw(st.integers(1, out_channels))
-    kernel = (draw(st.integers(1, 3)), draw(st.integers(1, 3)))
-    dilation = (draw(st.integers(1, 2)), draw(st.integers(1, 2)))
-    padding = (draw(st.integers(0, 2)), draw(st.integers(0, 2)))
-    stride = (draw(st.integers(1, 3)), draw(st.integers(1, 3)))
+    """`(x_shape, w_shape, kwargs)` of a random 2-D convolution that fits, its sizes drawn by
+    `integer(low, high)` (both included): up to `channels` input and `out_channels` output
+    channels per group (one or two groups), kernels of 1..3, dilation, padding and stride,
+    inputs up to `extra_size` larger than the dilated kernel, a batch of up to `batch`."""
+    groups = integer(1, 2)
+    in_count = groups * integer(1, channels)
+    out_count = groups * integer(1, out_channels)
+    kernel = (integer(1, 3), integer(1, 3))
+    dilation = (integer(1, 2), integer(1, 2))
+    padding = (integer(0, 2), integer(0, 2))
+    stride = (integer(1, 3), integer(1, 3))
     reach = [d * (k - 1) + 1 for k, d in zip(kernel, dilation, strict=True)]
-    size = [
-        draw(st.integers(max(1, r - 2 * p), r + extra_size))
-        for r, p in zip(reach, padding, strict=True)
-    ]
-    x_shape = (draw(st.integers(1, batch)), in_count, *size)
+    size = [integer(max(1, r - 2 * p), r + extra_size) for r, p in zip(reach, padding, strict=True)]
+    x_shape = (integer(1, batch), in_count, *size)
     w_shape = (out_count, in_count // groups, *kernel)
     kwargs = {"stride": stride, "padding": padding, "dilation": dilation, "groups": groups}
     return x_shape, w_shape, kwargs
+
+
+@st.composite
+def conv2d_settings(draw, *args, **kwargs) -> tuple[tuple, tuple, dict]:
+    """`conv2d_setting` drawn by hypothesis."""
+    return conv2d_setting(lambda low, high: draw(st.integers(low, high)), *args, **kwargs)

@@ -1,7 +1,9 @@
 """Convolution against torch: `conv1d`, `conv2d` (values, the three gradients, grad_fn), the
 `Conv1d`/`Conv2d` layers (parameters, initialisation, repr, errors) and `pad`.
 
-Skipped when torch is not installed.
+The values, gradients and node names are torch's, recorded in tests/data/test_nn_conv.json
+(scripts/record_torch_answers.py from `torch_answers`); the tests of errors, reprs and layers
+compare with torch live and are skipped without it.
 """
 
 from __future__ import annotations
@@ -10,26 +12,26 @@ import math
 
 import numpy as np
 import pytest
-from helpers import assert_close, pair
+from helpers import (
+    answers_of,
+    assert_case_as_recorded,
+    assert_close,
+    case_rng,
+    pair,
+    recorded_answers,
+)
 from hypothesis import HealthCheck, given, settings
-from strategies import conv2d_settings
+from strategies import conv2d_setting, conv2d_settings
 
 import minitorch
 import minitorch.nn.functional as F
 from minitorch.autograd import grad_check
 
-torch = pytest.importorskip("torch")
-TF = torch.nn.functional
 # tasks 4.1-4.3 grade the exercise path (conftest.py)
-pytestmark = [pytest.mark.torch, pytest.mark.usefixtures("exercise_path")]
+pytestmark = pytest.mark.usefixtures("exercise_path")
 
 RNG = np.random.default_rng(4)
-
-
-DTYPES = {
-    "float64": (minitorch.float64, torch.float64, 1e-10),
-    "float32": (minitorch.float32, torch.float32, 2e-5),
-}
+TOLERANCE = {"float64": 1e-10, "float32": 2e-5}
 
 
 # (input shape, weight shape, keyword arguments): 1-D and 2-D, stride, padding, dilation, groups
@@ -47,33 +49,83 @@ CONV2D = [
     ((3, 6, 5), (2, 3, 3, 3), {"padding": "same", "dilation": 2}),  # unbatched
     ((2, 1, 5, 5), (3, 1, 5, 5), {"padding": 2}),
 ]
+GRADIENT_CASES = [("conv2d", *case) for case in CONV2D] + [
+    ("conv1d", *case) for case in CONV1D[1:3]
+]
 
 
-def run_both(fn, torch_fn, x_shape, w_shape, kwargs, dtype="float64", transposed=False):
-    x, tx = pair(RNG.normal(size=x_shape), dtype, requires_grad=True, transposed=transposed)
-    w, tw = pair(RNG.normal(size=w_shape), dtype, requires_grad=True)
-    b, tb = pair(RNG.normal(size=w_shape[:1]), dtype, requires_grad=True)
-    return (fn(x, w, b, **kwargs), (x, w, b)), (torch_fn(tx, tw, tb, **kwargs), (tx, tw, tb))
+def random_conv2d(seed: int) -> tuple[tuple, tuple, dict]:
+    """A random setting of strategies.conv2d_setting, drawn by NumPy from `seed`."""
+    rng = np.random.default_rng(seed)
+    return conv2d_setting(lambda low, high: int(rng.integers(low, high + 1)))
+
+
+RANDOM_CONV2D = [random_conv2d(seed) for seed in range(8)]
+PADS = [
+    ((3, 4), (1, 2), None),
+    ((2, 3, 4), (1, -1, 0, 2), 5.0),
+    ((2, 3, 2), (0, 0, 1, 1, 2, 0), -1.0),
+]
+UNFOLDS = [
+    ((2, 3, 6, 5), {"kernel_size": 2}),
+    ((3, 6, 5), {"kernel_size": (3, 2), "dilation": (1, 2), "padding": 1, "stride": 2}),
+]
+
+
+def conv_case(name, x_shape, w_shape, kwargs, dtype="float64", grad=True, transposed=True):
+    """Case `key` -> (fn, arrays, options): `name` (conv1d or conv2d) of input, weight, bias."""
+    key = repr((name, x_shape, w_shape, kwargs, dtype, grad, transposed))
+    rng = case_rng(key)
+    arrays = [rng.normal(size=x_shape), rng.normal(size=w_shape), rng.normal(size=w_shape[:1])]
+    options = {"differentiable": [grad] * 3, "dtype": dtype, "transposed": transposed}
+    return key, (lambda lib, x, w, b: getattr(lib, name)(x, w, b, **kwargs), arrays, options)
+
+
+def cases() -> dict[str, tuple]:
+    """Every case whose answer is recorded: key -> (fn, arrays, run_case's options)."""
+    found = dict(
+        [
+            conv_case("conv1d", *case, dtype, grad=False, transposed=False)
+            for case in CONV1D
+            for dtype in TOLERANCE
+        ]
+        + [conv_case("conv2d", *case, grad=False) for case in CONV2D]
+        + [conv_case(*case, dtype) for case in GRADIENT_CASES for dtype in TOLERANCE]
+        + [conv_case("conv2d", *case) for case in RANDOM_CONV2D]
+    )
+    for shape, pads, value in PADS:
+        key = repr(("pad", shape, pads, value))
+        fn = lambda lib, x, pads=pads, value=value: lib.nn.functional.pad(x, pads, value=value)  # noqa: E731
+        found[key] = (fn, [case_rng(key).normal(size=shape)], {})
+    for shape, kwargs in UNFOLDS:
+        key = repr(("unfold", shape, kwargs))
+        fn = lambda lib, x, kwargs=kwargs: lib.nn.functional.unfold(x, **kwargs)  # noqa: E731
+        found[key] = (fn, [case_rng(key).normal(size=shape)], {"transposed": True})
+    return found
+
+
+CASES = cases()
+ANSWERS = recorded_answers(__file__)
+
+
+def torch_answers(torch) -> dict[str, dict]:
+    """What `torch` gives for each case (recorded by scripts/record_torch_answers.py)."""
+    return answers_of(torch, CASES)
 
 
 @pytest.mark.task4_1
-@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("dtype", list(TOLERANCE))
 @pytest.mark.parametrize("x_shape, w_shape, kwargs", CONV1D)
 def test_conv1d_forward_matches_torch(x_shape, w_shape, kwargs, dtype):
-    (out, _), (expected, _) = run_both(
-        minitorch.conv1d, torch.conv1d, x_shape, w_shape, kwargs, dtype
-    )
-    assert_close(out, expected, "conv1d", DTYPES[dtype][2])
-    assert out.dtype is DTYPES[dtype][0]
+    key, _ = conv_case("conv1d", x_shape, w_shape, kwargs, dtype, grad=False, transposed=False)
+    assert_case_as_recorded(CASES, ANSWERS, key, TOLERANCE[dtype], TOLERANCE[dtype])
 
 
 @pytest.mark.task4_1
 @pytest.mark.parametrize("x_shape, w_shape, kwargs", CONV2D)
 def test_conv2d_forward_matches_torch_on_non_contiguous_input(x_shape, w_shape, kwargs):
-    (out, _), (expected, _) = run_both(
-        minitorch.conv2d, torch.conv2d, x_shape, w_shape, kwargs, transposed=True
-    )
-    assert_close(out, expected, "conv2d", 1e-10)
+    key, _ = conv_case("conv2d", x_shape, w_shape, kwargs, grad=False)
+    assert_case_as_recorded(CASES, ANSWERS, key, 1e-10, 1e-10)
 
 
 @pytest.mark.task4_1
@@ -86,37 +138,40 @@ def test_conv1d_by_hand_is_a_sliding_dot_product():
 
 
 @pytest.mark.task4_2
-@pytest.mark.parametrize("dtype", ["float64", "float32"])
-@pytest.mark.parametrize(
-    "fn, torch_fn, x_shape, w_shape, kwargs",
-    [(minitorch.conv2d, torch.conv2d, *case) for case in CONV2D]
-    + [(minitorch.conv1d, torch.conv1d, *case) for case in CONV1D[1:3]],
-)
-def test_conv_gradients_match_torch(fn, torch_fn, x_shape, w_shape, kwargs, dtype):
-    (out, inputs), (expected, their_inputs) = run_both(
-        fn, torch_fn, x_shape, w_shape, kwargs, dtype, transposed=True
-    )
-    assert out.grad_fn.name() == expected.grad_fn.name()
-    g = RNG.normal(size=tuple(expected.shape))
-    out.backward(minitorch.tensor(g, dtype=DTYPES[dtype][0]))
-    expected.backward(torch.tensor(g, dtype=DTYPES[dtype][1]))
-    for name, ours, theirs in zip(("input", "weight", "bias"), inputs, their_inputs, strict=True):
-        assert_close(ours.grad, theirs.grad, f"{name} grad", 10 * DTYPES[dtype][2])
+@pytest.mark.parametrize("dtype", list(TOLERANCE))
+@pytest.mark.parametrize("name, x_shape, w_shape, kwargs", GRADIENT_CASES)
+def test_conv_gradients_match_torch(name, x_shape, w_shape, kwargs, dtype):
+    key, _ = conv_case(name, x_shape, w_shape, kwargs, dtype)
+    tolerance = 10 * TOLERANCE[dtype]
+    assert_case_as_recorded(CASES, ANSWERS, key, tolerance, tolerance)
 
 
 @pytest.mark.task4_2
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.parametrize("x_shape, w_shape, kwargs", RANDOM_CONV2D)
+def test_random_conv2d_matches_torch_forward_and_gradients(x_shape, w_shape, kwargs):
+    key, _ = conv_case("conv2d", x_shape, w_shape, kwargs)
+    assert_case_as_recorded(CASES, ANSWERS, key, 1e-10, 1e-10)
+
+
+@settings(
+    max_examples=8,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(conv2d_settings())
-def test_random_conv2d_matches_torch_forward_and_gradients(case):
+def test_random_conv2d_matches_live_torch_forward_and_gradients(torch, case):
     x_shape, w_shape, kwargs = case
-    (out, inputs), (expected, their_inputs) = run_both(
-        minitorch.conv2d, torch.conv2d, x_shape, w_shape, kwargs, transposed=True
-    )
+    x, tx = pair(RNG.normal(size=x_shape), requires_grad=True, transposed=True)
+    w, tw = pair(RNG.normal(size=w_shape), requires_grad=True)
+    b, tb = pair(RNG.normal(size=w_shape[:1]), requires_grad=True)
+    out, expected = minitorch.conv2d(x, w, b, **kwargs), torch.conv2d(tx, tw, tb, **kwargs)
     assert_close(out, expected, "conv2d", 1e-10)
     g = RNG.normal(size=tuple(expected.shape))
     out.backward(minitorch.tensor(g, dtype=minitorch.float64))
     expected.backward(torch.tensor(g))
-    for name, ours, theirs in zip(("input", "weight", "bias"), inputs, their_inputs, strict=True):
+    for name, ours, theirs in zip(
+        ("input", "weight", "bias"), (x, w, b), (tx, tw, tb), strict=True
+    ):
         assert_close(ours.grad, theirs.grad, f"{name} grad", 1e-10)
 
 
@@ -159,7 +214,7 @@ CONV_ERRORS = [
 
 
 @pytest.mark.parametrize("x_shape, w_shape, kwargs", CONV_ERRORS)
-def test_conv2d_errors_are_torchs(x_shape, w_shape, kwargs):
+def test_conv2d_errors_are_torchs(torch, x_shape, w_shape, kwargs):
     with pytest.raises(RuntimeError) as theirs:
         torch.conv2d(torch.zeros(x_shape), torch.zeros(w_shape), **kwargs)
     with pytest.raises(RuntimeError) as ours:
@@ -167,7 +222,7 @@ def test_conv2d_errors_are_torchs(x_shape, w_shape, kwargs):
     assert str(ours.value) == str(theirs.value)
 
 
-def test_conv_dtype_and_bias_errors_are_torchs():
+def test_conv_dtype_and_bias_errors_are_torchs(torch):
     cases = [
         ((minitorch.float64, minitorch.float32, None), (torch.float64, torch.float32, None)),
         ((minitorch.float32, minitorch.float64, None), (torch.float32, torch.float64, None)),
@@ -210,7 +265,7 @@ LAYERS = [
 
 
 @pytest.mark.parametrize("name, args, kwargs", LAYERS)
-def test_conv_layer_repr_and_parameters_are_torchs(name, args, kwargs):
+def test_conv_layer_repr_and_parameters_are_torchs(torch, name, args, kwargs):
     ours, theirs = (
         getattr(minitorch.nn, name)(*args, **kwargs),
         getattr(torch.nn, name)(*args, **kwargs),
@@ -221,7 +276,7 @@ def test_conv_layer_repr_and_parameters_are_torchs(name, args, kwargs):
 
 
 @pytest.mark.parametrize("name, args, kwargs", LAYERS[:3])
-def test_conv_layer_output_uses_its_own_parameters(name, args, kwargs):
+def test_conv_layer_output_uses_its_own_parameters(torch, name, args, kwargs):
     layer = getattr(minitorch.nn, name)(*args, dtype=minitorch.float64, **kwargs)
     theirs = getattr(torch.nn, name)(*args, dtype=torch.float64, **kwargs)
     with torch.no_grad():
@@ -254,7 +309,7 @@ LAYER_ERRORS = [
 
 
 @pytest.mark.parametrize("args, kwargs", LAYER_ERRORS)
-def test_conv_layer_argument_errors_are_torchs(args, kwargs):
+def test_conv_layer_argument_errors_are_torchs(torch, args, kwargs):
     with pytest.raises(ValueError) as theirs:
         torch.nn.Conv2d(*args, **kwargs)
     with pytest.raises(ValueError) as ours:
@@ -266,7 +321,7 @@ def test_conv_layer_argument_errors_are_torchs(args, kwargs):
     "name, shape",
     [("Conv2d", (2, 2, 5, 5)), ("Conv2d", (5, 5)), ("Conv1d", (2, 3, 5, 5)), ("Conv1d", (5,))],
 )
-def test_conv_layer_input_errors_are_torchs(name, shape):
+def test_conv_layer_input_errors_are_torchs(torch, name, shape):
     with pytest.raises(RuntimeError) as theirs:
         getattr(torch.nn, name)(3, 4, 3)(torch.zeros(shape))
     with pytest.raises(RuntimeError) as ours:
@@ -279,31 +334,17 @@ def test_conv_layer_input_errors_are_torchs(name, shape):
 # ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "shape, pads, value",
-    [
-        ((3, 4), (1, 2), None),
-        ((2, 3, 4), (1, -1, 0, 2), 5.0),
-        ((2, 3, 2), (0, 0, 1, 1, 2, 0), -1.0),
-    ],
-)
+@pytest.mark.parametrize("shape, pads, value", PADS)
 def test_pad_matches_torch_values_and_gradient(shape, pads, value):
-    x, tx = pair(RNG.normal(size=shape), requires_grad=True)
-    out, expected = F.pad(x, pads, value=value), TF.pad(tx, pads, value=value)
-    assert_close(out, expected, "pad", 0)
-    assert out.grad_fn.name() == expected.grad_fn.name() == "ConstantPadNdBackward0"
-    g = RNG.normal(size=tuple(expected.shape))
-    out.backward(minitorch.tensor(g, dtype=minitorch.float64))
-    expected.backward(torch.tensor(g))
-    assert_close(x.grad, tx.grad, "pad grad", 0)
+    assert_case_as_recorded(CASES, ANSWERS, repr(("pad", shape, pads, value)), 0, 0)
 
 
 @pytest.mark.parametrize(
     "shape, pads", [((3, 3), (1,)), ((3, 3), (1, 1, 1, 1, 1, 1)), ((3, 3), (-2, -2))]
 )
-def test_pad_errors_are_torchs(shape, pads):
+def test_pad_errors_are_torchs(torch, shape, pads):
     with pytest.raises(RuntimeError) as theirs:
-        TF.pad(torch.zeros(shape), pads)
+        torch.nn.functional.pad(torch.zeros(shape), pads)
     with pytest.raises(RuntimeError) as ours:
         F.pad(minitorch.zeros(*shape), pads)
     assert str(ours.value) == str(theirs.value)
@@ -314,28 +355,15 @@ def test_pad_errors_are_torchs(shape, pads):
 # ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "shape, kwargs",
-    [
-        ((2, 3, 6, 5), {"kernel_size": 2}),
-        ((3, 6, 5), {"kernel_size": (3, 2), "dilation": (1, 2), "padding": 1, "stride": 2}),
-    ],
-)
+@pytest.mark.parametrize("shape, kwargs", UNFOLDS)
 def test_unfold_matches_torch_values_and_gradient(shape, kwargs):
-    x, tx = pair(RNG.normal(size=shape), requires_grad=True, transposed=True)
-    out, expected = F.unfold(x, **kwargs), TF.unfold(tx, **kwargs)
-    assert_close(out, expected, "unfold", 0)
-    assert out.grad_fn.name() == expected.grad_fn.name() == "Im2ColBackward0"
-    g = RNG.normal(size=tuple(expected.shape))
-    out.backward(minitorch.tensor(g, dtype=minitorch.float64))
-    expected.backward(torch.tensor(g))
-    assert_close(x.grad, tx.grad, "unfold grad", 1e-12)
+    assert_case_as_recorded(CASES, ANSWERS, repr(("unfold", shape, kwargs)), 1e-12, 1e-12)
 
 
 @pytest.mark.parametrize("kwargs", [{"kernel_size": 3}, {"kernel_size": 2, "stride": 0}])
-def test_unfold_errors_are_torchs(kwargs):
+def test_unfold_errors_are_torchs(torch, kwargs):
     with pytest.raises(RuntimeError) as theirs:
-        TF.unfold(torch.zeros(1, 1, 2, 2), **kwargs)
+        torch.nn.functional.unfold(torch.zeros(1, 1, 2, 2), **kwargs)
     with pytest.raises(RuntimeError) as ours:
         F.unfold(minitorch.zeros(1, 1, 2, 2), **kwargs)
     assert str(ours.value) == str(theirs.value)

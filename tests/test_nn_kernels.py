@@ -1,14 +1,12 @@
 """The one-pass convolution and max-pooling kernels of the default backend
 (`backends/fast/windows.py`) against the exercise path (strided windows, im2col, col2im on the
-reference backend) and against torch: values, indices and the three gradients.
-
-Skipped when torch is not installed.
+reference backend), and against torch live where it is installed: values, indices and the
+three gradients.
 """
 
 from __future__ import annotations
 
 import numpy as np
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import conv2d_settings
@@ -17,10 +15,11 @@ import minitorch
 import minitorch.nn.functional as F
 from minitorch.ops.convolution import window_kernels
 
-torch = pytest.importorskip("torch")
-pytestmark = pytest.mark.torch
-
-SETTINGS = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=10,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 
 
 def outputs_and_grads(lib, fn, arrays, requires_grad, upstream, **kwargs):
@@ -68,24 +67,38 @@ def conv_cases(draw):
     return x_shape, w_shape, bias, needs, kwargs
 
 
-@SETTINGS
-@given(conv_cases(), st.integers(0, 2**32 - 1))
-def test_conv2d_kernel_matches_the_exercise_path_and_torch(case, seed):
+def conv_operands(case, seed):
+    """The operands of a `conv_cases` case (None: no bias), the ones that need a gradient, the
+    upstream gradient, and the keyword arguments."""
     x_shape, w_shape, bias, needs, kwargs = case
     rng = np.random.default_rng(seed)
     arrays = [rng.normal(size=x_shape), rng.normal(size=w_shape)]
     arrays.append(rng.normal(size=w_shape[:1]) if bias else None)
     needs = (needs[0] or not any(needs[:2]), needs[1], needs[2] and bias)
-    probe = torch.conv2d(*(None if a is None else torch.tensor(a) for a in arrays), **kwargs)
-    upstream = rng.normal(size=tuple(probe.shape))
-    expected = outputs_and_grads(torch, torch.conv2d, arrays, needs, upstream, **kwargs)
+    tensors = (None if a is None else minitorch.tensor(a) for a in arrays)
+    probe = minitorch.conv2d(*tensors, **kwargs)
+    return arrays, needs, rng.normal(size=tuple(probe.shape)), kwargs
+
+
+@SETTINGS
+@given(conv_cases(), st.integers(0, 2**32 - 1))
+def test_conv2d_kernel_matches_the_exercise_path(case, seed):
+    arrays, needs, upstream, kwargs = conv_operands(case, seed)
     tuned = run("fast", minitorch.conv2d, arrays, needs, upstream, **kwargs)
     exercise = run("simple", minitorch.conv2d, arrays, needs, upstream, **kwargs)
     assert_same(tuned, exercise, "kernel vs exercise path")
+
+
+@SETTINGS
+@given(conv_cases(), st.integers(0, 2**32 - 1))
+def test_conv2d_kernel_matches_torch(torch, case, seed):
+    arrays, needs, upstream, kwargs = conv_operands(case, seed)
+    expected = outputs_and_grads(torch, torch.conv2d, arrays, needs, upstream, **kwargs)
+    tuned = run("fast", minitorch.conv2d, arrays, needs, upstream, **kwargs)
     assert_same(tuned, expected, "kernel vs torch")
 
 
-def test_conv_kernels_read_strided_operands_and_1d_convolutions():
+def test_conv_kernels_read_strided_operands_and_1d_convolutions(torch):
     rng = np.random.default_rng(0)
     x = rng.normal(size=(2, 3, 6, 5))
     w = rng.normal(size=(4, 3, 2, 3))
@@ -141,33 +154,41 @@ def window_wholly_in_padding(shape, kwargs) -> bool:
     return False
 
 
-@SETTINGS
-@given(pool_cases(), st.integers(0, 2**32 - 1))
-def test_max_pool2d_kernel_matches_torch_and_the_exercise_path(case, seed):
+def pool_operands(case, seed):
+    """The input of a `pool_cases` case (small integers: ties, the first maximum wins), the
+    upstream gradient, and the keyword arguments."""
     shape, kwargs = case
     rng = np.random.default_rng(seed)
-    x = rng.integers(-3, 3, size=shape).astype(np.float64)  # ties: the first maximum wins
-    if window_wholly_in_padding(shape, kwargs):
-        probe = F.max_pool2d(minitorch.tensor(x), **kwargs)[0]
-        upstream = rng.normal(size=tuple(probe.shape))
-        tuned = run("fast", F.max_pool2d, [x], [True], upstream, **kwargs)
-        exercise = run("simple", F.max_pool2d, [x], [True], upstream, **kwargs)
-        assert_same((tuned[0][:1], tuned[1]), (exercise[0][:1], exercise[1]), "kernel vs exercise")
-        return
-    probe = torch.nn.functional.max_pool2d(torch.tensor(x), **kwargs)[0]
-    upstream = rng.normal(size=tuple(probe.shape))
+    x = rng.integers(-3, 3, size=shape).astype(np.float64)
+    probe = F.max_pool2d(minitorch.tensor(x), **kwargs)[0]
+    return x, rng.normal(size=tuple(probe.shape)), kwargs
+
+
+@SETTINGS
+@given(pool_cases(), st.integers(0, 2**32 - 1))
+def test_max_pool2d_kernel_matches_the_exercise_path(case, seed):
+    x, upstream, kwargs = pool_operands(case, seed)
+    tuned = run("fast", F.max_pool2d, [x], [True], upstream, **kwargs)
+    exercise = run("simple", F.max_pool2d, [x], [True], upstream, **kwargs)
+    # values and gradients; the indices of windows that lie wholly in the padding (torch names
+    # a position past them; the exercise path one in the padding) are checked against torch
+    assert_same((tuned[0][:1], tuned[1]), (exercise[0][:1], exercise[1]), "kernel vs exercise")
+
+
+@SETTINGS
+@given(pool_cases(), st.integers(0, 2**32 - 1))
+def test_max_pool2d_kernel_matches_torch(torch, case, seed):
+    x, upstream, kwargs = pool_operands(case, seed)
+    if window_wholly_in_padding(x.shape, kwargs):
+        return  # torch would write out of bounds (window_wholly_in_padding)
     expected = outputs_and_grads(
         torch, torch.nn.functional.max_pool2d, [x], [True], upstream, **kwargs
     )
     tuned = run("fast", F.max_pool2d, [x], [True], upstream, **kwargs)
     assert_same(tuned, expected, "kernel vs torch")
-    exercise = run("simple", F.max_pool2d, [x], [True], upstream, **kwargs)
-    # values and gradients; the indices of windows that lie wholly in the padding (torch names
-    # a position past them; the exercise path one in the padding) were checked against torch
-    assert_same((tuned[0][:1], tuned[1]), (exercise[0][:1], exercise[1]), "kernel vs exercise")
 
 
-def test_max_pool_kernel_handles_nan_and_minus_infinity_as_torch():
+def test_max_pool_kernel_handles_nan_and_minus_infinity_as_torch(torch):
     nan, inf = float("nan"), float("inf")
     cases = [
         (np.array([[[[1.0, nan], [3.0, nan]]]]), {"kernel_size": 2}),  # the last NaN wins

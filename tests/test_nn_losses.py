@@ -1,7 +1,9 @@
 """Softmax and the losses of minitorch.nn against torch: values, dtypes, `grad_fn` names,
 gradients of every differentiable input (also by central differences), error texts.
 
-Skipped when torch is not installed.
+The values, dtypes, node names and gradients are torch's, recorded in
+tests/data/test_nn_losses.json (scripts/record_torch_answers.py from `torch_answers`); the
+tests of error texts and reprs compare with torch live and are skipped without it.
 """
 
 from __future__ import annotations
@@ -10,15 +12,16 @@ import warnings
 
 import numpy as np
 import pytest
-from helpers import assert_close, pair
+from helpers import (
+    answers_of,
+    assert_case_as_recorded,
+    case_rng,
+    pair,
+    recorded_answers,
+)
 
 import minitorch
 import minitorch.nn.functional as F
-
-torch = pytest.importorskip("torch")
-TF = torch.nn.functional
-
-pytestmark = pytest.mark.torch
 
 RNG = np.random.default_rng(4)
 DTYPES = ["float32", "float64"]
@@ -26,98 +29,107 @@ REDUCTIONS = ["mean", "sum", "none"]
 TOLERANCE = {"float32": {"rtol": 2e-5, "atol": 2e-6}, "float64": {"rtol": 1e-10, "atol": 1e-12}}
 
 
-def node_name(t) -> str | None:
-    return None if t.grad_fn is None else type(t.grad_fn).__name__
+def logits(*shape: int, dtype: str = "float32", scale: float = 2.0, rng=RNG) -> np.ndarray:
+    return (rng.standard_normal(shape) * scale).astype(dtype)
 
 
-def compare(our_fn, their_fn, arrays, differentiable, dtype: str = "float32") -> None:
-    """Run both functions on the same inputs; compare output, dtype, node and input grads."""
-    ours_in, theirs_in = zip(
-        *(pair(a, requires_grad=grad) for a, grad in zip(arrays, differentiable, strict=True)),
-        strict=True,
-    )
-    ours, theirs = our_fn(*ours_in), their_fn(*theirs_in)
-    assert_close(ours, theirs, "output", **TOLERANCE[dtype])
-    assert str(ours.dtype).split(".")[1] == str(theirs.dtype).split(".")[1]
-    assert node_name(ours) == node_name(theirs)
-    if not theirs.requires_grad:
-        return
-    weights = RNG.standard_normal(tuple(theirs.shape)).astype(dtype)
-    (ours * pair(weights)[0]).sum().backward()
-    (theirs * torch.tensor(weights)).sum().backward()
-    for i, (a, b) in enumerate(zip(ours_in, theirs_in, strict=True)):
-        if b.requires_grad:
-            assert_close(a.grad, b.grad, f"gradient of input {i}", **TOLERANCE[dtype])
+def classes(count: int, *shape: int, rng=RNG) -> np.ndarray:
+    return rng.integers(0, count, shape)
 
 
-def logits(*shape: int, dtype: str = "float32", scale: float = 2.0) -> np.ndarray:
-    return (RNG.standard_normal(shape) * scale).astype(dtype)
+# Each case: key -> (fn, arrays, run_case's options); `fn(lib, *tensors)` runs in minitorch and
+# in torch alike. The builders below make one case from a test's parameters, `cases` all.
 
 
-def classes(count: int, *shape: int) -> np.ndarray:
-    return RNG.integers(0, count, shape)
+def case(key: str, fn, arrays, differentiable) -> tuple[str, tuple]:
+    return key, (fn, arrays, {"differentiable": list(differentiable)})
+
+
+def functional(name: str, *args, **settings):
+    """`fn(lib, *tensors)`: nn.functional's `name` of the tensors, then `args`, `settings`."""
+    return lambda lib, *tensors: getattr(lib.nn.functional, name)(*tensors, *args, **settings)
 
 
 # ---------------------------------------------------------------------------
 # Task 4.4: stable softmax and log-softmax
 # ---------------------------------------------------------------------------
 
+SOFTMAXES = ["softmax", "log_softmax"]
+SOFTMAX_SHAPES = [((5,), 0), ((3, 4), 1), ((3, 4), 0), ((2, 3, 2), -1)]
+IMPLICIT_SHAPES = [(4,), (2, 3), (2, 3, 2)]
+HUGE = [[1000.0, -1000.0, 0.0], [1000.0, 1000.0, 999.0]]
+
+
+def softmax_case(name, dtype, shape, dim):
+    key = repr(("softmax", name, dtype, shape, dim))
+    return case(key, functional(name, dim), [logits(*shape, dtype=dtype, rng=case_rng(key))], [1])
+
+
+def huge_softmax_case(name, dtype):
+    fn = lambda lib, x: getattr(x, name)(1)  # noqa: E731
+    return case(repr(("huge softmax", name, dtype)), fn, [np.array(HUGE, dtype=dtype)], [1])
+
+
+def softmax_dtype_case(name):
+    key = repr(("softmax dtype", name))
+    fn = lambda lib, x: getattr(lib.nn.functional, name)(x, 0, dtype=lib.float64)  # noqa: E731
+    return case(key, fn, [logits(4, rng=case_rng(key))], [1])
+
+
+def implicit_dim_case(name, shape):
+    key = repr(("implicit dim", name, shape))
+    return case(key, functional(name), [logits(*shape, rng=case_rng(key))], [1])
+
 
 @pytest.mark.task4_4
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("name", ["softmax", "log_softmax"])
-@pytest.mark.parametrize(("shape", "dim"), [((5,), 0), ((3, 4), 1), ((3, 4), 0), ((2, 3, 2), -1)])
+@pytest.mark.parametrize("name", SOFTMAXES)
+@pytest.mark.parametrize(("shape", "dim"), SOFTMAX_SHAPES)
 def test_softmax_matches_torch(name, dtype, shape, dim):
-    compare(
-        lambda x: getattr(minitorch, name)(x, dim),
-        lambda x: getattr(torch, name)(x, dim),
-        [logits(*shape, dtype=dtype)],
-        [True],
-        dtype,
-    )
+    key, _ = softmax_case(name, dtype, shape, dim)
+    assert_case_as_recorded(CASES, ANSWERS, key, **TOLERANCE[dtype])
 
 
 @pytest.mark.task4_4
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("name", ["softmax", "log_softmax"])
+@pytest.mark.parametrize("name", SOFTMAXES)
 def test_softmax_is_stable_for_huge_inputs(name, dtype):
     """e^1000 overflows: only a max-subtracted softmax gives finite values and gradients."""
-    values = np.array([[1000.0, -1000.0, 0.0], [1000.0, 1000.0, 999.0]], dtype=dtype)
-    compare(lambda x: getattr(x, name)(1), lambda x: getattr(x, name)(1), [values], [True], dtype)
-    out = getattr(minitorch, name)(minitorch.tensor(values, dtype=getattr(minitorch, dtype)), 1)
+    key, _ = huge_softmax_case(name, dtype)
+    assert_case_as_recorded(CASES, ANSWERS, key, **TOLERANCE[dtype])
+    out = getattr(minitorch, name)(minitorch.tensor(HUGE, dtype=getattr(minitorch, dtype)), 1)
     assert np.isfinite(out.numpy()).all()
 
 
 @pytest.mark.task4_4
-@pytest.mark.parametrize("name", ["softmax", "log_softmax"])
+@pytest.mark.parametrize("name", SOFTMAXES)
 def test_softmax_grad_check(name):
     x = minitorch.tensor(logits(2, 3, dtype="float64"), requires_grad=True)
     assert minitorch.grad_check(lambda t: getattr(t, name)(1), x)
 
 
 @pytest.mark.task4_4
-@pytest.mark.parametrize("name", ["softmax", "log_softmax"])
+@pytest.mark.parametrize("name", SOFTMAXES)
 def test_softmax_dtype_argument(name):
-    compare(
-        lambda x: getattr(F, name)(x, 0, dtype=minitorch.float64),
-        lambda x: getattr(TF, name)(x, 0, dtype=torch.float64),
-        [logits(4)],
-        [True],
-        "float64",
-    )
+    key, _ = softmax_dtype_case(name)
+    assert_case_as_recorded(CASES, ANSWERS, key, **TOLERANCE["float64"])
 
 
 @pytest.mark.task4_4
-@pytest.mark.parametrize("name", ["softmax", "log_softmax"])
-@pytest.mark.parametrize("shape", [(4,), (2, 3), (2, 3, 2)])
+@pytest.mark.parametrize("name", SOFTMAXES)
+@pytest.mark.parametrize("shape", IMPLICIT_SHAPES)
 def test_softmax_implicit_dim_warns_and_picks_torchs_dim(name, shape):
-    values = logits(*shape)
+    key, _ = implicit_dim_case(name, shape)
     message = f"Implicit dimension choice for {name} has been deprecated"
     with pytest.warns(UserWarning, match=message):
-        ours = getattr(F, name)(pair(values)[0])
+        assert_case_as_recorded(CASES, ANSWERS, key, **TOLERANCE["float32"])
+
+
+@pytest.mark.parametrize("name", SOFTMAXES)
+def test_softmax_implicit_dim_warns_as_torch(torch, name):
+    message = f"Implicit dimension choice for {name} has been deprecated"
     with pytest.warns(UserWarning, match=message):
-        theirs = getattr(TF, name)(torch.tensor(values))
-    assert_close(ours, theirs, "output", **TOLERANCE["float32"])
+        getattr(torch.nn.functional, name)(torch.zeros(2, 3))
 
 
 # ---------------------------------------------------------------------------
@@ -126,86 +138,90 @@ def test_softmax_implicit_dim_warns_and_picks_torchs_dim(name, shape):
 
 # (input shape, target shape) with classes on dim 1 (on dim 0 for a 1-D input)
 CLASS_SHAPES = [((4, 5), (4,)), ((5,), ()), ((2, 3, 4), (2, 4)), ((2, 3, 2, 2), (2, 2, 2))]
+NLL_SETTINGS = [(0, None, "float32"), (1, 1, "float64"), (1, -3, "float32"), (0, 1, "float64")]
+CROSS_ENTROPY_SETTINGS = [
+    (0, None, 0.0, "float32"),
+    (1, 2, 0.0, "float64"),
+    (0, 0, 0.2, "float64"),
+    (1, 2, 0.2, "float32"),
+]
 
 
-def class_case(input_shape, target_shape, dtype, ignore_index):
+def class_case(name, input_shape, target_shape, reduction, weighted, ignore_index, dtype, **more):
+    """`name` (nll_loss or cross_entropy) of logits and class indices, with at least one target
+    `ignore_index` (when it is not None), of a weight of the classes when `weighted`."""
+    key = repr((name, input_shape, target_shape, reduction, weighted, ignore_index, dtype, more))
+    rng = case_rng(key)
     count = input_shape[1] if len(input_shape) > 1 else input_shape[0]
-    target = classes(count, *target_shape)
+    target = classes(count, *target_shape, rng=rng)
     if ignore_index is not None and target.ndim:
         target.reshape(-1)[0] = ignore_index  # at least one ignored target
-    weight = RNG.random(count).astype(dtype) + 0.5
-    return logits(*input_shape, dtype=dtype), target, weight
+    weight = rng.random(count).astype(dtype) + 0.5
+    settings = {"reduction": reduction, **more}
+    if ignore_index is not None:
+        settings["ignore_index"] = ignore_index
+    arrays = [logits(*input_shape, dtype=dtype, rng=rng), target]
+    if weighted:
+        return case(key, functional(name, **settings), [*arrays, weight], [1, 0, 0])
+    return case(key, functional(name, None, **settings), arrays, [1, 0])
 
 
-def settings_of(ignore_index, weighted, label_smoothing=None):
-    settings = {} if ignore_index is None else {"ignore_index": ignore_index}
-    if label_smoothing is not None:
-        settings["label_smoothing"] = label_smoothing
-    return settings, weighted
+def huge_cross_entropy_case(smoothing):
+    x = np.array([[1000.0, -1000.0, 0.0], [-1000.0, -1000.0, -1000.0]], dtype="float32")
+    fn = functional("cross_entropy", label_smoothing=smoothing)
+    return case(repr(("huge cross_entropy", smoothing)), fn, [x, np.array([1, 2])], [1, 0])
+
+
+def one_sample_case(reduction):
+    key = repr(("nll_loss of one sample", reduction))
+    arrays = [logits(4, rng=case_rng(key)), np.array([2])]
+    return case(key, functional("nll_loss", reduction=reduction), arrays, [0, 0])
+
+
+def all_ignored_case(reduction):
+    key = repr(("nll_loss, every target ignored", reduction))
+    arrays = [logits(3, 4, rng=case_rng(key)), np.full(3, -100)]
+    return case(key, functional("nll_loss", reduction=reduction), arrays, [1, 0])
 
 
 @pytest.mark.task4_5
 @pytest.mark.parametrize("reduction", REDUCTIONS)
 @pytest.mark.parametrize(("input_shape", "target_shape"), CLASS_SHAPES)
-@pytest.mark.parametrize(
-    ("weighted", "ignore_index", "dtype"),
-    [(0, None, "float32"), (1, 1, "float64"), (1, -3, "float32"), (0, 1, "float64")],
-)
+@pytest.mark.parametrize(("weighted", "ignore_index", "dtype"), NLL_SETTINGS)
 def test_nll_loss_matches_torch(
     input_shape, target_shape, reduction, weighted, ignore_index, dtype
 ):
-    x, target, weight = class_case(input_shape, target_shape, dtype, ignore_index)
-    settings = {"reduction": reduction}
-    if ignore_index is not None:
-        settings["ignore_index"] = ignore_index
-    compare(
-        lambda x, t, w: F.nll_loss(x, t, w if weighted else None, **settings),
-        lambda x, t, w: TF.nll_loss(x, t, w if weighted else None, **settings),
-        [x, target, weight],
-        [True, False, False],
-        dtype,
+    key, _ = class_case(
+        "nll_loss", input_shape, target_shape, reduction, weighted, ignore_index, dtype
     )
+    assert_case_as_recorded(CASES, ANSWERS, key, **TOLERANCE[dtype])
 
 
 @pytest.mark.task4_5
 @pytest.mark.parametrize("reduction", REDUCTIONS)
 @pytest.mark.parametrize(("input_shape", "target_shape"), CLASS_SHAPES)
-@pytest.mark.parametrize(
-    ("weighted", "ignore_index", "smoothing", "dtype"),
-    [
-        (0, None, 0.0, "float32"),
-        (1, 2, 0.0, "float64"),
-        (0, 0, 0.2, "float64"),
-        (1, 2, 0.2, "float32"),
-    ],
-)
+@pytest.mark.parametrize(("weighted", "ignore_index", "smoothing", "dtype"), CROSS_ENTROPY_SETTINGS)
 def test_cross_entropy_matches_torch(
     input_shape, target_shape, reduction, smoothing, weighted, ignore_index, dtype
 ):
-    x, target, weight = class_case(input_shape, target_shape, dtype, ignore_index)
-    settings = {"reduction": reduction, "label_smoothing": smoothing}
-    if ignore_index is not None:
-        settings["ignore_index"] = ignore_index
-    compare(
-        lambda x, t, w: F.cross_entropy(x, t, w if weighted else None, **settings),
-        lambda x, t, w: TF.cross_entropy(x, t, w if weighted else None, **settings),
-        [x, target, weight],
-        [True, False, False],
+    key, _ = class_case(
+        "cross_entropy",
+        input_shape,
+        target_shape,
+        reduction,
+        weighted,
+        ignore_index,
         dtype,
+        label_smoothing=smoothing,
     )
+    assert_case_as_recorded(CASES, ANSWERS, key, **TOLERANCE[dtype])
 
 
 @pytest.mark.task4_5
 @pytest.mark.parametrize("smoothing", [0.0, 0.1])
 def test_cross_entropy_is_stable_for_huge_logits(smoothing):
-    x = np.array([[1000.0, -1000.0, 0.0], [-1000.0, -1000.0, -1000.0]], dtype="float32")
-    target = np.array([1, 2])
-    compare(
-        lambda x, t: F.cross_entropy(x, t, label_smoothing=smoothing),
-        lambda x, t: TF.cross_entropy(x, t, label_smoothing=smoothing),
-        [x, target],
-        [True, False],
-    )
+    key, _ = huge_cross_entropy_case(smoothing)
+    assert_case_as_recorded(CASES, ANSWERS, key, **TOLERANCE["float32"])
 
 
 @pytest.mark.task4_5
@@ -231,47 +247,45 @@ def test_class_losses_grad_check(name):
 def test_nll_loss_of_one_sample_with_a_one_element_target(reduction):
     """A 1-D input is one sample: its (1,) target counts as the 0-D class index. (Values only:
     torch's own backward fails here for "sum" and "none", a size mismatch.)"""
-    compare(
-        lambda x, t: F.nll_loss(x, t, reduction=reduction),
-        lambda x, t: TF.nll_loss(x, t, reduction=reduction),
-        [logits(4), np.array([2])],
-        [False, False],
-    )
+    key, _ = one_sample_case(reduction)
+    assert_case_as_recorded(CASES, ANSWERS, key, **TOLERANCE["float32"])
 
 
 @pytest.mark.task4_5
 @pytest.mark.parametrize("reduction", ["mean", "sum"])
 def test_nll_loss_with_every_target_ignored(reduction):
     """Nothing left to average: the mean is 0 / 0 = nan, the sum 0, as in torch."""
-    compare(
-        lambda x, t: F.nll_loss(x, t, reduction=reduction),
-        lambda x, t: TF.nll_loss(x, t, reduction=reduction),
-        [logits(3, 4), np.full(3, -100)],
-        [True, False],
-    )
+    key, _ = all_ignored_case(reduction)
+    assert_case_as_recorded(CASES, ANSWERS, key, **TOLERANCE["float32"])
 
 
 # ---------------------------------------------------------------------------
 # Cross-entropy of class probabilities
 # ---------------------------------------------------------------------------
 
+PROBABILITY_SHAPES = [(4, 5), (5,), (2, 3, 2)]
+PROBABILITY_SETTINGS = [(0, 0.0), (1, 0.0), (1, 0.3)]
+
+
+def probabilities_case(shape, reduction, weighted, smoothing, dtype):
+    key = repr(("cross_entropy of probabilities", shape, reduction, weighted, smoothing, dtype))
+    rng = case_rng(key)
+    count = shape[1] if len(shape) > 1 else shape[0]
+    arrays = [logits(*shape, dtype=dtype, rng=rng), rng.random(shape).astype(dtype)]
+    settings = {"reduction": reduction, "label_smoothing": smoothing}
+    if weighted:
+        fn = functional("cross_entropy", **settings)
+        return case(key, fn, [*arrays, rng.random(count).astype(dtype)], [1, 1, 0])
+    return case(key, functional("cross_entropy", None, **settings), arrays, [1, 1])
+
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("reduction", REDUCTIONS)
-@pytest.mark.parametrize("shape", [(4, 5), (5,), (2, 3, 2)])
-@pytest.mark.parametrize(("weighted", "smoothing"), [(0, 0.0), (1, 0.0), (1, 0.3)])
+@pytest.mark.parametrize("shape", PROBABILITY_SHAPES)
+@pytest.mark.parametrize(("weighted", "smoothing"), PROBABILITY_SETTINGS)
 def test_cross_entropy_with_probabilities(shape, reduction, weighted, smoothing, dtype):
-    count = shape[1] if len(shape) > 1 else shape[0]
-    probabilities = RNG.random(shape).astype(dtype)
-    weight = RNG.random(count).astype(dtype)
-    settings = {"reduction": reduction, "label_smoothing": smoothing}
-    compare(
-        lambda x, p, w: F.cross_entropy(x, p, w if weighted else None, **settings),
-        lambda x, p, w: TF.cross_entropy(x, p, w if weighted else None, **settings),
-        [logits(*shape, dtype=dtype), probabilities, weight],
-        [True, True, False],
-        dtype,
-    )
+    key, _ = probabilities_case(shape, reduction, weighted, smoothing, dtype)
+    assert_case_as_recorded(CASES, ANSWERS, key, **TOLERANCE[dtype])
 
 
 # ---------------------------------------------------------------------------
@@ -287,28 +301,63 @@ PAIR_LOSSES = {
     "huber_loss": {},
     "huber_loss(delta=0.3)": {"delta": 0.3},
 }
+TARGET_SHAPES = [(3, 4), (3, 1)]
+BCE_LOGITS_SETTINGS = [(0, 0), (1, 0), (0, 1), (1, 1)]
+
+
+def regression_case(name, target_shape, reduction, dtype):
+    key = repr(("regression", name, target_shape, reduction, dtype))
+    rng = case_rng(key)
+    settings = {"reduction": reduction, **PAIR_LOSSES[name]}
+    arrays = [logits(3, 4, dtype=dtype, rng=rng), logits(*target_shape, dtype=dtype, rng=rng)]
+    return case(key, functional(name.split("(")[0], **settings), arrays, [1, 1])
+
+
+def bce_case(reduction, weighted, dtype):
+    key = repr(("binary_cross_entropy", reduction, weighted, dtype))
+    rng = case_rng(key)
+    p = (rng.random((3, 4)) * 0.9 + 0.05).astype(dtype)
+    y, weight = rng.random((3, 4)).astype(dtype), rng.random(4).astype(dtype)
+    if weighted:
+        fn = functional("binary_cross_entropy", reduction=reduction)
+        return case(key, fn, [p, y, weight], [1, 1, 0])
+    return case(key, functional("binary_cross_entropy", None, reduction=reduction), [p, y], [1, 1])
+
+
+def bce_clamp_case():
+    p, y = np.array([0.0, 1.0, 0.5], "float32"), np.array([1.0, 0.0, 1.0], "float32")
+    fn = functional("binary_cross_entropy", reduction="none")
+    return case("binary_cross_entropy at 0 and 1", fn, [p, y], [1, 0])
+
+
+def bce_logits_case(reduction, weighted, positive, scale, dtype):
+    key = repr(("binary_cross_entropy_with_logits", reduction, weighted, positive, scale, dtype))
+    rng = case_rng(key)
+    weight, pos_weight = rng.random(4).astype(dtype), (rng.random(4) * 3).astype(dtype)
+    z, y = logits(3, 4, dtype=dtype, scale=scale, rng=rng), rng.random((3, 4)).astype(dtype)
+
+    def fn(lib, z, y, w, q):
+        return lib.nn.functional.binary_cross_entropy_with_logits(
+            z, y, w if weighted else None, pos_weight=q if positive else None, reduction=reduction
+        )
+
+    return case(key, fn, [z, y, weight, pos_weight], [1, 1, 0, 0])
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("reduction", REDUCTIONS)
-@pytest.mark.parametrize("target_shape", [(3, 4), (3, 1)])
-@pytest.mark.parametrize("case", sorted(PAIR_LOSSES))
-def test_regression_losses_match_torch(case, target_shape, reduction, dtype):
-    name, settings = case.split("(")[0], {"reduction": reduction, **PAIR_LOSSES[case]}
+@pytest.mark.parametrize("target_shape", TARGET_SHAPES)
+@pytest.mark.parametrize("name", sorted(PAIR_LOSSES))
+def test_regression_losses_match_torch(name, target_shape, reduction, dtype):
+    key, _ = regression_case(name, target_shape, reduction, dtype)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the broadcasting warning, tested below
-        compare(
-            lambda x, y: getattr(F, name)(x, y, **settings),
-            lambda x, y: getattr(TF, name)(x, y, **settings),
-            [logits(3, 4, dtype=dtype), logits(*target_shape, dtype=dtype)],
-            [True, True],
-            dtype,
-        )
+        assert_case_as_recorded(CASES, ANSWERS, key, **TOLERANCE[dtype])
 
 
 @pytest.mark.parametrize("name", ["mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss"])
 def test_regression_losses_warn_when_shapes_broadcast(name):
-    x, y = pair(logits(3, 1))[0], pair(logits(3))[0]
+    x, y = minitorch.tensor(logits(3, 1)), minitorch.tensor(logits(3))
     with pytest.warns(UserWarning, match=r"Using a target size \(minitorch.Size\(\[3\]\)\)"):
         assert getattr(F, name)(x, y, reduction="none").shape == (3, 3)
 
@@ -324,66 +373,25 @@ def test_regression_losses_grad_check(name):
 @pytest.mark.parametrize("reduction", REDUCTIONS)
 @pytest.mark.parametrize("weighted", [False, True])
 def test_binary_cross_entropy_matches_torch(reduction, weighted, dtype):
-    p = (RNG.random((3, 4)) * 0.9 + 0.05).astype(dtype)
-    y = RNG.random((3, 4)).astype(dtype)
-    weight = RNG.random(4).astype(dtype)
-    settings = {"reduction": reduction}
-    compare(
-        lambda p, y, w: F.binary_cross_entropy(p, y, w if weighted else None, **settings),
-        lambda p, y, w: TF.binary_cross_entropy(p, y, w if weighted else None, **settings),
-        [p, y, weight],
-        [True, True, False],
-        dtype,
-    )
+    key, _ = bce_case(reduction, weighted, dtype)
+    assert_case_as_recorded(CASES, ANSWERS, key, **TOLERANCE[dtype])
 
 
 def test_binary_cross_entropy_clamps_log_at_minus_100():
     """p = 0 against y = 1 costs 100 (ln 0 clamped), not infinity."""
-    compare(
-        lambda p, y: F.binary_cross_entropy(p, y, reduction="none"),
-        lambda p, y: TF.binary_cross_entropy(p, y, reduction="none"),
-        [np.array([0.0, 1.0, 0.5], "float32"), np.array([1.0, 0.0, 1.0], "float32")],
-        [True, False],
-    )
+    key, _ = bce_clamp_case()
+    assert_case_as_recorded(CASES, ANSWERS, key, **TOLERANCE["float32"])
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("reduction", REDUCTIONS)
-@pytest.mark.parametrize(("weighted", "positive"), [(0, 0), (1, 0), (0, 1), (1, 1)])
+@pytest.mark.parametrize(("weighted", "positive"), BCE_LOGITS_SETTINGS)
 @pytest.mark.parametrize("scale", [2.0, 1000.0])
 def test_binary_cross_entropy_with_logits_matches_torch(
     reduction, weighted, positive, scale, dtype
 ):
-    weight = RNG.random(4).astype(dtype)
-    pos_weight = (RNG.random(4) * 3).astype(dtype)
-    settings = {"reduction": reduction}
-    compare(
-        lambda z, y, w, q: F.binary_cross_entropy_with_logits(
-            z, y, w if weighted else None, pos_weight=q if positive else None, **settings
-        ),
-        lambda z, y, w, q: TF.binary_cross_entropy_with_logits(
-            z, y, w if weighted else None, pos_weight=q if positive else None, **settings
-        ),
-        [
-            logits(3, 4, dtype=dtype, scale=scale),
-            RNG.random((3, 4)).astype(dtype),
-            weight,
-            pos_weight,
-        ],
-        [True, True, False, False],
-        dtype,
-    )
-
-
-def test_binary_cross_entropy_grad_check():
-    p = minitorch.tensor(RNG.random((2, 3)) * 0.8 + 0.1, requires_grad=True)
-    y = minitorch.tensor(RNG.random((2, 3)), requires_grad=True)
-    z = minitorch.tensor(logits(2, 3, dtype="float64"), requires_grad=True)
-    q = minitorch.tensor([0.5, 2.0, 3.0], dtype=minitorch.float64)
-    assert minitorch.grad_check(lambda a, b: F.binary_cross_entropy(a, b), p, y)
-    assert minitorch.grad_check(
-        lambda a, b: F.binary_cross_entropy_with_logits(a, b, pos_weight=q), z, y
-    )
+    key, _ = bce_logits_case(reduction, weighted, positive, scale, dtype)
+    assert_case_as_recorded(CASES, ANSWERS, key, **TOLERANCE[dtype])
 
 
 # ---------------------------------------------------------------------------
@@ -434,7 +442,7 @@ ERRORS = {
 
 @pytest.mark.filterwarnings("ignore:Using a target size")  # "mse shapes" warns, then fails
 @pytest.mark.parametrize("case", sorted(ERRORS))
-def test_errors_match_torch(case):
+def test_errors_match_torch(torch, case):
     def ours(a):
         return pair(a)[0]
 
@@ -442,7 +450,7 @@ def test_errors_match_torch(case):
         return pair(a)[1]
 
     with pytest.raises(Exception) as expected:
-        ERRORS[case](TF, theirs)
+        ERRORS[case](torch.nn.functional, theirs)
     with pytest.raises(type(expected.value)) as raised:
         ERRORS[case](F, ours)
     assert str(raised.value) == str(expected.value)
@@ -450,7 +458,7 @@ def test_errors_match_torch(case):
 
 @pytest.mark.parametrize("name", ["binary_cross_entropy", "binary_cross_entropy_with_logits"])
 def test_binary_losses_need_the_shape_of_the_input(name):
-    x, y = pair(RNG.random((3, 1)).astype("float32"))[0], pair(np.zeros(3, "float32"))[0]
+    x, y = minitorch.tensor(RNG.random((3, 1)).astype("float32")), minitorch.zeros(3)
     with pytest.raises(ValueError, match=r"\(minitorch.Size\(\[3\]\)\)"):
         getattr(F, name)(x, y)
 
@@ -469,37 +477,65 @@ MODULES = {
     "HuberLoss": ({"delta": 0.5}, "values"),
     "BCEWithLogitsLoss": ({}, "probabilities"),
 }
+WEIGHTED_MODULES = ["CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss"]
+
+
+def module_case(name):
+    settings, kind = MODULES[name]
+    key = repr(("module", name))
+    rng = case_rng(key)
+    if kind == "classes":
+        target = classes(5, 4, rng=rng)
+    elif kind == "values":
+        target = logits(4, 5, rng=rng)
+    else:
+        target = rng.random((4, 5)).astype("float32")
+    fn = lambda lib, x, t: getattr(lib.nn, name)(**settings)(x, t)  # noqa: E731
+    return case(key, fn, [logits(4, 5, rng=rng), target], [1, 0])
+
+
+def weighted_module_case(name):
+    key = repr(("weighted module", name))
+    rng = case_rng(key)
+    target = classes(5, 4, rng=rng) if "BCE" not in name else rng.random((4, 5)).astype("float32")
+    inputs = rng.random((4, 5)).astype("float32") * 0.9 + 0.05
+    fn = lambda lib, x, t: getattr(lib.nn, name)(weight=lib.tensor(WEIGHT))(x, t)  # noqa: E731
+    return case(key, fn, [inputs, target], [1, 0])
+
+
+def pos_weight_case():
+    key = "BCEWithLogitsLoss(pos_weight)"
+    rng = case_rng(key)
+    fn = lambda lib, z, y: lib.nn.BCEWithLogitsLoss(pos_weight=lib.tensor([1.0, 2.0, 3.0]))(z, y)  # noqa: E731
+    return case(key, fn, [logits(2, 3, rng=rng), rng.random((2, 3)).astype("float32")], [1, 1])
 
 
 @pytest.mark.parametrize("name", sorted(MODULES))
 def test_loss_modules_match_torch(name):
-    settings, kind = MODULES[name]
-    target = {
-        "classes": classes(5, 4),
-        "values": logits(4, 5),
-        "probabilities": RNG.random((4, 5)).astype("float32"),
-    }[kind]
-    ours, theirs = getattr(minitorch.nn, name)(**settings), getattr(torch.nn, name)(**settings)
-    assert repr(ours) == repr(theirs)
-    compare(ours, theirs, [logits(4, 5), target], [True, False])
+    key, _ = module_case(name)
+    assert_case_as_recorded(CASES, ANSWERS, key, **TOLERANCE["float32"])
 
 
-@pytest.mark.parametrize("name", ["CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss"])
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_loss_modules_print_as_torchs(torch, name):
+    settings, _ = MODULES[name]
+    assert repr(getattr(minitorch.nn, name)(**settings)) == repr(
+        getattr(torch.nn, name)(**settings)
+    )
+
+
+@pytest.mark.parametrize("name", WEIGHTED_MODULES)
 def test_loss_module_weights_are_buffers(name):
-    ours = getattr(minitorch.nn, name)(weight=pair(WEIGHT)[0])
+    ours = getattr(minitorch.nn, name)(weight=minitorch.tensor(WEIGHT))
     assert [n for n, _ in ours.named_buffers()] == ["weight"]
     assert list(ours.parameters()) == []
-    target = classes(5, 4) if "BCE" not in name else RNG.random((4, 5)).astype("float32")
-    inputs = RNG.random((4, 5)).astype("float32") * 0.9 + 0.05
-    theirs = getattr(torch.nn, name)(weight=torch.tensor(WEIGHT))
-    compare(ours, theirs, [inputs, target], [True, False])
+    key, _ = weighted_module_case(name)
+    assert_case_as_recorded(CASES, ANSWERS, key, **TOLERANCE["float32"])
 
 
 def test_bce_with_logits_module_keeps_pos_weight():
-    pos_weight = pair(np.array([1.0, 2.0, 3.0], "float32"))
-    ours = minitorch.nn.BCEWithLogitsLoss(pos_weight=pos_weight[0])
-    theirs = torch.nn.BCEWithLogitsLoss(pos_weight=pos_weight[1])
-    compare(ours, theirs, [logits(2, 3), RNG.random((2, 3)).astype("float32")], [True, True])
+    key, _ = pos_weight_case()
+    assert_case_as_recorded(CASES, ANSWERS, key, **TOLERANCE["float32"])
 
 
 @pytest.mark.parametrize(
@@ -510,3 +546,58 @@ def test_legacy_reduction_arguments(size_average, reduce, reduction):
     with pytest.warns(UserWarning, match=f"please use reduction='{reduction}' instead"):
         loss = minitorch.nn.NLLLoss(size_average=size_average, reduce=reduce)
     assert loss.reduction == reduction
+
+
+def cases() -> dict[str, tuple]:
+    """Every case whose answer is recorded: key -> (fn, arrays, run_case's options)."""
+    found = [
+        softmax_case(name, dtype, shape, dim)
+        for name in SOFTMAXES
+        for dtype in DTYPES
+        for shape, dim in SOFTMAX_SHAPES
+    ]
+    found += [huge_softmax_case(name, dtype) for name in SOFTMAXES for dtype in DTYPES]
+    found += [softmax_dtype_case(name) for name in SOFTMAXES]
+    found += [implicit_dim_case(name, shape) for name in SOFTMAXES for shape in IMPLICIT_SHAPES]
+    for reduction in REDUCTIONS:
+        for shapes in CLASS_SHAPES:
+            found += [class_case("nll_loss", *shapes, reduction, *s) for s in NLL_SETTINGS]
+            found += [
+                class_case("cross_entropy", *shapes, reduction, w, i, d, label_smoothing=smoothing)
+                for w, i, smoothing, d in CROSS_ENTROPY_SETTINGS
+            ]
+        found += [one_sample_case(reduction)]
+        for dtype in DTYPES:
+            found += [
+                probabilities_case(shape, reduction, *settings, dtype)
+                for shape in PROBABILITY_SHAPES
+                for settings in PROBABILITY_SETTINGS
+            ]
+            found += [
+                regression_case(name, target_shape, reduction, dtype)
+                for name in PAIR_LOSSES
+                for target_shape in TARGET_SHAPES
+            ]
+            found += [bce_case(reduction, weighted, dtype) for weighted in (False, True)]
+            found += [
+                bce_logits_case(reduction, *settings, scale, dtype)
+                for settings in BCE_LOGITS_SETTINGS
+                for scale in (2.0, 1000.0)
+            ]
+    found += [huge_cross_entropy_case(smoothing) for smoothing in (0.0, 0.1)]
+    found += [all_ignored_case(reduction) for reduction in ("mean", "sum")]
+    found += [bce_clamp_case(), pos_weight_case()]
+    found += [module_case(name) for name in MODULES]
+    found += [weighted_module_case(name) for name in WEIGHTED_MODULES]
+    return dict(found)
+
+
+CASES = cases()
+ANSWERS = recorded_answers(__file__)
+
+
+def torch_answers(torch) -> dict[str, dict]:
+    """What `torch` gives for each case (recorded by scripts/record_torch_answers.py)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the implicit dims and broadcasting, tested here
+        return answers_of(torch, CASES)

@@ -2,47 +2,34 @@
 `avg_pool1d/2d` (padding counted or not, ceil_mode), `adaptive_avg_pool2d`, the layers' reprs
 and the errors.
 
-Skipped when torch is not installed.
+The values, indices, gradients and node names are torch's, recorded in
+tests/data/test_nn_pooling.json (scripts/record_torch_answers.py from `torch_answers`); the tests
+of errors and layers compare with torch live and are skipped without it.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import assert_close, pair
+from helpers import (
+    answers_of,
+    assert_case_as_recorded,
+    assert_close,
+    case_rng,
+    pair,
+    recorded_answers,
+)
 
 import minitorch
 import minitorch.nn.functional as F
 from minitorch.autograd import grad_check
 
-torch = pytest.importorskip("torch")
-TF = torch.nn.functional
 # tasks 4.1-4.3 grade the exercise path (conftest.py)
-pytestmark = [pytest.mark.torch, pytest.mark.usefixtures("exercise_path")]
+pytestmark = pytest.mark.usefixtures("exercise_path")
 
 
 RNG = np.random.default_rng(5)
-DTYPES = {
-    "float64": (minitorch.float64, torch.float64, 1e-12),
-    "float32": (minitorch.float32, torch.float32, 1e-6),
-}
-
-
-def check_against_torch(fn, torch_fn, shape, args, kwargs, dtype="float64", transposed=True):
-    """Output, indices (if returned), grad_fn and input gradient of `fn` and of `torch_fn`."""
-    x, tx = pair(RNG.normal(size=shape), dtype, requires_grad=True, transposed=transposed)
-    out, expected = fn(x, *args, **kwargs), torch_fn(tx, *args, **kwargs)
-    if isinstance(expected, tuple):
-        assert out[1].dtype is minitorch.int64
-        assert out[1].tolist() == expected[1].tolist(), "indices"
-        out, expected = out[0], expected[0]
-    tol = DTYPES[dtype][2]
-    assert_close(out, expected, "output", tol)
-    assert out.grad_fn.name() == expected.grad_fn.name()
-    g = RNG.normal(size=tuple(expected.shape))
-    out.backward(minitorch.tensor(g, dtype=DTYPES[dtype][0]))
-    expected.backward(torch.tensor(g, dtype=DTYPES[dtype][1]))
-    assert_close(x.grad, tx.grad, "input grad", tol)
+TOLERANCE = {"float64": 1e-12, "float32": 1e-6}
 
 
 MAX_POOL2D = [
@@ -64,30 +51,73 @@ AVG_POOL1D = [
 ]
 
 
+ADAPTIVE = [((2, 3, 7, 6), (3, 4)), ((3, 7, 6), 1), ((3, 7, 6), (None, 4))]
+
+
+def pool_case(name, shape, args, kwargs, dtype="float64"):
+    """Case `key` -> (fn, arrays, options): `name` (of nn.functional) of a non-contiguous input."""
+    key = repr((name, shape, args, kwargs, dtype))
+    fn = lambda lib, x: getattr(lib.nn.functional, name)(x, *args, **kwargs)  # noqa: E731
+    return key, (fn, [case_rng(key).normal(size=shape)], {"dtype": dtype, "transposed": True})
+
+
+def cases() -> dict[str, tuple]:
+    """Every case whose answer is recorded: key -> (fn, arrays, run_case's options)."""
+    return dict(
+        [pool_case("max_pool2d", *case, dtype) for case in MAX_POOL2D for dtype in TOLERANCE]
+        + [pool_case("max_pool1d", *case) for case in MAX_POOL1D]
+        + [pool_case("avg_pool2d", *case, dtype) for case in AVG_POOL2D for dtype in TOLERANCE]
+        + [pool_case("avg_pool1d", *case) for case in AVG_POOL1D]
+        + [pool_case("adaptive_avg_pool2d", shape, (size,), {}) for shape, size in ADAPTIVE]
+    )
+
+
+CASES = cases()
+ANSWERS = recorded_answers(__file__)
+
+
+def torch_answers(torch) -> dict[str, dict]:
+    """What `torch` gives for each case (recorded by scripts/record_torch_answers.py)."""
+    return answers_of(torch, CASES)
+
+
+def assert_pooling_as_recorded(name, shape, args, kwargs, dtype="float64"):
+    """Output, indices (if returned), grad_fn and input gradient are torch's."""
+    key, _ = pool_case(name, shape, args, kwargs, dtype)
+    assert_case_as_recorded(CASES, ANSWERS, key, TOLERANCE[dtype], TOLERANCE[dtype])
+
+
 @pytest.mark.task4_3
-@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("dtype", list(TOLERANCE))
 @pytest.mark.parametrize("shape, args, kwargs", MAX_POOL2D)
 def test_max_pool2d_matches_torch(shape, args, kwargs, dtype):
-    check_against_torch(F.max_pool2d, TF.max_pool2d, shape, args, kwargs, dtype)
+    assert_pooling_as_recorded("max_pool2d", shape, args, kwargs, dtype)
 
 
 @pytest.mark.task4_3
 @pytest.mark.parametrize("shape, args, kwargs", MAX_POOL1D)
 def test_max_pool1d_matches_torch(shape, args, kwargs):
-    check_against_torch(minitorch.max_pool1d, TF.max_pool1d, shape, args, kwargs)
+    assert_pooling_as_recorded("max_pool1d", shape, args, kwargs)
 
 
 @pytest.mark.task4_3
-@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("dtype", list(TOLERANCE))
 @pytest.mark.parametrize("shape, args, kwargs", AVG_POOL2D)
 def test_avg_pool2d_matches_torch(shape, args, kwargs, dtype):
-    check_against_torch(F.avg_pool2d, TF.avg_pool2d, shape, args, kwargs, dtype)
+    assert_pooling_as_recorded("avg_pool2d", shape, args, kwargs, dtype)
 
 
 @pytest.mark.task4_3
 @pytest.mark.parametrize("shape, args, kwargs", AVG_POOL1D)
 def test_avg_pool1d_matches_torch(shape, args, kwargs):
-    check_against_torch(minitorch.avg_pool1d, TF.avg_pool1d, shape, args, kwargs)
+    assert_pooling_as_recorded("avg_pool1d", shape, args, kwargs)
+
+
+@pytest.mark.task4_3
+def test_top_level_pool1d_are_the_functional_ones():
+    x = minitorch.tensor(case_rng("pool1d").normal(size=(2, 3, 9)))
+    assert minitorch.max_pool1d(x, 3, 2).tolist() == F.max_pool1d(x, 3, 2).tolist()
+    assert minitorch.avg_pool1d(x, 3, 2).tolist() == F.avg_pool1d(x, 3, 2).tolist()
 
 
 @pytest.mark.task4_3
@@ -107,11 +137,9 @@ def test_pooling_gradients_pass_central_differences():
     assert grad_check(lambda x: F.avg_pool2d(x, 3, 2, 1, ceil_mode=True), x)
 
 
-@pytest.mark.parametrize(
-    "shape, size", [((2, 3, 7, 6), (3, 4)), ((3, 7, 6), 1), ((3, 7, 6), (None, 4))]
-)
+@pytest.mark.parametrize("shape, size", ADAPTIVE)
 def test_adaptive_avg_pool2d_matches_torch(shape, size):
-    check_against_torch(F.adaptive_avg_pool2d, TF.adaptive_avg_pool2d, shape, (size,), {})
+    assert_pooling_as_recorded("adaptive_avg_pool2d", shape, (size,), {})
 
 
 def test_adaptive_avg_pool2d_to_nothing_is_empty_as_torchs():
@@ -143,9 +171,9 @@ POOL_ERRORS = [
 
 
 @pytest.mark.parametrize("name, shape, args, kwargs", POOL_ERRORS)
-def test_pooling_errors_are_torchs(name, shape, args, kwargs):
+def test_pooling_errors_are_torchs(torch, name, shape, args, kwargs):
     with pytest.raises(RuntimeError) as theirs:
-        getattr(TF, name)(torch.zeros(shape), *args, **kwargs)
+        getattr(torch.nn.functional, name)(torch.zeros(shape), *args, **kwargs)
     with pytest.raises(RuntimeError) as ours:
         getattr(F, name)(minitorch.zeros(*shape), *args, **kwargs)
     assert str(ours.value) == str(theirs.value)
@@ -164,7 +192,7 @@ LAYERS = [
 
 
 @pytest.mark.parametrize("name, args, kwargs", LAYERS)
-def test_pooling_layers_print_and_pool_as_torchs(name, args, kwargs):
+def test_pooling_layers_print_and_pool_as_torchs(torch, name, args, kwargs):
     ours, theirs = (
         getattr(minitorch.nn, name)(*args, **kwargs),
         getattr(torch.nn, name)(*args, **kwargs),

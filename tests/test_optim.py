@@ -1,23 +1,30 @@
 """minitorch.optim against torch.optim: SGD's steps, zero_grad, and the errors on bad params.
 
-Skipped when torch is not installed.
+Every optimizer's weights after each step and its state are torch's, recorded in
+tests/data/test_optim.json (scripts/record_torch_answers.py from `torch_answers`); the other
+comparisons with torch are live and skipped without it.
 """
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
+from helpers import (
+    assert_as_recorded,
+    case_rng,
+    described,
+    recorded_answers,
+)
 
 import minitorch
 import minitorch.nn.functional as F
 
-torch = pytest.importorskip("torch")
-pytestmark = pytest.mark.torch
-
 RNG = np.random.default_rng(5)
 
 
-def twin_models():
+def twin_models(torch):
     """A 3 -> 4 -> 1 tanh network in each library, in float64, with the same weights."""
     ours = [
         minitorch.nn.Linear(3, 4, dtype=minitorch.float64),
@@ -51,9 +58,9 @@ def assert_same_parameters(ours, theirs, step: int):
 
 
 @pytest.mark.parametrize("lr", [0.05, 0.5])
-def test_sgd_trajectory_matches_torch(lr):
+def test_sgd_trajectory_matches_torch(torch, lr):
     x_values, y_values = RNG.normal(size=(8, 3)), RNG.normal(size=8)
-    ours, theirs = twin_models()
+    ours, theirs = twin_models(torch)
     x, y = minitorch.tensor(x_values), minitorch.tensor(y_values)
     tx, ty = torch.tensor(x_values), torch.tensor(y_values)
     optimizer = minitorch.optim.SGD([p for layer in ours for p in layer.parameters()], lr=lr)
@@ -75,7 +82,7 @@ def test_sgd_trajectory_matches_torch(lr):
     assert losses[-1] < losses[0], "SGD did not descend"
 
 
-def test_without_zero_grad_gradients_accumulate_into_the_steps_as_in_torch():
+def test_without_zero_grad_gradients_accumulate_into_the_steps_as_in_torch(torch):
     start = RNG.normal(size=3)
     w = minitorch.tensor(start, requires_grad=True)
     tw = torch.tensor(start, requires_grad=True)
@@ -116,7 +123,7 @@ def test_sgd_accepts_module_parameters():
     np.testing.assert_allclose(layer.weight.detach().numpy(), before.numpy() - 1.0, rtol=1e-6)
 
 
-def test_zero_grad_sets_gradients_to_none_by_default_as_torch():
+def test_zero_grad_sets_gradients_to_none_by_default_as_torch(torch):
     w, tw = minitorch.ones(2, requires_grad=True), torch.ones(2, requires_grad=True)
     optimizer, reference = minitorch.optim.SGD([w], lr=0.1), torch.optim.SGD([tw], lr=0.1)
     (w * 2).sum().backward()
@@ -126,7 +133,7 @@ def test_zero_grad_sets_gradients_to_none_by_default_as_torch():
     assert w.grad is None and tw.grad is None
 
 
-def test_zero_grad_without_set_to_none_zeroes_the_same_tensor_as_torch():
+def test_zero_grad_without_set_to_none_zeroes_the_same_tensor_as_torch(torch):
     w, tw = minitorch.ones(2, requires_grad=True), torch.ones(2, requires_grad=True)
     optimizer, reference = minitorch.optim.SGD([w], lr=0.1), torch.optim.SGD([tw], lr=0.1)
     (w * 2).sum().backward()
@@ -151,7 +158,7 @@ BAD_PARAMS = {
 
 
 @pytest.mark.parametrize("case", sorted(BAD_PARAMS))
-def test_bad_params_raise_torchs_error(case):
+def test_bad_params_raise_torchs_error(torch, case):
     make = BAD_PARAMS[case]
     with pytest.raises((TypeError, ValueError)) as expected:
         make(torch)
@@ -168,15 +175,18 @@ SHAPES = [(3, 2), (2,)]
 X_VALUES = RNG.normal(size=(4, 3))
 
 
-def start_values() -> list[np.ndarray]:
-    return [RNG.normal(size=shape) for shape in SHAPES]
+def start_values(rng=RNG) -> list[np.ndarray]:
+    return [rng.normal(size=shape) for shape in SHAPES]
 
 
-def twin_tensors(values):
+def leaves(lib, values):
+    """Leaf float64 tensors of `values` in `lib`."""
+    return [lib.tensor(v, requires_grad=True) for v in values]
+
+
+def twin_tensors(torch, values):
     """Leaf float64 tensors with the same values in each library."""
-    ours = [minitorch.tensor(v, requires_grad=True) for v in values]
-    theirs = [torch.tensor(v, requires_grad=True) for v in values]
-    return ours, theirs
+    return leaves(minitorch, values), leaves(torch, values)
 
 
 def loss_of(lib, params):
@@ -185,17 +195,17 @@ def loss_of(lib, params):
     return ((lib.tensor(X_VALUES) @ w + b).tanh() ** 2).sum() + (w**4).sum() * 0.1
 
 
-def run_twins(ours_cls, theirs_cls, kwargs, steps=5, values=None):
+def run_twins(torch, ours_cls, theirs_cls, kwargs, steps=5, values=None):
     """Step both optimizers `steps` times; assert equal weights after each; return both."""
-    ours, theirs = twin_tensors(start_values() if values is None else values)
+    ours, theirs = twin_tensors(torch, start_values() if values is None else values)
     optimizer, reference = ours_cls(ours, **kwargs), theirs_cls(theirs, **kwargs)
     for step in range(steps):
-        twin_step(optimizer, reference, ours, theirs)
+        twin_step(torch, optimizer, reference, ours, theirs)
         assert_same_values(ours, theirs, f"after step {step}")
     return optimizer, reference, ours, theirs
 
 
-def twin_step(optimizer, reference, ours, theirs):
+def twin_step(torch, optimizer, reference, ours, theirs):
     for opt, lib, params in ((optimizer, minitorch, ours), (reference, torch, theirs)):
         opt.zero_grad()
         loss_of(lib, params).backward()
@@ -295,26 +305,59 @@ CONFIGS = [
 ]
 
 
+STEPS = 5
+
+
+def optimizer_record(lib, name: str, kwargs: dict) -> dict:
+    """`lib`'s optimizer `name` stepping from the start values of its case, STEPS times: the
+    weights after each step ("step s param k"), then its `state_dict` (the groups, and each
+    parameter's state in order)."""
+    params = leaves(lib, start_values(case_rng(name, kwargs)))
+    optimizer = getattr(lib.optim, name)(params, **kwargs)
+    record = {}
+    for step in range(STEPS):
+        optimizer.zero_grad()
+        loss_of(lib, params).backward()
+        optimizer.step()
+        for k, p in enumerate(params):
+            record[f"step {step} param {k}"] = described(p)
+    saved = optimizer.state_dict()
+    record["param_groups"] = json.loads(json.dumps(saved["param_groups"]))
+    record["state keys"] = [[index, list(state)] for index, state in saved["state"].items()]
+    for index, state in saved["state"].items():
+        for key, value in state.items():
+            record[f"state {index} {key}"] = described(value)
+    return record
+
+
+def torch_answers(torch) -> dict[str, dict]:
+    """What `torch` gives for each optimizer of CONFIGS (scripts/record_torch_answers.py)."""
+    return {repr(c.values): optimizer_record(torch, *c.values) for c in CONFIGS}
+
+
+ANSWERS = recorded_answers(__file__)
+
+
+def assert_optimizer_as_recorded(name, kwargs, part: str):
+    """The entries of `part` ("step", "param_groups" or "state") are torch's."""
+    ours = optimizer_record(minitorch, name, kwargs)
+    expected = ANSWERS[repr((name, kwargs))]
+
+    def entries(record):
+        return {k: v for k, v in record.items() if k.startswith(part)}
+
+    assert_as_recorded(entries(ours), entries(expected), f"{name} {kwargs}", 1e-8, 1e-12)
+
+
 @pytest.mark.parametrize(("name", "kwargs"), CONFIGS)
 def test_optimizer_trajectory_matches_torch(name, kwargs):
-    run_twins(getattr(minitorch.optim, name), getattr(torch.optim, name), kwargs)
+    assert_optimizer_as_recorded(name, kwargs, "step")
 
 
 @pytest.mark.parametrize(("name", "kwargs"), CONFIGS)
 def test_state_matches_torchs_state(name, kwargs):
-    optimizer, reference, _, _ = run_twins(
-        getattr(minitorch.optim, name), getattr(torch.optim, name), kwargs, steps=3
-    )
-    ours, theirs = optimizer.state_dict(), reference.state_dict()
-    assert ours["param_groups"] == theirs["param_groups"]
-    assert sorted(ours["state"]) == sorted(theirs["state"])
-    for index, expected in theirs["state"].items():
-        got = ours["state"][index]
-        assert list(got) == list(expected), f"state keys of parameter {index}"
-        for key, value in expected.items():
-            assert got[key].shape == tuple(value.shape), key
-            assert str(got[key].dtype) == str(value.dtype).replace("torch.", "minitorch."), key
-            np.testing.assert_allclose(got[key].numpy(), value.numpy(), rtol=1e-8, err_msg=key)
+    assert_optimizer_as_recorded(name, kwargs, "param_groups")
+    assert_optimizer_as_recorded(name, kwargs, "state")
 
 
 ADAM_OPTIONS = {
@@ -331,8 +374,7 @@ def test_fused_adam_takes_the_steps_of_adam_step(name, monkeypatch):
     and leaves the weights and state where `adam_step` does (fused=False), in float64."""
     kind, kwargs = ADAM_OPTIONS[name]
     values = start_values()
-    fused_params, _ = twin_tensors(values)
-    plain_params, _ = twin_tensors(values)
+    fused_params, plain_params = leaves(minitorch, values), leaves(minitorch, values)
     cls = getattr(minitorch.optim, kind)
     fused, plain = cls(fused_params, **kwargs), cls(plain_params, fused=False, **kwargs)
     composed = minitorch.optim.adam.adam_step
@@ -350,7 +392,7 @@ def test_fused_adam_takes_the_steps_of_adam_step(name, monkeypatch):
             np.testing.assert_allclose(fused.state[p][key].numpy(), value.numpy(), rtol=1e-8)
 
 
-def test_adam_steps_a_non_contiguous_parameter_with_adam_step_as_torch():
+def test_adam_steps_a_non_contiguous_parameter_with_adam_step_as_torch(torch):
     values = [RNG.normal(size=(2, 3)), RNG.normal(size=2)]
     ours = [minitorch.tensor(values[0]).t().requires_grad_()]  # (3, 2), transposed
     ours += [minitorch.tensor(values[1], requires_grad=True)]
@@ -360,7 +402,7 @@ def test_adam_steps_a_non_contiguous_parameter_with_adam_step_as_torch():
     optimizer = minitorch.optim.Adam(ours, lr=0.1)
     reference = torch.optim.Adam(theirs, lr=0.1)
     for step in range(4):
-        twin_step(optimizer, reference, ours, theirs)
+        twin_step(torch, optimizer, reference, ours, theirs)
         assert_same_values(ours, theirs, f"after step {step}")
 
 
@@ -383,8 +425,8 @@ def test_parameters_without_gradient_get_no_state():
     assert list(optimizer.state_dict()["state"]) == [0]
 
 
-def test_adagrad_state_exists_before_the_first_step_as_in_torch():
-    ours, theirs = twin_tensors(start_values())
+def test_adagrad_state_exists_before_the_first_step_as_in_torch(torch):
+    ours, theirs = twin_tensors(torch, start_values())
     got = minitorch.optim.Adagrad(ours, initial_accumulator_value=0.25).state_dict()["state"]
     expected = torch.optim.Adagrad(theirs, initial_accumulator_value=0.25).state_dict()["state"]
     assert sorted(got) == sorted(expected) == [0, 1]
@@ -417,21 +459,21 @@ def two_groups(lib, params, **options):
 
 
 @pytest.mark.parametrize("name", ["SGD", "Adam", "RMSprop", "Adagrad"])
-def test_param_groups_with_their_own_options_match_torch(name):
-    ours, theirs = twin_tensors(start_values())
+def test_param_groups_with_their_own_options_match_torch(torch, name):
+    ours, theirs = twin_tensors(torch, start_values())
     options = {"weight_decay": 0.1}
     optimizer = getattr(minitorch.optim, name)(two_groups(minitorch, ours, **options), lr=0.01)
     reference = getattr(torch.optim, name)(two_groups(torch, theirs, **options), lr=0.01)
     assert optimizer.param_groups[0]["lr"] == 0.5 and optimizer.param_groups[1]["lr"] == 0.01
     assert optimizer.param_groups[1]["weight_decay"] == 0  # the default
     for step in range(4):
-        twin_step(optimizer, reference, ours, theirs)
+        twin_step(torch, optimizer, reference, ours, theirs)
         assert_same_values(ours, theirs, f"after step {step}")
     assert repr(optimizer) == repr(reference)
 
 
 @pytest.mark.parametrize("name", ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad"])
-def test_repr_prints_as_torch(name):
+def test_repr_prints_as_torch(torch, name):
     lr = {"lr": 0.1} if name == "SGD" else {}
     optimizer = getattr(minitorch.optim, name)([minitorch.ones(2, requires_grad=True)], **lr)
     reference = getattr(torch.optim, name)([torch.ones(2, requires_grad=True)], **lr)
@@ -491,7 +533,7 @@ def add_group_cases():
 
 
 @pytest.mark.parametrize("case", sorted(add_group_cases()))
-def test_bad_param_groups_raise_torchs_error(case):
+def test_bad_param_groups_raise_torchs_error(torch, case):
     make = add_group_cases()[case]
     with pytest.raises((TypeError, ValueError)) as expected:
         make(torch)
@@ -521,7 +563,7 @@ BAD_OPTIONS = [
 
 
 @pytest.mark.parametrize(("name", "kwargs"), BAD_OPTIONS)
-def test_invalid_options_raise_torchs_error(name, kwargs):
+def test_invalid_options_raise_torchs_error(torch, name, kwargs):
     with pytest.raises(ValueError) as expected:
         getattr(torch.optim, name)([torch.ones(1, requires_grad=True)], **kwargs)
     with pytest.raises(ValueError) as got:
@@ -535,7 +577,7 @@ def test_unsupported_options_say_so():
 
 
 def test_zero_grad_reaches_every_group():
-    ours, _ = twin_tensors(start_values())
+    ours = leaves(minitorch, start_values())
     optimizer = minitorch.optim.SGD(two_groups(minitorch, ours), lr=0.1)
     loss_of(minitorch, ours).backward()
     optimizer.zero_grad()
@@ -555,10 +597,15 @@ def test_zero_grad_reaches_every_group():
         ("RMSprop", {"lr": 0.01, "centered": True}),
     ],
 )
-def test_load_state_dict_resumes_the_same_trajectory_as_torch(name, kwargs):
+def test_load_state_dict_resumes_the_same_trajectory_as_torch(torch, name, kwargs):
     values = start_values()
     first, reference, ours, theirs = run_twins(
-        getattr(minitorch.optim, name), getattr(torch.optim, name), kwargs, steps=3, values=values
+        torch,
+        getattr(minitorch.optim, name),
+        getattr(torch.optim, name),
+        kwargs,
+        steps=3,
+        values=values,
     )
     saved = first.state_dict()
     # a new optimizer over copies of the weights, with the defaults, takes the saved state
@@ -567,7 +614,7 @@ def test_load_state_dict_resumes_the_same_trajectory_as_torch(name, kwargs):
     resumed.load_state_dict(saved)
     assert resumed.param_groups[0]["lr"] == kwargs["lr"]
     for _ in range(3):
-        twin_step(resumed, reference, copies, theirs)
+        twin_step(torch, resumed, reference, copies, theirs)
     assert_same_values(copies, theirs, "after resuming")
     # the loaded state is a copy: stepping the new optimizer left the saved tensors alone
     for index, state in saved["state"].items():
@@ -586,7 +633,7 @@ def test_load_state_dict_converts_state_to_the_parameters_dtype():
     assert other.state[w64]["step"].dtype == minitorch.float32
 
 
-def test_load_state_dict_of_another_shape_raises_torchs_error():
+def test_load_state_dict_of_another_shape_raises_torchs_error(torch):
     for lib in (torch, minitorch):
         a, b = lib.ones(2, requires_grad=True), lib.ones(2, requires_grad=True)
         saved = lib.optim.SGD([a, b], lr=0.1).state_dict()
@@ -596,7 +643,7 @@ def test_load_state_dict_of_another_shape_raises_torchs_error():
             lib.optim.SGD([{"params": [a]}, {"params": [b]}], lr=0.1).load_state_dict(saved)
 
 
-def test_a_parameter_twice_in_one_group_warns_as_torch():
+def test_a_parameter_twice_in_one_group_warns_as_torch(torch):
     messages = []
     for lib in (torch, minitorch):
         w = lib.ones(2, requires_grad=True)
@@ -606,14 +653,14 @@ def test_a_parameter_twice_in_one_group_warns_as_torch():
     assert messages[1] == messages[0] and len(messages[0]) == 1
 
 
-def test_named_parameters_keep_their_names_as_torch():
+def test_named_parameters_keep_their_names_as_torch(torch):
     values = start_values()
-    ours, theirs = twin_tensors(values)
+    ours, theirs = twin_tensors(torch, values)
     optimizer = minitorch.optim.Adam(list(zip(("w", "b"), ours, strict=True)), lr=0.1)
     reference = torch.optim.Adam(list(zip(("w", "b"), theirs, strict=True)), lr=0.1)
     assert optimizer.param_groups[0]["params"] == ours
     assert optimizer.state_dict()["param_groups"] == reference.state_dict()["param_groups"]
     assert repr(optimizer) == repr(reference)
     for step in range(3):
-        twin_step(optimizer, reference, ours, theirs)
+        twin_step(torch, optimizer, reference, ours, theirs)
         assert_same_values(ours, theirs, f"after step {step}")

@@ -1,16 +1,22 @@
 """Gather, scatter and selection against PyTorch: values, dtypes, errors, gradients.
 
 Runs on every CPU backend. Each case is a function of the library module
-(`lib`), run with minitorch and with torch.
+(`lib`), run with minitorch and compared with what torch gave, recorded in
+tests/data/test_tensor_gather.json (scripts/record_torch_answers.py from `torch_answers`).
 """
 
 import numpy as np
 import pytest
-from helpers import assert_same, x23
+from helpers import (
+    answers_of,
+    assert_case_as_recorded,
+    assert_outcome_as_recorded,
+    outcome_answers,
+    recorded_answers,
+    x23,
+)
 
 import minitorch
-
-torch = pytest.importorskip("torch")
 
 
 def idx(lib, values):
@@ -93,7 +99,7 @@ CASES = {
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_matches_torch(case):
-    assert_same(CASES[case])
+    assert_outcome_as_recorded(ANSWERS, "cases", case, CASES[case])
 
 
 def index(lib, values):
@@ -135,28 +141,25 @@ GRADIENTS = {
 }
 
 
+GRADIENT_INPUTS = [np.random.default_rng(0).standard_normal(shape) for shape in ((3, 4), (2, 4))]
+GRADIENT_CASES = {
+    f"gradient {case}": (fn, GRADIENT_INPUTS, {}) for case, (fn, _) in GRADIENTS.items()
+}
+ANSWERS = recorded_answers(__file__)
+
+
+def torch_answers(torch) -> dict[str, dict]:
+    """What `torch` gives for each case (recorded by scripts/record_torch_answers.py)."""
+    return {**outcome_answers(torch, {"cases": CASES}), **answers_of(torch, GRADIENT_CASES)}
+
+
 @pytest.mark.parametrize("case", sorted(GRADIENTS))
 def test_gradients(case):
     """grad_fn named as torch's; gradients equal torch's and central differences."""
     fn, name = GRADIENTS[case]
-    rng = np.random.default_rng(0)
-    x_values, s_values = rng.standard_normal((3, 4)), rng.standard_normal((2, 4))
-    grads = []
-    for lib in (minitorch, torch):
-        x = lib.tensor(x_values, requires_grad=True)
-        s = lib.tensor(s_values, requires_grad=True)
-        y = fn(lib, x, s)
-        if lib is minitorch:
-            assert y.grad_fn.name() == name
-        weights = lib.tensor(np.arange(1.0, y.numel() + 1).reshape(tuple(y.shape)))
-        (y * weights).sum().backward()
-        grads.append([None if t.grad is None else t.grad.numpy() for t in (x, s)])
-    for ours, theirs in zip(*grads, strict=True):
-        assert (ours is None) == (theirs is None)
-        if ours is not None:
-            np.testing.assert_allclose(ours, theirs)
-    x = minitorch.tensor(x_values, requires_grad=True)
-    s = minitorch.tensor(s_values, requires_grad=True)
+    assert ANSWERS[f"gradient {case}"]["output grad_fn"] == name
+    assert_case_as_recorded(GRADIENT_CASES, ANSWERS, f"gradient {case}", 1e-7, 1e-10)
+    x, s = (minitorch.tensor(a, requires_grad=True) for a in GRADIENT_INPUTS)
     assert minitorch.grad_check(lambda a, b: fn(minitorch, a, b), x, s)
 
 

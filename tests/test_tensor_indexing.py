@@ -1,19 +1,24 @@
 """Advanced indexing against PyTorch: reads, writes, errors, gradients (on every CPU backend).
 
 Each case is a function of the library module (`lib`), run with minitorch and
-with torch: results must agree in shape, dtype and values, errors in type and
-message, and gradients with torch's and with central differences.
+compared with what torch gave, recorded in tests/data/test_tensor_indexing.json
+(scripts/record_torch_answers.py from `torch_answers`): results must agree in shape, dtype and
+values, errors in type and message, and gradients with torch's and with central differences.
 """
 
 import numpy as np
 import pytest
-from helpers import assert_same
+from helpers import (
+    answers_of,
+    assert_case_as_recorded,
+    assert_outcome_as_recorded,
+    outcome_answers,
+    recorded_answers,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import minitorch
-
-torch = pytest.importorskip("torch")
 
 
 def cube(lib):
@@ -62,12 +67,12 @@ ERRORS = {
 
 @pytest.mark.parametrize("case", sorted(READS))
 def test_advanced_read(case):
-    assert_same(READS[case])
+    assert_outcome_as_recorded(ANSWERS, "READS", case, READS[case])
 
 
 @pytest.mark.parametrize("case", sorted(ERRORS))
 def test_advanced_read_errors(case):
-    assert_same(ERRORS[case])
+    assert_outcome_as_recorded(ANSWERS, "ERRORS", case, ERRORS[case])
 
 
 def written(key, value):
@@ -108,40 +113,49 @@ WRITE_ERRORS = {
 
 @pytest.mark.parametrize("case", sorted(WRITES))
 def test_advanced_write(case):
-    assert_same(WRITES[case])
+    assert_outcome_as_recorded(ANSWERS, "WRITES", case, WRITES[case])
 
 
 @pytest.mark.parametrize("case", sorted(WRITE_ERRORS))
 def test_advanced_write_errors_leave_the_tensor_unchanged(case):
-    assert_same(WRITE_ERRORS[case])
+    assert_outcome_as_recorded(ANSWERS, "WRITE_ERRORS", case, WRITE_ERRORS[case])
     x = minitorch.arange(12.0).reshape(3, 4)
     with pytest.raises((RuntimeError, IndexError)):
         x[[0, 2], [1, 9]] = minitorch.tensor([7.0, 8.0])
     assert x.tolist() == np.arange(12.0).reshape(3, 4).tolist()
 
 
-def test_write_into_an_expanded_tensor_raises():
+def add_to_expanded(lib):
+    e = lib.zeros(3).expand(2, 3)
+    e.add_(1)
+
+
+def copy_into_expanded(lib):
+    e = lib.zeros(3).expand(2, 3)
+    e[:] = 1.0
+
+
+EXPANDED = {
+    "add_": add_to_expanded,
+    "copy": copy_into_expanded,
+    "fill_": lambda lib: lib.zeros(3).expand(2, 3).fill_(2.0),
+}
+ACCUMULATED = {
+    "index_put_": lambda lib: lib.zeros(4).index_put_(
+        (lib.tensor([0, 2, 0, 0]),), lib.tensor([1.0, 2.0, 3.0, 4.0]), accumulate=True
+    )
+}
+
+
+@pytest.mark.parametrize("case", sorted(EXPANDED))
+def test_write_into_an_expanded_tensor_raises(case):
     """In-place ops refuse memory that several elements share (torch's text), fill_ does not."""
-
-    def add_to_expanded(lib):
-        e = lib.zeros(3).expand(2, 3)
-        e.add_(1)
-
-    def copy_into_expanded(lib):
-        e = lib.zeros(3).expand(2, 3)
-        e[:] = 1.0
-
-    assert_same(add_to_expanded)
-    assert_same(copy_into_expanded)
-    assert_same(lambda lib: lib.zeros(3).expand(2, 3).fill_(2.0))
+    assert_outcome_as_recorded(ANSWERS, "EXPANDED", case, EXPANDED[case])
 
 
 def test_index_put_accumulate_adds_repeats():
-    assert_same(
-        lambda lib: lib.zeros(4).index_put_(
-            (lib.tensor([0, 2, 0, 0]),), lib.tensor([1.0, 2.0, 3.0, 4.0]), accumulate=True
-        )
-    )
+    function = ACCUMULATED["index_put_"]
+    assert_outcome_as_recorded(ANSWERS, "ACCUMULATED", "index_put_", function)
 
 
 GRAD_CASES = {
@@ -152,42 +166,54 @@ GRAD_CASES = {
 }
 
 
+def put(lib, x, v):
+    z = x * 1
+    z[[0, 4]] = v
+    return z
+
+
+GRADIENTS = {
+    **{
+        f"read {case}": (
+            lambda lib, x, fn=fn: fn(x),
+            [np.random.default_rng(1).standard_normal((3, 4))],
+            {},
+        )
+        for case, (fn, _) in GRAD_CASES.items()
+    },
+    "write": (put, [np.random.default_rng(2).standard_normal(6), np.array([5.0, 6.0])], {}),
+}
+TABLES = {
+    "READS": READS,
+    "ERRORS": ERRORS,
+    "WRITES": WRITES,
+    "WRITE_ERRORS": WRITE_ERRORS,
+    "EXPANDED": EXPANDED,
+    "ACCUMULATED": ACCUMULATED,
+}
+ANSWERS = recorded_answers(__file__)
+
+
+def torch_answers(torch) -> dict[str, dict]:
+    """What `torch` gives for each case (recorded by scripts/record_torch_answers.py)."""
+    return {**outcome_answers(torch, TABLES), **answers_of(torch, GRADIENTS)}
+
+
 @pytest.mark.parametrize("case", sorted(GRAD_CASES))
 def test_read_gradient(case):
     fn, name = GRAD_CASES[case]
-    values = np.random.default_rng(1).standard_normal((3, 4))
-    x = minitorch.tensor(values, requires_grad=True)
-    y = fn(x)
-    assert y.grad_fn.name() == name
-    weights = np.arange(1.0, y.numel() + 1).reshape(tuple(y.shape))
-    (y * minitorch.tensor(weights)).sum().backward()
-    xt = torch.tensor(values, requires_grad=True)
-    (fn(xt) * torch.tensor(weights)).sum().backward()
-    np.testing.assert_allclose(x.grad.numpy(), xt.grad.numpy())
+    assert ANSWERS[f"read {case}"]["output grad_fn"] == name
+    assert_case_as_recorded(GRADIENTS, ANSWERS, f"read {case}", 1e-12, 1e-12)
+    values = GRADIENTS[f"read {case}"][1][0]
     assert minitorch.grad_check(fn, minitorch.tensor(values, requires_grad=True))
 
 
 def test_write_gradient():
     """`z[idx] = v` records IndexPutBackward0: overwritten elements get no gradient, `v` theirs."""
-    values = np.random.default_rng(2).standard_normal(6)
-
-    def fn(lib, x, v):
-        z = x * 1
-        z[[0, 4]] = v
-        return z
-
-    x = minitorch.tensor(values, requires_grad=True)
-    v = minitorch.tensor([5.0, 6.0], dtype=minitorch.float64, requires_grad=True)
-    z = fn(minitorch, x, v)
-    assert z.grad_fn.name() == "IndexPutBackward0"
-    (z * minitorch.arange(6.0)).sum().backward()
-    xt = torch.tensor(values, requires_grad=True)
-    vt = torch.tensor([5.0, 6.0], dtype=torch.float64, requires_grad=True)
-    (fn(torch, xt, vt) * torch.arange(6.0)).sum().backward()
-    np.testing.assert_allclose(x.grad.numpy(), xt.grad.numpy())
-    np.testing.assert_allclose(v.grad.numpy(), vt.grad.numpy())
-    x, v = x.detach().requires_grad_(), v.detach().requires_grad_()
-    assert minitorch.grad_check(lambda a, b: fn(minitorch, a, b), x, v)
+    assert ANSWERS["write"]["output grad_fn"] == "IndexPutBackward0"
+    assert_case_as_recorded(GRADIENTS, ANSWERS, "write", 1e-12, 1e-12)
+    x, v = (minitorch.tensor(a, requires_grad=True) for a in GRADIENTS["write"][1])
+    assert minitorch.grad_check(lambda a, b: put(minitorch, a, b), x, v)
 
 
 @settings(max_examples=10, deadline=None)
@@ -207,7 +233,7 @@ def test_random_index_tensors_match_numpy(shape, data):
     lengths = {len(k) for k in key if isinstance(k, list)}
     if len(lengths) > 1:  # keep the index lists broadcastable
         key = [k[:1] if isinstance(k, list) else k for k in key]
-    expected = torch.from_numpy(array)[tuple(key)].numpy()
+    expected = array[tuple(key)]
     got = minitorch.tensor(array)[tuple(key)]
     assert tuple(got.shape) == expected.shape
     np.testing.assert_array_equal(got.numpy(), expected)

@@ -9,6 +9,11 @@ from hypothesis import strategies as st
 
 import minitorch
 
+# every test here compares with torch live (helpers.compare)
+pytest.importorskip(
+    "torch", reason="PyTorch is not installed: pip install -e '.[test,torch]' compares with it"
+)
+
 NAN, INF = float("nan"), float("inf")
 
 CASES = {

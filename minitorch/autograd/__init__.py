@@ -3,11 +3,28 @@
 Module 2 builds it on the graph engine of module 1 (`minitorch/autodiff.py`):
 `function.py` (`Function`, forward and backward side by side), `nodes.py`
 (the nodes a forward records, `sum_to`), `graph.py` (`backward`, `grad`),
-`grad_mode.py` (`no_grad`, ...) and `gradcheck.py` (central differences).
+`grad_mode.py` (`no_grad`, ...), `gradcheck.py` (central differences), `functional.py`
+(Jacobians, Hessians and their products with vectors), `forward_ad.py` (dual tensors:
+forward mode) and `anomaly_mode.py` (which forward
+call made a NaN gradient).
 """
 
+from . import forward_ad, functional
+from .anomaly_mode import (
+    detect_anomaly,
+    is_anomaly_check_nan_enabled,
+    is_anomaly_enabled,
+    set_detect_anomaly,
+)
 from .function import Function
-from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .grad_mode import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
 from .gradcheck import GradcheckError, grad_check, gradcheck, gradgradcheck
 from .graph import backward, grad
 
@@ -15,12 +32,20 @@ __all__ = [
     "Function",
     "GradcheckError",
     "backward",
+    "detect_anomaly",
     "enable_grad",
+    "forward_ad",
+    "functional",
     "grad",
     "grad_check",
     "gradcheck",
     "gradgradcheck",
+    "inference_mode",
+    "is_anomaly_check_nan_enabled",
+    "is_anomaly_enabled",
     "is_grad_enabled",
+    "is_inference_mode_enabled",
     "no_grad",
+    "set_detect_anomaly",
     "set_grad_enabled",
 ]

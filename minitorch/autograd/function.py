@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..tensors.base import TensorBase
+from ..tensors.dual import dual_state
+from .forward_ad import apply_with_tangents
 from .grad_mode import _state
 from .nodes import GraphContext, record
 
@@ -64,6 +66,13 @@ class Function:
 
     @classmethod
     def apply(cls, *inputs, **params):
+        if _state.profiler is None and dual_state.level is None:  # the common case
+            return cls.run_and_record(*inputs, **params)
+        return run_with_hooks(cls, inputs, params)
+
+    @classmethod
+    def run_and_record(cls, *inputs, **params):
+        """`forward`, then the graph node when grad mode is on and an input needs grad."""
         ctx = GraphContext()
         # a tensor requires grad when it is a leaf that asked to or has a grad_fn (read
         # off the slots: this runs for every operation)
@@ -110,6 +119,20 @@ class Function:
         if differentiable:
             record(cls, ctx, inputs, list(output), name, differentiable)
         return output
+
+
+def run_with_hooks(function: type[Function], inputs: tuple, params: dict):
+    """`function.apply` inside a profile (the call is timed) or a dual level (the outputs
+    get tangents too, unless this runs inside another operation whose tangent is found)."""
+    run = function.run_and_record
+    if dual_state.level is not None and not dual_state.propagating:
+
+        def run(*xs, **ps):
+            return apply_with_tangents(function, xs, ps)
+
+    if _state.profiler is not None:
+        return _state.profiler.timed(function.__name__, run, inputs, params)
+    return run(*inputs, **params)
 
 
 def check_saved(values: tuple) -> None:

@@ -10,14 +10,18 @@ import functools
 import threading
 from collections.abc import Callable
 
+from ..tensors.base import inference_state
+
 
 class _GradState(threading.local):
-    """Per-thread switches: is grad mode on, does this backward keep the graph, and
-    (inside `autograd.grad`) the nodes whose gradients are captured, not accumulated."""
+    """Per-thread switches: is grad mode on, does this backward keep the graph,
+    (inside `autograd.grad`) the nodes whose gradients are captured, not accumulated,
+    and (inside `minitorch.profiler.profile`) the recorder that times each operation."""
 
     enabled = True
     retain_graph = False
     captured: dict | None = None
+    profiler = None
 
 
 _state = _GradState()
@@ -85,3 +89,55 @@ class set_grad_enabled(_GradMode):  # noqa: N801 -- PyTorch's name
 
     def __enter__(self) -> None:
         pass
+
+
+class inference_mode:  # noqa: N801 -- PyTorch's name
+    """`no_grad` that also marks every tensor made inside as an *inference tensor*.
+
+    A context manager or a decorator (`@minitorch.inference_mode` or
+    `@minitorch.inference_mode()`). Inference tensors refuse autograd afterwards, as in
+    PyTorch: outside the mode they cannot be saved for backward, written in place, or made
+    to require grad (`clone()` one to get a normal tensor; a refused write leaves the
+    tensor as it was, where PyTorch raises after writing). `inference_mode(False)` turns
+    the mode off again inside (and grad mode on).
+
+    >>> import minitorch
+    >>> with minitorch.inference_mode():
+    ...     y = minitorch.ones(2) * 2
+    >>> y.requires_grad, y.is_inference()
+    (False, True)
+    """
+
+    def __new__(cls, mode=True):
+        if callable(mode):  # used as a decorator without parentheses
+            return cls()(mode)
+        return super().__new__(cls)
+
+    def __init__(self, mode: bool = True) -> None:
+        self.mode = bool(mode)
+        self._previous: list[tuple[bool, bool]] = []
+
+    def __enter__(self) -> None:
+        self._previous.append((_state.enabled, inference_state.enabled))
+        _state.enabled, inference_state.enabled = not self.mode, self.mode
+
+    def __exit__(self, *exc_info) -> None:
+        _state.enabled, inference_state.enabled = self._previous.pop()
+
+    def __call__(self, function: Callable) -> Callable:
+        mode = self.mode
+
+        @functools.wraps(function)
+        def in_mode(*args, **kwargs):
+            with inference_mode(mode):
+                return function(*args, **kwargs)
+
+        return in_mode
+
+    def clone(self) -> inference_mode:
+        return inference_mode(self.mode)
+
+
+def is_inference_mode_enabled() -> bool:
+    """Whether this thread is inside `minitorch.inference_mode()`."""
+    return inference_state.enabled

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from ..autodiff import Context
 from ..tensors import creation
 from ..tensors.base import TensorBase, make_tensor
+from .anomaly_mode import anomaly, check_backward_results, remember_forward
 from .grad_mode import _state
 
 if TYPE_CHECKING:
@@ -213,12 +214,21 @@ class Node:
             capture(self, d_output)
         if self.retained is not None:  # retain_grad() fills .grad in autograd.grad too
             self.keep_retained(d_output)
-        if self.outputs is None:
-            gradients = self.function.backward(self.ctx, d_output)
-        else:
-            gradients = self.function.backward(self.ctx, *self.output_gradients(d_output))
+        recorder = _state.profiler
+        if recorder is not None:  # inside `minitorch.profiler.profile`: timed
+            recorder.begin(self.name())
+        try:
+            if self.outputs is None:
+                gradients = self.function.backward(self.ctx, d_output)
+            else:
+                gradients = self.function.backward(self.ctx, *self.output_gradients(d_output))
+        finally:
+            if recorder is not None:
+                recorder.end()
         if not isinstance(gradients, tuple):
             gradients = (gradients,)
+        if anomaly.enabled and anomaly.check_nan:
+            check_backward_results(self, gradients)
         if _state.enabled and self.function.once_differentiable:
             gradients = tuple(
                 g if g is None else once_differentiable_result(g, self.name()) for g in gradients
@@ -424,9 +434,19 @@ def record(
             (weakref.ref(t), t.shape, t.dtype) if isinstance(t, TensorBase) else (None, None, None)
             for t in output
         )
+    for v in ctx.saved_values:
+        if isinstance(v, TensorBase) and v._inference:
+            raise RuntimeError(
+                "Inference tensors cannot be saved for backward. Please do not use Tensors "
+                "created in inference mode in computation tracked by autograd. To work around "
+                "this, you can make a clone to get a normal tensor and use it in autograd, or "
+                "use `minitorch.no_grad()` instead of `minitorch.inference_mode()`."
+            )
     ctx.saved_values = tuple(
         saved_form(v, outputs, node) if isinstance(v, TensorBase) else v for v in ctx.saved_values
     )
+    if anomaly.enabled:
+        remember_forward(node)
     for t in outputs:
         t.grad_fn = node
 

@@ -86,6 +86,17 @@ def set_backend(name: str, device_type: str = "cpu") -> None:
     _ACTIVE[device_type] = choices[name]
 
 
+def active_backends() -> dict[str, Backend]:
+    """The active backend of each device type that has one."""
+    return dict(_ACTIVE)
+
+
+def activate(device_type: str, backend: Backend) -> None:
+    """Run `device_type`'s operations on `backend`: a registered one, or a stand-in in
+    front of one (the profiler's timing wrapper) that `set_backend` can replace again."""
+    _ACTIVE[device_type] = backend
+
+
 def get_backend(device_type: str = "cpu") -> Backend:
     """The backend `device_type` tensors currently run on."""
     return _ACTIVE[device_type]

@@ -8,11 +8,40 @@ imported as `F` by convention); `init.py` the starting weights. Everything
 here is written with the public tensor API only.
 """
 
-from . import functional, init
+from . import functional, init, utils
 from .module import Module
-from .modules.activation import ELU, GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Tanh
+from .modules.activation import (
+    CELU,
+    ELU,
+    GELU,
+    GLU,
+    SELU,
+    Hardshrink,
+    Hardsigmoid,
+    Hardswish,
+    Hardtanh,
+    LeakyReLU,
+    LogSigmoid,
+    LogSoftmax,
+    Mish,
+    PReLU,
+    ReLU,
+    ReLU6,
+    RReLU,
+    Sigmoid,
+    SiLU,
+    Softmax,
+    Softmax2d,
+    Softmin,
+    Softplus,
+    Softshrink,
+    Softsign,
+    Tanh,
+    Tanhshrink,
+    Threshold,
+)
 from .modules.batchnorm import BatchNorm1d, BatchNorm2d
-from .modules.container import ModuleDict, ModuleList, Sequential
+from .modules.container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .modules.conv import Conv1d, Conv2d
 from .modules.dropout import Dropout
 from .modules.flatten import Flatten, Unflatten
@@ -29,6 +58,7 @@ from .modules.loss import (
 )
 from .modules.normalization import LayerNorm
 from .modules.pooling import AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d
+from .modules.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .modules.sparse import Embedding
 from .parameter import Buffer, Parameter, ScalarParameter
 
@@ -36,6 +66,7 @@ __all__ = [
     "Buffer",
     "functional",
     "init",
+    "utils",
     "Module",
     "Parameter",
     "ScalarParameter",
@@ -76,4 +107,33 @@ __all__ = [
     "Softmax",
     "Tanh",
     "Unflatten",
+    "ParameterDict",
+    "RReLU",
+    "Softmax2d",
+    "GRU",
+    "GRUCell",
+    "LSTM",
+    "LSTMCell",
+    "RNN",
+    "RNNBase",
+    "RNNCell",
+    "RNNCellBase",
+    "ParameterList",
+    "CELU",
+    "GLU",
+    "Hardshrink",
+    "Hardsigmoid",
+    "Hardswish",
+    "Hardtanh",
+    "LogSigmoid",
+    "Mish",
+    "PReLU",
+    "ReLU6",
+    "SELU",
+    "Softmin",
+    "Softplus",
+    "Softshrink",
+    "Softsign",
+    "Tanhshrink",
+    "Threshold",
 ]

@@ -20,6 +20,8 @@ from ..ops.reductions import log_softmax as ops_log_softmax
 from ..ops.reductions import softmax as ops_softmax
 from ..ops.selection import where
 from ..tensors.creation import arange, rand_like
+from . import functional_activations
+from .functional_activations import __all__ as ACTIVATIONS
 
 # ---------------------------------------------------------------------------
 # Linear, activations, dropout, embedding, one_hot
@@ -333,9 +335,18 @@ def log_softmax(input: Tensor, dim: int | None = None, dtype=None) -> Tensor:  #
     return ops_log_softmax(input, dim, dtype)
 
 
+def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:  # noqa: A002
+    """$e^{-x_i} / \\sum_j e^{-x_j}$ along `dim`: the softmax of $-x$."""
+    if dim is None:
+        dim = _softmax_dim(input.ndim, "softmin")
+    return ops_softmax(-input, dim, dtype)
+
+
 # The operations of ops/ declared `functional=True` (convolution, pooling, losses,
-# normalization, relu, ...); the functions above are nn.functional's own.
+# normalization, relu, ...) and the activations of functional_activations.py; the functions
+# above are nn.functional's own.
 globals().update(FUNCTIONAL)
+globals().update({name: getattr(functional_activations, name) for name in ACTIVATIONS})
 
 __all__ = [
     "bilinear",
@@ -349,5 +360,7 @@ __all__ = [
     "one_hot",
     "silu",
     "softmax",
+    "softmin",
+    *ACTIVATIONS,
     *FUNCTIONAL,
 ]

@@ -26,6 +26,28 @@ from ..ops.regression_losses import smooth_l1_loss as smooth_l1_loss
 from ..ops.unary import relu as relu
 from ..ops.unary import sigmoid as sigmoid
 from ..ops.unary import tanh as tanh
+from .functional_activations import celu as celu
+from .functional_activations import celu_ as celu_
+from .functional_activations import glu as glu
+from .functional_activations import hardshrink as hardshrink
+from .functional_activations import hardsigmoid as hardsigmoid
+from .functional_activations import hardswish as hardswish
+from .functional_activations import hardtanh as hardtanh
+from .functional_activations import hardtanh_ as hardtanh_
+from .functional_activations import logsigmoid as logsigmoid
+from .functional_activations import mish as mish
+from .functional_activations import prelu as prelu
+from .functional_activations import relu6 as relu6
+from .functional_activations import rrelu as rrelu
+from .functional_activations import rrelu_ as rrelu_
+from .functional_activations import selu as selu
+from .functional_activations import selu_ as selu_
+from .functional_activations import softplus as softplus
+from .functional_activations import softshrink as softshrink
+from .functional_activations import softsign as softsign
+from .functional_activations import tanhshrink as tanhshrink
+from .functional_activations import threshold as threshold
+from .functional_activations import threshold_ as threshold_
 
 def bilinear(input1, input2, weight, bias=None) -> Tensor:
     """$y_k = x_1^T A_k x_2 + b_k$ over the last dimension of each input, with `weight`
@@ -72,6 +94,9 @@ def silu(input, inplace=False) -> Tensor:
 def softmax(input, dim=None, dtype=None) -> Tensor:
     """$e^{x_i} / \\sum_j e^{x_j}$ along `dim`, computed stably (in `dtype` when given)."""
 
+def softmin(input, dim=None, _stacklevel=3, dtype=None) -> Tensor:
+    """$e^{-x_i} / \\sum_j e^{-x_j}$ along `dim`: the softmax of $-x$."""
+
 __all__ = [
     "adaptive_avg_pool1d",
     "adaptive_avg_pool2d",
@@ -81,6 +106,8 @@ __all__ = [
     "bilinear",
     "binary_cross_entropy",
     "binary_cross_entropy_with_logits",
+    "celu",
+    "celu_",
     "conv1d",
     "conv2d",
     "cross_entropy",
@@ -88,24 +115,45 @@ __all__ = [
     "elu",
     "embedding",
     "gelu",
+    "glu",
+    "hardshrink",
+    "hardsigmoid",
+    "hardswish",
+    "hardtanh",
+    "hardtanh_",
     "huber_loss",
     "l1_loss",
     "layer_norm",
     "leaky_relu",
     "linear",
     "log_softmax",
+    "logsigmoid",
     "max_pool1d",
     "max_pool2d",
+    "mish",
     "mse_loss",
     "nll_loss",
     "normalize",
     "one_hot",
     "pad",
+    "prelu",
     "relu",
+    "relu6",
+    "rrelu",
+    "rrelu_",
+    "selu",
+    "selu_",
     "sigmoid",
     "silu",
     "smooth_l1_loss",
     "softmax",
+    "softmin",
+    "softplus",
+    "softshrink",
+    "softsign",
     "tanh",
+    "tanhshrink",
+    "threshold",
+    "threshold_",
     "unfold",
 ]

@@ -20,11 +20,14 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Callable
+from typing import Any
 
 from .._tensor import Tensor
 from ..autograd import no_grad
 from ..ops.selection import where
-from ..tensors.creation import empty_like
+from ..tensors.creation import Generator, empty, empty_like, randperm, zeros_like
+from ..tensors.creation import eye as identity
 
 _GAIN_ONE = (
     "linear",
@@ -85,20 +88,30 @@ def _calculate_correct_fan(tensor: Tensor, mode: str) -> int:
     return fan_in if mode == "fan_in" else fan_out
 
 
-def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0) -> Tensor:
-    """Fill with draws from the uniform distribution on $[a, b)$."""
+def uniform_(
+    tensor: Tensor, a: float = 0.0, b: float = 1.0, generator: Generator | None = None
+) -> Tensor:
+    """Fill with draws from the uniform distribution on $[a, b)$ (from `generator`, or the
+    default one)."""
     with no_grad():
-        return tensor.uniform_(a, b)
+        return tensor.uniform_(a, b, generator=generator)
 
 
-def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0) -> Tensor:
+def normal_(
+    tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator: Generator | None = None
+) -> Tensor:
     """Fill with draws from $\\mathcal N(\\text{mean}, \\text{std}^2)$."""
     with no_grad():
-        return tensor.normal_(mean, std)
+        return tensor.normal_(mean, std, generator=generator)
 
 
 def trunc_normal_(
-    tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float = -2.0, b: float = 2.0
+    tensor: Tensor,
+    mean: float = 0.0,
+    std: float = 1.0,
+    a: float = -2.0,
+    b: float = 2.0,
+    generator: Generator | None = None,
 ) -> Tensor:
     """Fill with draws from $\\mathcal N(\\text{mean}, \\text{std}^2)$ kept inside $[a, b]$.
 
@@ -113,12 +126,13 @@ def trunc_normal_(
             stacklevel=2,
         )
     with no_grad():
-        tensor.normal_(mean, std)
+        tensor.normal_(mean, std, generator=generator)
         for _ in range(64):
             outside = (tensor < a).logical_or(tensor > b)
             if not outside.any():
                 break
-            tensor.copy_(where(outside, empty_like(tensor).normal_(mean, std), tensor))
+            redrawn = empty_like(tensor).normal_(mean, std, generator=generator)
+            tensor.copy_(where(outside, redrawn, tensor))
         return tensor.clamp_(a, b)
 
 
@@ -139,18 +153,20 @@ def zeros_(tensor: Tensor) -> Tensor:
         return tensor.zero_()
 
 
-def xavier_uniform_(tensor: Tensor, gain: float = 1.0) -> Tensor:
+def xavier_uniform_(
+    tensor: Tensor, gain: float = 1.0, generator: Generator | None = None
+) -> Tensor:
     """Uniform in $\\pm \\text{gain} \\sqrt{6 / (n_\\text{in} + n_\\text{out})}$."""
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
-    return uniform_(tensor, -math.sqrt(3.0) * std, math.sqrt(3.0) * std)
+    return uniform_(tensor, -math.sqrt(3.0) * std, math.sqrt(3.0) * std, generator)
 
 
-def xavier_normal_(tensor: Tensor, gain: float = 1.0) -> Tensor:
+def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator: Generator | None = None) -> Tensor:
     """$\\mathcal N(0, \\text{std}^2)$ with $\\text{std} = \\text{gain} \\sqrt{2 / (n_\\text{in} +
     n_\\text{out})}$ (Glorot & Bengio)."""
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
-    return normal_(tensor, 0.0, gain * math.sqrt(2.0 / float(fan_in + fan_out)))
+    return normal_(tensor, 0.0, gain * math.sqrt(2.0 / float(fan_in + fan_out)), generator)
 
 
 def _kaiming_std(tensor: Tensor, a: float, mode: str, nonlinearity: str) -> float | None:
@@ -163,37 +179,171 @@ def _kaiming_std(tensor: Tensor, a: float, mode: str, nonlinearity: str) -> floa
 
 
 def kaiming_uniform_(
-    tensor: Tensor, a: float = 0.0, mode: str = "fan_in", nonlinearity: str = "leaky_relu"
+    tensor: Tensor,
+    a: float = 0.0,
+    mode: str = "fan_in",
+    nonlinearity: str = "leaky_relu",
+    generator: Generator | None = None,
 ) -> Tensor:
     """Uniform in $\\pm \\text{gain} \\sqrt{3 / \\text{fan}}$ (He et al.); `a` is the negative
     slope of a leaky_relu, `mode` picks $n_\\text{in}$ or $n_\\text{out}$ as fan."""
     std = _kaiming_std(tensor, a, mode, nonlinearity)
     if std is None:
         return tensor
-    return uniform_(tensor, -math.sqrt(3.0) * std, math.sqrt(3.0) * std)
+    return uniform_(tensor, -math.sqrt(3.0) * std, math.sqrt(3.0) * std, generator)
 
 
 def kaiming_normal_(
-    tensor: Tensor, a: float = 0.0, mode: str = "fan_in", nonlinearity: str = "leaky_relu"
+    tensor: Tensor,
+    a: float = 0.0,
+    mode: str = "fan_in",
+    nonlinearity: str = "leaky_relu",
+    generator: Generator | None = None,
 ) -> Tensor:
     """$\\mathcal N(0, \\text{std}^2)$ with $\\text{std} = \\text{gain} / \\sqrt{\\text{fan}}$
     (He et al.)."""
     std = _kaiming_std(tensor, a, mode, nonlinearity)
     if std is None:
         return tensor
-    return normal_(tensor, 0.0, std)
+    return normal_(tensor, 0.0, std, generator)
 
+
+def eye_(tensor: Tensor) -> Tensor:
+    """Fill a 2-D tensor with the identity: ones on the diagonal (keeps the inputs of a
+    linear layer in its output)."""
+    if tensor.dim() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    with no_grad():
+        return tensor.copy_(identity(*tensor.shape, dtype=tensor.dtype, device=tensor.device))
+
+
+def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
+    """Fill a 3-, 4- or 5-D convolution weight with the Dirac delta: output channel $d$ of
+    each of the `groups` copies the centre of input channel $d$ (an identity convolution)."""
+    dimensions = tensor.dim()
+    if dimensions not in (3, 4, 5):
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    if tensor.shape[0] % groups != 0:
+        raise ValueError("dim 0 must be divisible by groups")
+    per_group = tensor.shape[0] // groups
+    centre = tuple(size // 2 for size in tensor.shape[2:])
+    with no_grad():
+        tensor.zero_()
+        for g in range(groups):
+            for d in range(min(per_group, tensor.shape[1])):
+                tensor[(g * per_group + d, d, *centre)] = 1
+    return tensor
+
+
+def _orthonormal_columns(a: Tensor) -> Tensor:
+    """$Q$ of $A = QR$ for a tall $A$ (rows $\\ge$ columns), with $R$'s diagonal positive:
+    classical Gram-Schmidt, each column orthogonalised twice against the ones before
+    (which keeps $Q^T Q = I$ to rounding)."""
+    q = zeros_like(a)
+    for j in range(a.shape[1]):
+        column = a[:, j]
+        for _ in range(2):
+            done = q[:, :j]
+            column = column - done @ (done.T @ column)
+        q[:, j] = column / column.norm()
+    return q
+
+
+def orthogonal_(tensor: Tensor, gain: float = 1, generator: Generator | None = None) -> Tensor:
+    """Fill with a (semi-)orthogonal matrix times `gain` (Saxe et al.): the tensor seen as
+    rows $\\times$ (the rest) gets $Q$ of the QR factorisation of a standard normal draw,
+    signs chosen so $R$'s diagonal is positive, which makes $Q$ uniform (Haar) among
+    orthogonal matrices. Rows (or columns, whichever are fewer) are orthonormal."""
+    if tensor.dim() < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor.numel() == 0:
+        return tensor
+    rows = tensor.shape[0]
+    cols = tensor.numel() // rows
+    with no_grad():
+        flattened = empty((rows, cols), dtype=tensor.dtype, device=tensor.device)
+        flattened.normal_(0, 1, generator=generator)
+        if rows < cols:
+            q = _orthonormal_columns(flattened.T).T
+        else:
+            q = _orthonormal_columns(flattened)
+        tensor.view_as(q).copy_(q)
+        return tensor.mul_(gain)
+
+
+def sparse_(
+    tensor: Tensor, sparsity: float, std: float = 0.01, generator: Generator | None = None
+) -> Tensor:
+    """Fill a 2-D tensor with $\\mathcal N(0, \\text{std}^2)$ draws, then zero
+    $\\lceil \\text{sparsity} \\cdot \\text{rows} \\rceil$ random rows in each column (Martens);
+    the rows are picked by the default generator, as in PyTorch."""
+    if tensor.dim() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    rows, cols = tensor.shape
+    num_zeros = math.ceil(sparsity * rows)
+    with no_grad():
+        tensor.normal_(0, std, generator=generator)
+        for col in range(cols):
+            tensor[randperm(rows, device=tensor.device)[:num_zeros], col] = 0
+    return tensor
+
+
+def _deprecated(function: Callable[..., Tensor]) -> Callable[..., Tensor]:
+    """`function` under its old name without the final underscore, with PyTorch's
+    `FutureWarning`."""
+    new_name = function.__name__
+    old_name = new_name[:-1]
+
+    def deprecated_init(*args: Any, **kwargs: Any) -> Tensor:
+        warnings.warn(
+            f"`nn.init.{old_name}` is now deprecated in favor of `nn.init.{new_name}`.",
+            FutureWarning,
+            stacklevel=2,
+        )
+        return function(*args, **kwargs)
+
+    deprecated_init.__doc__ = f"`{new_name}` under its deprecated name (warns)."
+    deprecated_init.__name__ = deprecated_init.__qualname__ = old_name
+    return deprecated_init
+
+
+uniform = _deprecated(uniform_)
+normal = _deprecated(normal_)
+constant = _deprecated(constant_)
+eye = _deprecated(eye_)
+dirac = _deprecated(dirac_)
+xavier_uniform = _deprecated(xavier_uniform_)
+xavier_normal = _deprecated(xavier_normal_)
+kaiming_uniform = _deprecated(kaiming_uniform_)
+kaiming_normal = _deprecated(kaiming_normal_)
+orthogonal = _deprecated(orthogonal_)
+sparse = _deprecated(sparse_)
 
 __all__ = [
     "calculate_gain",
+    "constant",
     "constant_",
+    "dirac",
+    "dirac_",
+    "eye",
+    "eye_",
+    "kaiming_normal",
     "kaiming_normal_",
+    "kaiming_uniform",
     "kaiming_uniform_",
+    "normal",
     "normal_",
     "ones_",
+    "orthogonal",
+    "orthogonal_",
+    "sparse",
+    "sparse_",
     "trunc_normal_",
+    "uniform",
     "uniform_",
+    "xavier_normal",
     "xavier_normal_",
+    "xavier_uniform",
     "xavier_uniform_",
     "zeros_",
 ]

@@ -21,6 +21,7 @@ from .. import dtypes
 from .._tensor import Tensor
 from ..autograd import no_grad
 from ..ops.copies import to_targets
+from .hooks import ForwardHooks
 from .parameter import Buffer, Parameter, ScalarParameter
 
 _LearnedValue = (Parameter, ScalarParameter)
@@ -44,7 +45,7 @@ def _typename(value: Any) -> str:
     return value.type() if isinstance(value, Tensor) else type(value).__name__
 
 
-class Module:
+class Module(ForwardHooks):
     """Base class of every model: a tree of child modules, parameters and buffers.
 
     Subclasses set parameters and children as attributes in `__init__` and
@@ -204,6 +205,28 @@ class Module:
             if not isinstance(module, Module):
                 raise AttributeError(f"`{item}` is not an nn.Module")
         return module
+
+    def get_parameter(self, target: str) -> Parameter:
+        """The parameter at the dotted path `target` (`"layer.weight"`)."""
+        module, name = self._owner_of(target)
+        if not isinstance(getattr(module, name), Parameter):
+            raise AttributeError(f"`{name}` is not an nn.Parameter")
+        return getattr(module, name)
+
+    def get_buffer(self, target: str) -> Tensor:
+        """The buffer at the dotted path `target` (`"norm.running_mean"`)."""
+        module, name = self._owner_of(target)
+        if name not in module._buffers:
+            raise AttributeError(f"`{name}` is not a buffer")
+        return getattr(module, name)
+
+    def _owner_of(self, target: str) -> tuple[Module, str]:
+        """The module holding the attribute at `target`, and the attribute's name."""
+        path, _, name = target.rpartition(".")
+        module = self.get_submodule(path)
+        if not hasattr(module, name):
+            raise AttributeError(f"{module._get_name()} has no attribute `{name}`")
+        return module, name
 
     # ------------------------------------------------------------------ walking the tree
 
@@ -516,7 +539,8 @@ class Module:
         )
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self.forward(*args, **kwargs)
+        """`forward`, between the forward hooks when there are any (see `hooks.py`)."""
+        return self._call_with_hooks(self.forward, args, kwargs)
 
     def _get_name(self) -> str:
         return type(self).__name__

@@ -8,6 +8,7 @@ gradient: they run the kernels directly, without a `Function`.
 
 from __future__ import annotations
 
+import operator
 from typing import TYPE_CHECKING
 
 from .. import dtypes, operators
@@ -27,52 +28,45 @@ from ..tensors.kernels import (
 )
 from ..tensors.shapes import not_implemented
 from .functions import Op
-from .public import public
+from .public import declare, public
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
 
 
 class Maximum(Op):
-    @staticmethod
-    def forward(ctx: GraphContext, a: Tensor, b: Tensor) -> Tensor:
-        """$\\max(a, b)$ elementwise, NaN-propagating"""
+    """$\\max(a, b)$ elementwise, NaN-propagating; `Minimum` is the same with `f` and `wins` set."""
+
+    f = staticmethod(operators.maximum)
+    wins = staticmethod(operator.gt)  # whether the first input is chosen over the second
+
+    @classmethod
+    def forward(cls, ctx: GraphContext, a: Tensor, b: Tensor) -> Tensor:
+        """$f(a, b)$ elementwise"""
         a, b, dtype = as_operands(a, b)
         ctx.save_for_backward(a, b)
-        return apply_zip(operators.maximum, a, b, dtype)
+        return apply_zip(cls.f, a, b, dtype)
 
-    @staticmethod
-    def backward(ctx: GraphContext, grad: Tensor) -> tuple:
-        """$g$ to the larger input, $g/2$ to each on a tie (as PyTorch)"""
+    @classmethod
+    def backward(cls, ctx: GraphContext, grad: Tensor) -> tuple:
+        """$g$ to the input chosen, $g/2$ to each on a tie (as PyTorch)"""
         a, b = ctx.saved_tensors
-        return split_at_ties(grad, a, b, a < b), split_at_ties(grad, a, b, a > b)
+        return split_at_ties(grad, a, b, cls.wins(b, a)), split_at_ties(grad, a, b, cls.wins(a, b))
 
 
-@public(keywords=2)
-def maximum(a: Tensor, b: Tensor) -> Tensor:
-    """Elementwise maximum of two tensors (NaN wins)."""
-    return Maximum.apply(a, b)
+class Minimum(Maximum):
+    """$\\min(a, b)$ elementwise, NaN-propagating."""
+
+    f = staticmethod(operators.minimum)
+    wins = staticmethod(operator.lt)
 
 
-class Minimum(Op):
-    @staticmethod
-    def forward(ctx: GraphContext, a: Tensor, b: Tensor) -> Tensor:
-        """$\\min(a, b)$ elementwise, NaN-propagating"""
-        a, b, dtype = as_operands(a, b)
-        ctx.save_for_backward(a, b)
-        return apply_zip(operators.minimum, a, b, dtype)
-
-    @staticmethod
-    def backward(ctx: GraphContext, grad: Tensor) -> tuple:
-        """$g$ to the smaller input, $g/2$ to each on a tie (as PyTorch)"""
-        a, b = ctx.saved_tensors
-        return split_at_ties(grad, a, b, a > b), split_at_ties(grad, a, b, a < b)
-
-
-@public(keywords=2)
-def minimum(a: Tensor, b: Tensor) -> Tensor:
-    """Elementwise minimum of two tensors (NaN wins)."""
-    return Minimum.apply(a, b)
+# fmt: off
+maximum = declare("maximum", "Elementwise maximum of two tensors (NaN wins).", Maximum.apply,
+                  operands=2, keywords=2)
+minimum = declare("minimum", "Elementwise minimum of two tensors (NaN wins).", Minimum.apply,
+                  operands=2, keywords=2)
+# fmt: on
 
 
 def split_at_ties(grad: Tensor, a: Tensor, b: Tensor, loses: Tensor) -> Tensor:
@@ -167,60 +161,6 @@ def bool_zip(fn, a, b) -> Tensor:
     return apply_zip(fn, x, y, dtypes.bool_)
 
 
-@public(keywords=2)
-def eq(a, b) -> Tensor:
-    """$a = b$ elementwise (bool)."""
-    return bool_zip(operators.eq, a, b)
-
-
-@public(keywords=2)
-def ne(a, b) -> Tensor:
-    """$a \\ne b$ elementwise (bool)."""
-    return bool_zip(operators.ne, a, b)
-
-
-@public(keywords=2)
-def lt(a, b) -> Tensor:
-    """$a < b$ elementwise (bool)."""
-    return bool_zip(operators.lt, a, b)
-
-
-@public(keywords=2)
-def le(a, b) -> Tensor:
-    """$a \\le b$ elementwise (bool)."""
-    return bool_zip(operators.le, a, b)
-
-
-@public(keywords=2)
-def gt(a, b) -> Tensor:
-    """$a > b$ elementwise (bool)."""
-    return bool_zip(operators.gt, a, b)
-
-
-@public(keywords=2)
-def ge(a, b) -> Tensor:
-    """$a \\ge b$ elementwise (bool)."""
-    return bool_zip(operators.ge, a, b)
-
-
-@public()
-def logical_not(a: Tensor) -> Tensor:
-    """True where `a` is zero."""
-    return apply_map(operators.logical_not, a, dtypes.bool_)
-
-
-@public()
-def logical_and(a: Tensor, b: Tensor) -> Tensor:
-    """True where both are non-zero."""
-    return bool_zip(operators.logical_and, a, b)
-
-
-@public()
-def logical_or(a: Tensor, b: Tensor) -> Tensor:
-    """True where either is non-zero."""
-    return bool_zip(operators.logical_or, a, b)
-
-
 def bitwise(fn, kernel: str, a, b) -> Tensor:
     """`fn` on bools or integers; PyTorch names the missing float `kernel` in its error."""
     x, y, dtype = as_operands(a, b)
@@ -229,42 +169,57 @@ def bitwise(fn, kernel: str, a, b) -> Tensor:
     return apply_zip(fn, x, y, dtype)
 
 
-@public()
-def bitwise_and(a, b) -> Tensor:
-    """`a & b`: logical and of bools, bitwise and of integers."""
-    return bitwise(operators.bitwise_and, "bitwise_and_cpu", a, b)
-
-
-@public()
-def bitwise_or(a, b) -> Tensor:
-    """`a | b`: logical or of bools, bitwise or of integers."""
-    return bitwise(operators.bitwise_or, "bitwise_or_cpu", a, b)
-
-
-@public()
-def bitwise_xor(a, b) -> Tensor:
-    """`a ^ b`: logical xor of bools, bitwise xor of integers."""
-    return bitwise(operators.bitwise_xor, "bitwise_xor_cpu", a, b)
-
-
-@public()
-def bitwise_left_shift(a, b) -> Tensor:
-    """`a << b`: the bits of integers shifted left by `b` ($a \\cdot 2^b$, wrapping)."""
-    return shift(operators.left_shift, "lshift_cpu", a, b)
-
-
-@public()
-def bitwise_right_shift(a, b) -> Tensor:
-    """`a >> b`: the bits of integers shifted right by `b` ($\\lfloor a / 2^b \\rfloor$)."""
-    return shift(operators.right_shift, "rshift_cpu", a, b)
-
-
 def shift(fn, kernel: str, a, b) -> Tensor:
     """`fn` on integers (a bool tensor with a number is promoted first, as in PyTorch)."""
     x, y, dtype = as_operands(a, b)
     if dtype.is_floating_point or dtype is dtypes.bool_:
         raise not_implemented(kernel, dtype)
     return apply_zip(fn, x, y, dtype)
+
+
+@public()
+def logical_not(a: Tensor) -> Tensor:
+    """True where `a` is zero."""
+    return apply_map(operators.logical_not, a, dtypes.bool_)
+
+
+# fmt: off
+#            name  docstring                 computes: body and its settings    forms
+eq = declare("eq", "$a = b$ elementwise (bool).", bool_zip, operators.eq, operands=2, keywords=2)
+ne = declare("ne", "$a \\ne b$ elementwise (bool).", bool_zip, operators.ne, operands=2, keywords=2)
+lt = declare("lt", "$a < b$ elementwise (bool).", bool_zip, operators.lt, operands=2, keywords=2)
+le = declare("le", "$a \\le b$ elementwise (bool).", bool_zip, operators.le, operands=2, keywords=2)
+gt = declare("gt", "$a > b$ elementwise (bool).", bool_zip, operators.gt, operands=2, keywords=2)
+ge = declare("ge", "$a \\ge b$ elementwise (bool).", bool_zip, operators.ge, operands=2, keywords=2)
+logical_and = declare(
+    "logical_and", "True where both are non-zero.", bool_zip, operators.logical_and, operands=2
+)
+logical_or = declare(
+    "logical_or", "True where either is non-zero.", bool_zip, operators.logical_or, operands=2
+)
+bitwise_and = declare(
+    "bitwise_and", "`a & b`: logical and of bools, bitwise and of integers.",
+    bitwise, operators.bitwise_and, "bitwise_and_cpu", operands=2,
+)
+bitwise_or = declare(
+    "bitwise_or", "`a | b`: logical or of bools, bitwise or of integers.",
+    bitwise, operators.bitwise_or, "bitwise_or_cpu", operands=2,
+)
+bitwise_xor = declare(
+    "bitwise_xor", "`a ^ b`: logical xor of bools, bitwise xor of integers.",
+    bitwise, operators.bitwise_xor, "bitwise_xor_cpu", operands=2,
+)
+bitwise_left_shift = declare(
+    "bitwise_left_shift",
+    "`a << b`: the bits of integers shifted left by `b` ($a \\cdot 2^b$, wrapping).",
+    shift, operators.left_shift, "lshift_cpu", operands=2,
+)
+bitwise_right_shift = declare(
+    "bitwise_right_shift",
+    "`a >> b`: the bits of integers shifted right by `b` ($\\lfloor a / 2^b \\rfloor$).",
+    shift, operators.right_shift, "rshift_cpu", operands=2,
+)
+# fmt: on
 
 
 @public()

@@ -32,7 +32,7 @@ from .arithmetic import check_integer_divisor, tensor_pow
 from .comparisons import where
 from .copies import clone
 from .functions import Op
-from .public import public
+from .public import declare, public
 from .unary import unary
 
 if TYPE_CHECKING:
@@ -155,82 +155,26 @@ def sin(a: Tensor) -> Tensor:
     return Sin.apply(a)
 
 
-@public()
-def cos(a: Tensor) -> Tensor:
-    """$\\cos a$ elementwise."""
-    return Cos.apply(a)
-
-
-@public()
-def tan(a: Tensor) -> Tensor:
-    """$\\tan a$ elementwise."""
-    return Tan.apply(a)
-
-
-@public(aliases=("arcsin",))
-def asin(a: Tensor) -> Tensor:
-    """$\\arcsin a$ elementwise (NaN outside $[-1, 1]$)."""
-    return Asin.apply(a)
-
-
-@public(aliases=("arccos",))
-def acos(a: Tensor) -> Tensor:
-    """$\\arccos a$ elementwise (NaN outside $[-1, 1]$)."""
-    return Acos.apply(a)
-
-
-@public(aliases=("arctan",))
-def atan(a: Tensor) -> Tensor:
-    """$\\arctan a$ elementwise."""
-    return Atan.apply(a)
-
-
-@public()
-def sinh(a: Tensor) -> Tensor:
-    """$\\sinh a$ elementwise."""
-    return Sinh.apply(a)
-
-
-@public()
-def cosh(a: Tensor) -> Tensor:
-    """$\\cosh a$ elementwise."""
-    return Cosh.apply(a)
-
-
-@public()
-def log2(a: Tensor) -> Tensor:
-    """$\\log_2 a$ elementwise."""
-    return Log2.apply(a)
-
-
-@public()
-def log10(a: Tensor) -> Tensor:
-    """$\\log_{10} a$ elementwise."""
-    return Log10.apply(a)
-
-
-@public()
-def log1p(a: Tensor) -> Tensor:
-    """$\\ln(1 + a)$ elementwise, accurate for small $a$."""
-    return Log1P.apply(a)
-
-
-@public()
-def expm1(a: Tensor) -> Tensor:
-    """$e^a - 1$ elementwise, accurate for small $a$."""
-    return Expm1.apply(a)
-
-
-@public()
-def erf(a: Tensor) -> Tensor:
-    """The error function $\\frac{2}{\\sqrt{\\pi}} \\int_0^a e^{-t^2} dt$ elementwise."""
-    return Erf.apply(a)
-
-
-@public()
-def rsqrt(a: Tensor) -> Tensor:
-    """$1 / \\sqrt{a}$ elementwise."""
-    return Rsqrt.apply(a)
+# fmt: off
+#                name      docstring                                              computes
+cos   = declare("cos",   "$\\cos a$ elementwise.",                               Cos.apply)
+tan   = declare("tan",   "$\\tan a$ elementwise.",                               Tan.apply)
+asin  = declare("asin",  "$\\arcsin a$ elementwise (NaN outside $[-1, 1]$).",     Asin.apply,
+                aliases=("arcsin",))
+acos  = declare("acos",  "$\\arccos a$ elementwise (NaN outside $[-1, 1]$).",     Acos.apply,
+                aliases=("arccos",))
+atan  = declare("atan",  "$\\arctan a$ elementwise.",                            Atan.apply,
+                aliases=("arctan",))
+sinh  = declare("sinh",  "$\\sinh a$ elementwise.",                              Sinh.apply)
+cosh  = declare("cosh",  "$\\cosh a$ elementwise.",                              Cosh.apply)
+log2  = declare("log2",  "$\\log_2 a$ elementwise.",                             Log2.apply)
+log10 = declare("log10", "$\\log_{10} a$ elementwise.",                          Log10.apply)
+log1p = declare("log1p", "$\\ln(1 + a)$ elementwise, accurate for small $a$.",    Log1P.apply)
+expm1 = declare("expm1", "$e^a - 1$ elementwise, accurate for small $a$.",        Expm1.apply)
+erf   = declare("erf",   "The error function $\\frac{2}{\\sqrt{\\pi}} \\int_0^a e^{-t^2} dt$ "
+                         "elementwise.",                                          Erf.apply)
+rsqrt = declare("rsqrt", "$1 / \\sqrt{a}$ elementwise.",                          Rsqrt.apply)
+# fmt: on
 
 
 @public()
@@ -254,22 +198,12 @@ def rounding(fn: type[Op], kernel: str, a: Tensor) -> Tensor:
     return fn.apply(a) if a.dtype.is_floating_point else clone(a)
 
 
-@public()
-def floor(a: Tensor) -> Tensor:
-    """$\\lfloor a \\rfloor$ elementwise."""
-    return rounding(Floor, "floor_vml_cpu", a)
-
-
-@public()
-def ceil(a: Tensor) -> Tensor:
-    """$\\lceil a \\rceil$ elementwise."""
-    return rounding(Ceil, "ceil_vml_cpu", a)
-
-
-@public(aliases=("fix",))
-def trunc(a: Tensor) -> Tensor:
-    """$a$ rounded towards 0 elementwise."""
-    return rounding(Trunc, "trunc_vml_cpu", a)
+# fmt: off
+floor = declare("floor", "$\\lfloor a \\rfloor$ elementwise.", rounding, Floor, "floor_vml_cpu")
+ceil  = declare("ceil",  "$\\lceil a \\rceil$ elementwise.",   rounding, Ceil,  "ceil_vml_cpu")
+trunc = declare("trunc", "$a$ rounded towards 0 elementwise.",  rounding, Trunc, "trunc_vml_cpu",
+                aliases=("fix",))
+# fmt: on
 
 
 class RoundDecimals(Op):
@@ -342,10 +276,13 @@ class Atan2(Op):
         return scale * b, -(scale * a)
 
 
-@public(aliases=("arctan2",))
-def atan2(a: Tensor, b: Tensor) -> Tensor:
-    """$\\arctan(a / b)$ in the quadrant of the point $(b, a)$, elementwise (`arctan2`)."""
-    return Atan2.apply(a, b)
+atan2 = declare(
+    "atan2",
+    "$\\arctan(a / b)$ in the quadrant of the point $(b, a)$, elementwise (`arctan2`).",
+    Atan2.apply,
+    operands=2,
+    aliases=("arctan2",),
+)
 
 
 class Hypot(Op):
@@ -366,10 +303,12 @@ class Hypot(Op):
         return grad * a / out, grad * b / out
 
 
-@public()
-def hypot(a: Tensor, b: Tensor) -> Tensor:
-    """$\\sqrt{a^2 + b^2}$ elementwise, without overflow in the squares."""
-    return Hypot.apply(a, b)
+hypot = declare(
+    "hypot",
+    "$\\sqrt{a^2 + b^2}$ elementwise, without overflow in the squares.",
+    Hypot.apply,
+    operands=2,
+)
 
 
 class Fmod(Op):

@@ -19,8 +19,9 @@ from ..autograd.graph import GraphContext
 from ..backends import backend_for
 from ..backends.fused import adam_settings
 from ..backends.tensor_data import TensorData, shape_broadcast
-from ..tensors.base import TensorBase, make_tensor
+from ..tensors.base import TensorBase, inference_state, make_tensor
 from ..tensors.creation import from_numpy, rng_of, tensor
+from ..tensors.dual import dual_state, set_tangent, tangent_of
 from ..tensors.kernels import (
     Number,
     alias,
@@ -66,15 +67,35 @@ def inplace(a: Tensor, operation, *args, checked: bool = True, overlap_ok: bool 
         result = operation(a, *args)
     if checked:
         check_inplace_result(a, result)
+    if dual_state.level is not None:
+        carry_tangent(a, result)
     write_into(a, result)
     if recording:
         rebase_history(a, result)
     return a
 
 
+def carry_tangent(a: Tensor, result: Tensor) -> None:
+    """Inside a dual level (forward-mode AD), `a` takes the tangent of what is written into
+    it. A write into a view would change part of its base's tangent, which is not followed."""
+    base = a._base
+    if base is not None and (tangent_of(base) is not None or tangent_of(result) is not None):
+        raise NotImplementedError(
+            "forward-mode AD does not follow an in-place write into a view of a tensor: "
+            "write out of place, or into a clone"
+        )
+    set_tangent(a, tangent_of(result))
+
+
 def check_writable(a: Tensor, overlap_ok: bool = False) -> None:
     """Errors for memory that cannot be written: read-only NumPy memory, or (unless
     `overlap_ok`) elements that share one location, as an `expand`ed tensor's do."""
+    if a._inference and not inference_state.enabled:
+        raise RuntimeError(
+            "Inplace update to inference tensor outside InferenceMode is not allowed.You can "
+            "make a clone to get a normal tensor before doing inplace update.See "
+            "https://github.com/pytorch/rfcs/pull/17 for more details."
+        )
     storage = a._layout.storage
     if isinstance(storage, np.ndarray) and not storage.flags.writeable:
         raise RuntimeError(
@@ -247,8 +268,9 @@ def writes_directly(a: Tensor, b, alpha: Number = 1) -> bool:
     """Whether `a <- a op alpha * b` can run as one zip kernel writing into `a` (`zip_into`):
     outside autograd's recording, `a` floating and `b` a Python number (with `alpha` 1) or
     a tensor of `a`'s dtype and device that broadcasts to `a`'s shape without sharing its
-    storage. Otherwise `inplace` computes the result and then copies it in."""
-    if not a.dtype.is_floating_point:
+    storage. Otherwise `inplace` computes the result and then copies it in (and moves
+    tangents along inside a dual level)."""
+    if not a.dtype.is_floating_point or dual_state.level is not None:
         return False
     if isinstance(b, TensorBase):
         return (
@@ -372,8 +394,11 @@ def updates_in_place(a: Tensor, *operands: Tensor) -> bool:
 
     Autograd must not be recording it, and the operands must be tensors of `a`'s
     dtype and device, broadcasting to `a`'s shape, sharing no storage with the
-    contiguous `a`; otherwise the update takes the general path of `inplace`.
+    contiguous `a`; otherwise the update takes the general path of `inplace` (as it
+    does inside a dual level, where tangents move along).
     """
+    if dual_state.level is not None:
+        return False
     if is_grad_enabled() and (a.requires_grad or any(x.requires_grad for x in operands)):
         return False
     if not a.is_contiguous():

@@ -70,26 +70,45 @@ def input_grad(grad_hat: Tensor, x_hat: Tensor, inverse_std: Tensor, dims) -> Te
     return inverse_std * (grad_hat - mean_grad - x_hat * mean_projection)
 
 
-class NativeLayerNorm(Op):
+class Normalization(Op):
+    """$\\gamma \\hat x + \\beta$ for a normalized $\\hat x$: the backward that layer and batch
+    norm share, reading what `normalized_output` saved."""
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> tuple[Tensor | None, ...]:
+        """$\\partial L / \\partial x$ through $\\hat x$ (and its statistics, when they are the
+        input's own), then the gradients of $\\gamma$ and $\\beta$"""
+        x_hat, inverse_std, weight, bias = ctx.saved_tensors
+        d_x = None
+        if ctx.needs_input_grad[0]:
+            grad_hat = grad if weight is None else grad * weight.view(ctx.shape)
+            if ctx.own_statistics:
+                d_x = input_grad(grad_hat, x_hat, inverse_std, ctx.dims)
+            else:
+                d_x = grad_hat * inverse_std
+        return (d_x, *affine_grads(ctx, grad, x_hat, weight, bias, ctx.shared))
+
+
+def normalized_output(ctx, x_hat, inverse_std, weight, bias, shape, dims, shared, own_statistics):
+    """`affine(x_hat, weight, bias, shape)`; saves for `Normalization.backward` the dims the
+    statistics are over, the `shared` dims of $\\gamma$ and $\\beta$, and whether the
+    statistics are the input's `own` (not running ones)."""
+    ctx.save_for_backward(x_hat, inverse_std, weight, bias)
+    ctx.shape, ctx.dims, ctx.shared, ctx.own_statistics = shape, dims, shared, own_statistics
+    return affine(x_hat, weight, bias, shape)
+
+
+class NativeLayerNorm(Normalization):
     """$\\gamma \\hat x + \\beta$, $\\hat x$ normalized over the last `len(shape)` dims."""
 
     @staticmethod
     def forward(ctx, x: Tensor, weight, bias, normalized_shape: tuple, eps: float) -> Tensor:
         dims = tuple(range(x.ndim - len(normalized_shape), x.ndim))
         x_hat, _, _, inverse_std = normalized(x, dims, eps)
-        ctx.save_for_backward(x_hat, inverse_std, weight, bias)
-        ctx.dims = dims
-        return affine(x_hat, weight, bias, normalized_shape)
-
-    @staticmethod
-    def backward(ctx: GraphContext, grad: Tensor) -> tuple[Tensor | None, ...]:
-        x_hat, inverse_std, weight, bias = ctx.saved_tensors
-        d_x = None
-        if ctx.needs_input_grad[0]:
-            grad_hat = grad if weight is None else grad * weight
-            d_x = input_grad(grad_hat, x_hat, inverse_std, ctx.dims)
-        shared = tuple(range(grad.ndim - len(ctx.dims)))
-        return (d_x, *affine_grads(ctx, grad, x_hat, weight, bias, shared))
+        shared = tuple(range(x.ndim - len(dims)))
+        return normalized_output(
+            ctx, x_hat, inverse_std, weight, bias, normalized_shape, dims, shared, True
+        )
 
 
 @public(torch=False, method=False, functional=True)
@@ -147,7 +166,7 @@ def check_parameter_dtypes(input: Tensor, *parameters: Tensor | None) -> None:  
             )
 
 
-class NativeBatchNorm(Op):
+class NativeBatchNorm(Normalization):
     """$\\gamma \\hat x + \\beta$, $\\hat x$ normalized per channel (dim 1): with the batch's
     statistics in training, with `running_mean` and `running_var` otherwise."""
 
@@ -173,21 +192,7 @@ class NativeBatchNorm(Op):
         else:
             inverse_std = 1 / (running_var.view(shape) + eps).sqrt()
             x_hat = (x - running_mean.view(shape)) * inverse_std
-        ctx.save_for_backward(x_hat, inverse_std, weight, bias)
-        ctx.dims, ctx.training = dims, training
-        return affine(x_hat, weight, bias, shape)
-
-    @staticmethod
-    def backward(ctx: GraphContext, grad: Tensor) -> tuple[Tensor | None, ...]:
-        x_hat, inverse_std, weight, bias = ctx.saved_tensors
-        d_x = None
-        if ctx.needs_input_grad[0]:
-            grad_hat = grad if weight is None else grad * weight.view(inverse_std.shape)
-            if ctx.training:
-                d_x = input_grad(grad_hat, x_hat, inverse_std, ctx.dims)
-            else:
-                d_x = grad_hat * inverse_std
-        return (d_x, *affine_grads(ctx, grad, x_hat, weight, bias, ctx.dims))
+        return normalized_output(ctx, x_hat, inverse_std, weight, bias, shape, dims, dims, training)
 
 
 def update_running_stats(x, mean, variance, running_mean, running_var, momentum) -> None:

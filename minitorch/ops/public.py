@@ -18,6 +18,10 @@ forms:
 - PyTorch's keyword spellings (`keywords=1` or `2`: `input=`, `other=` for
   that many operands, `axis=`/`keepdims=` and `out=`, see `keywords.py`).
 
+A table of operations that differ only in what they call (`eq`, `ne`, ...,
+each `bool_zip(operators.<name>, a, b)`) declares one per row with `declare`,
+which writes the function users call and gives it `public`'s forms.
+
 `ops/api.py` imports every family, and so collects the declarations, and
 builds the three namespaces from them; `minitorch/__init__.py`,
 `_tensor.py` and `nn/functional.py` take their operations from there. The
@@ -32,9 +36,13 @@ wrapper.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from .._tensor import Tensor
 
 F = TypeVar("F", bound=Callable)
 
@@ -86,6 +94,31 @@ def public(
         return function
 
     return declare
+
+
+def declare(name: str, doc: str, body: Callable, *settings, operands: int = 1, **forms):
+    """Declare public `name(a)` (`name(a, b)` for `operands=2`): `body(*settings, a, b)`.
+
+    The function users call for one row of a table of operations that differ only in
+    what `body` is given (`eq` is `bool_zip(operators.eq, a, b)`); `forms` are
+    `public`'s. It belongs to the module that declares it, as a `def` there would.
+    """
+    if operands == 1:
+
+        def function(a: Tensor) -> Tensor:
+            return body(*settings, a)
+
+    else:
+
+        def function(a, b) -> Tensor:
+            return body(*settings, a, b)
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = doc
+    # the calling module, found as `collections.namedtuple` finds it: the stubs re-export
+    # the function from there, and doctest collects its docstring there
+    function.__module__ = sys._getframe(1).f_globals["__name__"]
+    return public(**forms)(function)
 
 
 def declared(name: str) -> Declaration:

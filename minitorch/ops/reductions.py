@@ -192,7 +192,24 @@ def positions_along(dim: int, shape: tuple, on_device=None) -> Tensor:
     return tensor(list(range(shape[dim])), device=on_device).view(sizes)
 
 
-class MaxAll(Op):
+def ties(a: Tensor, out: Tensor) -> Tensor:
+    """Where `a` equals `out` (broadcast; NaN equal to NaN): the elements sharing its gradient."""
+    return (a == out) | ((a != a) & (out != out))
+
+
+class SharedByTies(Op):
+    """A reduction of all elements to one of them (`max()`, `median()`): its forward saves
+    `(a, out)`, and the gradient is shared evenly by the elements equal to `out`."""
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
+        """$g / k$ to each of the $k$ elements equal to the result, 0 to the others (as PyTorch)"""
+        a, out = ctx.saved_tensors
+        winners = ties(a, out)
+        return (grad / winners.sum()).where(winners, 0.0)
+
+
+class MaxAll(SharedByTies):
     """`max()` and `min()` of all elements: a 0-dim tensor."""
 
     @staticmethod
@@ -208,13 +225,6 @@ class MaxAll(Op):
         out = with_shape(values, ())
         ctx.save_for_backward(a, out)
         return out
-
-    @staticmethod
-    def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
-        """$g$ shared evenly by all elements equal to the result (as PyTorch)"""
-        a, out = ctx.saved_tensors
-        winners = (a == out) | ((a != a) & (out != out))
-        return (grad / winners.sum()).where(winners, 0.0)
 
 
 class ReturnTypes(tuple):

@@ -27,7 +27,7 @@ from ..tensors.kernels import (
 )
 from .functions import Op
 from .public import public
-from .reductions import ReturnTypes
+from .reductions import ReturnTypes, SharedByTies
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -147,7 +147,7 @@ def kthvalue(a: Tensor, k: int, dim: int = -1, keepdim: bool = False):
     return restored(a, values, indices, "kthvalue")
 
 
-class MedianAll(Op):
+class MedianAll(SharedByTies):
     """The lower median of all elements (0-dim); its gradient is shared by ties, as PyTorch's."""
 
     @staticmethod
@@ -163,13 +163,6 @@ class MedianAll(Op):
         out = with_shape(values.contiguous(), ())
         ctx.save_for_backward(a, out)
         return out
-
-    @staticmethod
-    def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
-        """$g / k$ to each of the $k$ elements equal to the median (NaN equal to NaN)"""
-        a, out = ctx.saved_tensors
-        ties = (a == out) | ((a != a) & (out != out))
-        return (grad / ties.sum()).where(ties, 0.0)
 
 
 @public()

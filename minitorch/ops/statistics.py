@@ -31,7 +31,7 @@ from .comparisons import where
 from .functions import Op
 from .joins import reversed_view
 from .public import public
-from .reductions import accumulation_dtype, expand_reduced
+from .reductions import accumulation_dtype, expand_reduced, ties
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -230,19 +230,28 @@ class Amax(Op):
         for d in dims:
             if a.shape[d] == 0:
                 raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
-        out = extreme_over(a, dims, largest)
-        ctx.save_for_backward(a, out)
-        ctx.dims, ctx.keepdim = dims, keepdim
-        return drop_dims(out, dims, keepdim)
+        return reduced(ctx, a, extreme_over(a, dims, largest), dims, keepdim)
 
     @staticmethod
     def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
         """$g / k$ to each of the $k$ elements equal to the result, 0 to the others"""
         a, out = ctx.saved_tensors
-        winners = (a == out) | ((a != a) & (out != out))
+        winners = ties(a, out)
         count = reduce_dims(operators.add, winners, ctx.dims, 0, a.dtype)
-        shared = expand_reduced(grad, tuple(a.shape), ctx.dims, ctx.keepdim) / count
-        return shared.where(winners, 0.0)
+        return (spread(ctx, grad, a) / count).where(winners, 0.0)
+
+
+def reduced(ctx: GraphContext, a: Tensor, out: Tensor, dims, keepdim: bool) -> Tensor:
+    """`out` (reduced over `dims`, kept with size 1) without `dims` unless `keepdim`; saves
+    `a`, `out` and the dims for the backward (`spread`)."""
+    ctx.save_for_backward(a, out)
+    ctx.dims, ctx.keepdim = dims, keepdim
+    return drop_dims(out, dims, keepdim)
+
+
+def spread(ctx: GraphContext, grad: Tensor, a: Tensor) -> Tensor:
+    """The gradient of a `reduced` result spread back over the shape of its input `a`."""
+    return expand_reduced(grad, tuple(a.shape), ctx.dims, ctx.keepdim)
 
 
 def extreme_over(a: Tensor, dims: tuple[int, ...], largest: bool) -> Tensor:
@@ -282,15 +291,13 @@ class Logsumexp(Op):
         exps = apply_map(operators.exp, apply_zip(operators.sub, a, shift, a.dtype), a.dtype)
         total = reduce_dims(operators.add, exps, dims, 0, a.dtype)
         out = apply_zip(operators.add, apply_map(operators.log, total, a.dtype), shift, a.dtype)
-        ctx.save_for_backward(a, out)
-        ctx.dims, ctx.keepdim = dims, keepdim
-        return drop_dims(out, dims, keepdim)
+        return reduced(ctx, a, out, dims, keepdim)
 
     @staticmethod
     def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
         """$g \\, e^{a - out}$ (the softmax of $a$ over `dim`)"""
         a, out = ctx.saved_tensors
-        return expand_reduced(grad, tuple(a.shape), ctx.dims, ctx.keepdim) * (a - out).exp()
+        return spread(ctx, grad, a) * (a - out).exp()
 
 
 @public()
@@ -329,9 +336,8 @@ class VectorNorm(Op):
             powers = apply_zip(operators.power, size, scalar_tensor(p, a.dtype), a.dtype)
             total = reduce_dims(operators.add, powers, dims, 0, a.dtype)
             out = apply_zip(operators.power, total, scalar_tensor(1.0 / p, a.dtype), a.dtype)
-        ctx.save_for_backward(a, out)
-        ctx.p, ctx.dims, ctx.keepdim = p, dims, keepdim
-        return drop_dims(out, dims, keepdim)
+        ctx.p = p
+        return reduced(ctx, a, out, dims, keepdim)
 
     @staticmethod
     def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
@@ -339,7 +345,7 @@ class VectorNorm(Op):
         where $out = 0$); for $\\pm\\infty$ shared evenly by the elements that reach it"""
         a, out = ctx.saved_tensors
         p = ctx.p
-        g = expand_reduced(grad, tuple(a.shape), ctx.dims, ctx.keepdim)
+        g = spread(ctx, grad, a)
         norm = expand_reduced(out, tuple(a.shape), ctx.dims, True)
         if p == 0:
             return zeros_like(a)

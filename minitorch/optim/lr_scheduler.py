@@ -22,133 +22,25 @@ Like PyTorch's, the schedules are written as updates of the current rate
 
 from __future__ import annotations
 
-import functools
+import bisect
 import math
-import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable
-from types import FunctionType
 from typing import Any
 
+from .lr_schedules import (
+    ConstantLR,
+    CosineAnnealingWarmRestarts,
+    CyclicLR,
+    LinearLR,
+    MultiplicativeLR,
+    PolynomialLR,
+)
 from .optimizer import Optimizer
+from .scheduler import LambdaScheduler, LRScheduler, MomentumCycling, _checked, _per_group
 
 
-def _checked(optimizer: Any) -> Optimizer:
-    if not isinstance(optimizer, Optimizer):
-        raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
-    return optimizer
-
-
-PER_GROUP_MISMATCH = (
-    "{name} must have the same length as optimizer.param_groups. {name} has {got} values, "
-    "param_groups has {expected}."
-)
-
-
-def _per_group(
-    name: str, optimizer: Optimizer, value: Any, mismatch: str = PER_GROUP_MISMATCH
-) -> list[Any]:
-    """`value` for each parameter group: a list of that length, or one value repeated.
-
-    A list of another length raises `mismatch` (the error text of the scheduler that asks).
-    """
-    expected = len(optimizer.param_groups)
-    if isinstance(value, list | tuple):
-        if len(value) != expected:
-            raise ValueError(mismatch.format(name=name, got=len(value), expected=expected))
-        return list(value)
-    return [value] * expected
-
-
-STEP_ORDER_WARNING = (
-    "Detected call of `lr_scheduler.step()` before `optimizer.step()`. "
-    "In PyTorch 1.1.0 and later, you should call them in the opposite order: "
-    "`optimizer.step()` before `lr_scheduler.step()`.  Failure to do this "
-    "will result in PyTorch skipping the first value of the learning rate schedule. "
-    "See more details at "
-    "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate"
-)
-
-
-def _note_optimizer_steps(optimizer: Optimizer) -> None:
-    """Make `optimizer.step` record that it ran, so a scheduler can warn when stepped first."""
-    step = optimizer.step
-    if getattr(step, "_noted_by_scheduler", False):
-        return
-
-    @functools.wraps(step)
-    def noted_step(*args: Any, **kwargs: Any) -> Any:
-        optimizer._opt_called = True
-        return step(*args, **kwargs)
-
-    noted_step._noted_by_scheduler = True
-    optimizer.step = noted_step
-
-
-class LRScheduler:
-    """The base of the schedulers: `step()` moves to the next epoch and sets its rates.
-
-    `last_epoch` counts the `step()` calls (the constructor makes the first, to
-    epoch 0); `base_lrs` are the groups' rates when the schedule started
-    (kept in each group as `"initial_lr"`). Subclasses write `get_lr`, the
-    rates of epoch `last_epoch`.
-    """
-
-    def __init__(self, optimizer: Optimizer, last_epoch: int = -1) -> None:
-        self.optimizer = _checked(optimizer)
-        if last_epoch == -1:
-            for group in optimizer.param_groups:
-                group.setdefault("initial_lr", group["lr"])
-        else:
-            for i, group in enumerate(optimizer.param_groups):
-                if "initial_lr" not in group:
-                    raise KeyError(
-                        f"param 'initial_lr' is not specified in param_groups[{i}] when "
-                        "resuming scheduler with last_epoch >= 0.\n"
-                        "This typically happens when:\n"
-                        "1. You're trying to resume training from a checkpoint but haven't "
-                        "properly loaded the optimizer state\n"
-                        "2. You're using last_epoch >= 0 for a fresh training run (not recommended)"
-                    )
-        self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
-        self.last_epoch = last_epoch
-        _note_optimizer_steps(optimizer)
-        self._step_count = 0
-        self._is_initial = True
-        self.step()
-        self._is_initial = False
-
-    def get_lr(self) -> list[float]:
-        """The rate of each group at epoch `last_epoch`."""
-        raise NotImplementedError
-
-    def get_last_lr(self) -> list[float]:
-        """The rates the last `step()` set, one per parameter group."""
-        return self._last_lr
-
-    def step(self) -> None:
-        """Move to the next epoch and write its rates into the optimizer."""
-        if self._step_count == 1 and not getattr(self.optimizer, "_opt_called", False):
-            warnings.warn(STEP_ORDER_WARNING, UserWarning, stacklevel=2)
-        self._step_count += 1
-        self.last_epoch += 1
-        for group, lr in zip(self.optimizer.param_groups, self.get_lr(), strict=True):
-            group["lr"] = lr
-        self._last_lr = self._current_lrs()
-
-    def _current_lrs(self) -> list[float]:
-        return [group["lr"] for group in self.optimizer.param_groups]
-
-    def state_dict(self) -> dict[str, Any]:
-        """Everything the scheduler keeps except the optimizer (save the optimizer's apart)."""
-        return {k: v for k, v in self.__dict__.items() if k != "optimizer"}
-
-    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
-        """Take back what `state_dict()` returned."""
-        self.__dict__.update(state_dict)
-
-
-class LambdaLR(LRScheduler):
+class LambdaLR(LambdaScheduler):
     """$\\mathrm{lr}_t = \\mathrm{base\\_lr} \\cdot \\lambda(t)$.
 
     `lr_lambda` is one function of the epoch, or a list with one per parameter group.
@@ -160,29 +52,11 @@ class LambdaLR(LRScheduler):
         lr_lambda: Callable[[int], float] | list[Callable[[int], float]],
         last_epoch: int = -1,
     ) -> None:
-        self.optimizer = _checked(optimizer)
-        mismatch = "Expected {expected} lr_lambdas, but got {got}"
-        self.lr_lambdas = _per_group("lr_lambda", optimizer, lr_lambda, mismatch)
-        super().__init__(optimizer, last_epoch)
+        super().__init__(optimizer, lr_lambda, last_epoch)
 
     def get_lr(self) -> list[float]:
         pairs = zip(self.base_lrs, self.lr_lambdas, strict=True)
         return [base * f(self.last_epoch) for base, f in pairs]
-
-    def state_dict(self) -> dict[str, Any]:
-        """As the base's, but functions are not saved (a callable object's `__dict__` is)."""
-        state = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "lr_lambdas")}
-        state["lr_lambdas"] = [
-            None if isinstance(f, FunctionType) else dict(f.__dict__) for f in self.lr_lambdas
-        ]
-        return state
-
-    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
-        saved = state_dict.get("lr_lambdas", [])
-        self.__dict__.update({k: v for k, v in state_dict.items() if k != "lr_lambdas"})
-        for f, attributes in zip(self.lr_lambdas, saved, strict=True):
-            if attributes is not None:
-                f.__dict__.update(attributes)
 
 
 class StepLR(LRScheduler):
@@ -203,6 +77,9 @@ class StepLR(LRScheduler):
         if self.last_epoch == 0 or self.last_epoch % self.step_size != 0:
             return self._current_lrs()
         return [lr * self.gamma for lr in self._current_lrs()]
+
+    def _get_closed_form_lr(self) -> list[float]:
+        return [base * self.gamma ** (self.last_epoch // self.step_size) for base in self.base_lrs]
 
 
 class MultiStepLR(LRScheduler):
@@ -225,6 +102,10 @@ class MultiStepLR(LRScheduler):
             return self._current_lrs()
         return [lr * self.gamma**times for lr in self._current_lrs()]
 
+    def _get_closed_form_lr(self) -> list[float]:
+        passed = sum(n for epoch, n in self.milestones.items() if epoch <= self.last_epoch)
+        return [base * self.gamma**passed for base in self.base_lrs]
+
 
 class ExponentialLR(LRScheduler):
     """Multiply the rate by `gamma` every epoch: $\\mathrm{lr}_t = \\mathrm{base}\\,\\gamma^t$."""
@@ -237,6 +118,9 @@ class ExponentialLR(LRScheduler):
         if self._is_initial:
             return self._current_lrs()
         return [lr * self.gamma for lr in self._current_lrs()]
+
+    def _get_closed_form_lr(self) -> list[float]:
+        return [base * self.gamma**self.last_epoch for base in self.base_lrs]
 
 
 class CosineAnnealingLR(LRScheduler):
@@ -261,10 +145,7 @@ class CosineAnnealingLR(LRScheduler):
         if self._is_initial:
             return self._current_lrs()
         if self._step_count == 1 and t > 0:  # resumed at epoch t: the closed form
-            return [
-                low + (base - low) * (1 + math.cos(t * math.pi / period)) / 2
-                for base in self.base_lrs
-            ]
+            return self._get_closed_form_lr()
         if (t - 1 - period) % (2 * period) == 0:  # the bottom: the cosine ratio is 0/0
             return [
                 lr + (base - low) * (1 - math.cos(math.pi / period)) / 2
@@ -273,8 +154,14 @@ class CosineAnnealingLR(LRScheduler):
         ratio = (1 + math.cos(math.pi * t / period)) / (1 + math.cos(math.pi * (t - 1) / period))
         return [ratio * (lr - low) + low for lr in self._current_lrs()]
 
+    def _get_closed_form_lr(self) -> list[float]:
+        t, period, low = self.last_epoch, self.T_max, self.eta_min
+        return [
+            low + (base - low) * (1 + math.cos(t * math.pi / period)) / 2 for base in self.base_lrs
+        ]
 
-class OneCycleLR(LRScheduler):
+
+class OneCycleLR(MomentumCycling, LRScheduler):
     """The 1cycle policy (Smith): the rate climbs from `max_lr / div_factor` to `max_lr`
     over the first `pct_start` of `total_steps`, then anneals to
     `initial_lr / final_div_factor` (cosine or linear); momentum (or Adam's
@@ -317,11 +204,7 @@ class OneCycleLR(LRScheduler):
                 group["min_lr"] = group["initial_lr"] / final_div_factor
         self.cycle_momentum = cycle_momentum
         if cycle_momentum:
-            if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
-                raise ValueError(
-                    "optimizer must support momentum or beta1 with `cycle_momentum` option enabled"
-                )
-            self.use_beta1 = "betas" in optimizer.defaults
+            self._check_momentum(optimizer)
             highs = _per_group("max_momentum", optimizer, max_momentum)
             lows = _per_group("base_momentum", optimizer, base_momentum)
             if last_epoch == -1:
@@ -365,12 +248,6 @@ class OneCycleLR(LRScheduler):
         if self.anneal_strategy == "cos":
             return end + (start - end) / 2.0 * (math.cos(math.pi * pct) + 1)
         return (end - start) * pct + start
-
-    def _set_momentum(self, group: dict[str, Any], value: float) -> None:
-        if self.use_beta1:
-            group["betas"] = (value, *group["betas"][1:])
-        else:
-            group["momentum"] = value
 
     def get_lr(self) -> list[float]:
         t = self.last_epoch
@@ -465,3 +342,151 @@ class ReduceLROnPlateau(LRScheduler):
         return current > (
             self.best * (1 + self.threshold) if relative else self.best + self.threshold
         )
+
+
+def _check_schedulers(kind: str, schedulers: Any, optimizer: Optimizer) -> None:
+    """PyTorch's errors for the schedulers a `SequentialLR` or `ChainedScheduler` combines."""
+    for i, scheduler in enumerate(schedulers):
+        if not hasattr(scheduler, "optimizer"):
+            raise TypeError(f"{kind} at index {i} should have `optimizer` as its attribute.")
+        if isinstance(scheduler, ReduceLROnPlateau):
+            raise ValueError(
+                f"{kind} does not support `ReduceLROnPlateau` scheduler as it requires "
+                "additional kwargs to be specified when calling `step`, but got one at index "
+                f"{i} in the given schedulers sequence."
+            )
+        if optimizer != scheduler.optimizer:
+            raise ValueError(
+                f"{kind} expects all schedulers to belong to the same optimizer, but got "
+                f"scheduler {type(scheduler).__name__} at index {i} has {scheduler.optimizer}, "
+                f"which is different from {type(optimizer).__name__}."
+            )
+
+
+def _with_schedulers(state_dict: dict[str, Any], schedulers: list[LRScheduler]) -> None:
+    """Load each saved `_schedulers` entry into its scheduler."""
+    for scheduler, saved in zip(schedulers, state_dict["_schedulers"], strict=True):
+        scheduler.load_state_dict(saved)
+
+
+class _Combined(LRScheduler):
+    """What `SequentialLR` and `ChainedScheduler` share: a state dict that nests those of
+    the schedulers they combine."""
+
+    _schedulers: list[LRScheduler]
+
+    def state_dict(self) -> dict[str, Any]:
+        state = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "_schedulers")}
+        state["_schedulers"] = [s.state_dict() for s in self._schedulers]
+        return state
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        self.__dict__.update({k: v for k, v in state_dict.items() if k != "_schedulers"})
+        _with_schedulers(state_dict, self._schedulers)
+
+
+class SequentialLR(_Combined):
+    """One schedule after another: `schedulers[i]` runs from `milestones[i - 1]` on,
+    each starting at its own epoch 0 (its closed form there, when it has one)."""
+
+    def __init__(
+        self,
+        optimizer: Optimizer,
+        schedulers: list[LRScheduler],
+        milestones: list[int],
+        last_epoch: int = -1,
+    ) -> None:
+        kind = type(self).__name__
+        if len(schedulers) < 1:
+            raise ValueError(f"{kind} expects at least one scheduler, but got no scheduler.")
+        _check_schedulers(kind, schedulers, optimizer)
+        if len(milestones) != len(schedulers) - 1:
+            raise ValueError(
+                "Sequential Schedulers expects number of schedulers provided to be one more "
+                f"than the number of milestone points, but got number of schedulers "
+                f"{len(schedulers)} and the number of milestones to be equal to {len(milestones)}"
+            )
+        self._schedulers = schedulers
+        self._milestones = milestones
+        self.last_epoch = last_epoch + 1
+        self.optimizer = optimizer
+        for group in optimizer.param_groups:
+            group["lr"] = group["initial_lr"]
+        for scheduler in schedulers:  # undo the step each made when it was built
+            _undo_steps(scheduler)
+        first = schedulers[bisect.bisect_right(milestones, 0)]
+        first._step_count = 0
+        first._is_initial = True
+        first.step()
+        first._is_initial = False
+        self._last_lr = first.get_last_lr()
+
+    def step(self) -> None:
+        self.last_epoch += 1
+        i = bisect.bisect_right(self._milestones, self.last_epoch)
+        scheduler = self._schedulers[i]
+        if i > 0 and self._milestones[i - 1] == self.last_epoch:
+            _restart(scheduler)
+        else:
+            scheduler.step()
+        self._last_lr = scheduler.get_last_lr()
+
+
+def _undo_steps(scheduler: Any) -> None:
+    """Take one epoch off `scheduler` (and off every scheduler it combines)."""
+    if hasattr(scheduler, "_schedulers"):
+        for inner in scheduler._schedulers:
+            _undo_steps(inner)
+    elif hasattr(scheduler, "last_epoch"):
+        scheduler.last_epoch -= 1
+
+
+def _restart(scheduler: LRScheduler) -> None:
+    """Put `scheduler` at its epoch 0 and write its rates there."""
+    scheduler.last_epoch = 0
+    closed_form = getattr(scheduler, "_get_closed_form_lr", scheduler.get_lr)
+    for group, lr in zip(scheduler.optimizer.param_groups, closed_form(), strict=True):
+        group["lr"] = lr
+    scheduler._last_lr = scheduler._current_lrs()
+
+
+class ChainedScheduler(_Combined):
+    """Several schedules at once: each `step()` steps every scheduler in turn, so their
+    factors multiply (each updates the rate the one before it wrote)."""
+
+    def __init__(self, schedulers: Any, optimizer: Optimizer | None = None) -> None:
+        kind = type(self).__name__
+        if len(schedulers) < 1:
+            raise ValueError(
+                f"{kind} expects at least one scheduler to be chained, but got no scheduler."
+            )
+        optimizer = optimizer or schedulers[0].optimizer
+        _check_schedulers(kind, schedulers, optimizer)
+        self._schedulers = schedulers
+        self.optimizer = optimizer
+        self._last_lr = schedulers[-1]._current_lrs()
+
+    def step(self) -> None:
+        for scheduler in self._schedulers:
+            scheduler.step()
+        self._last_lr = self._schedulers[-1]._current_lrs()
+
+
+__all__ = [
+    "ChainedScheduler",
+    "ConstantLR",
+    "CosineAnnealingLR",
+    "CosineAnnealingWarmRestarts",
+    "CyclicLR",
+    "ExponentialLR",
+    "LambdaLR",
+    "LinearLR",
+    "LRScheduler",
+    "MultiplicativeLR",
+    "MultiStepLR",
+    "OneCycleLR",
+    "PolynomialLR",
+    "ReduceLROnPlateau",
+    "SequentialLR",
+    "StepLR",
+]

@@ -23,6 +23,21 @@ from . import scalar_functions as sf
 _unique_ids = itertools.count()
 
 
+def operator_pair(name: str, function: type[sf.ScalarFunction]) -> tuple[Callable, Callable]:
+    """`Scalar.__<name>__` and `Scalar.__r<name>__`: `a op b` is `apply(function, a, b)`; the
+    reflected one, which Python calls for `b op a` when `b` is a number, `apply(function, b, a)`."""
+
+    def forward(self: Scalar, b: float | Scalar) -> Scalar:
+        return apply(function, self, b)
+
+    def reflected(self: Scalar, b: float | Scalar) -> Scalar:
+        return apply(function, b, self)
+
+    for method, method_name in ((forward, f"__{name}__"), (reflected, f"__r{name}__")):
+        method.__name__, method.__qualname__ = method_name, f"Scalar.{method_name}"
+    return forward, reflected
+
+
 class Scalar:
     """A float in a computation graph.
 
@@ -99,35 +114,12 @@ class Scalar:
 
     # -- operators -----------------------------------------------------------
 
-    def __add__(self, b: float | Scalar) -> Scalar:
-        return apply(sf.Add, self, b)
-
-    def __radd__(self, b: float | Scalar) -> Scalar:
-        return apply(sf.Add, b, self)
-
-    def __sub__(self, b: float | Scalar) -> Scalar:
-        return apply(sf.Sub, self, b)
-
-    def __rsub__(self, b: float | Scalar) -> Scalar:
-        return apply(sf.Sub, b, self)
-
-    def __mul__(self, b: float | Scalar) -> Scalar:
-        return apply(sf.Mul, self, b)
-
-    def __rmul__(self, b: float | Scalar) -> Scalar:
-        return apply(sf.Mul, b, self)
-
-    def __truediv__(self, b: float | Scalar) -> Scalar:
-        return apply(sf.Div, self, b)
-
-    def __rtruediv__(self, b: float | Scalar) -> Scalar:
-        return apply(sf.Div, b, self)
-
-    def __pow__(self, b: float | Scalar) -> Scalar:
-        return apply(sf.Pow, self, b)
-
-    def __rpow__(self, b: float | Scalar) -> Scalar:
-        return apply(sf.Pow, b, self)
+    # `a + b` and `b + a` (`__add__`, `__radd__`), ...: the same function, both orders
+    __add__, __radd__ = operator_pair("add", sf.Add)
+    __sub__, __rsub__ = operator_pair("sub", sf.Sub)
+    __mul__, __rmul__ = operator_pair("mul", sf.Mul)
+    __truediv__, __rtruediv__ = operator_pair("truediv", sf.Div)
+    __pow__, __rpow__ = operator_pair("pow", sf.Pow)
 
     def __neg__(self) -> Scalar:
         return apply(sf.Neg, self)

@@ -16,6 +16,7 @@ The layers below make new tensors with `make_tensor`, which builds a
 
 from __future__ import annotations
 
+import threading
 import warnings
 import weakref
 
@@ -26,6 +27,7 @@ from ..backends import backend_for
 from ..backends.tensor_data import TensorData, normalize_dim, prod
 from ..dtypes import DType
 from .device import CPU, device
+from .dual import dual_state, tangent_of
 from .format import format_tensor
 
 
@@ -82,6 +84,16 @@ class StorageRef:
         return self.array.tolist()
 
 
+class _InferenceState(threading.local):
+    """Whether tensors made on this thread now are inference tensors: the switch
+    `minitorch.inference_mode` sets (autograd refuses to record those tensors later)."""
+
+    enabled = False
+
+
+inference_state = _InferenceState()
+
+
 class TensorBase:
     """A tensor's data and autograd fields, without the operations (see the module docstring).
 
@@ -100,6 +112,7 @@ class TensorBase:
         "_grad_accumulator",
         "_base",
         "_version_counter",
+        "_inference",
         "__weakref__",
     )
     # NumPy defers to our reflected operators (`np.float32(2) * t` gives a Tensor)
@@ -121,6 +134,7 @@ class TensorBase:
         self._grad_accumulator = None  # weak reference to this leaf's AccumulateGrad node
         self._base: TensorBase | None = None  # the tensor whose storage this view shares
         self._version_counter = version_counter or VersionCounter()
+        self._inference = inference_state.enabled
 
     # ------------------------------------------------------------------ attributes
 
@@ -201,6 +215,10 @@ class TensorBase:
     def _bump_version(self) -> None:
         self._version_counter.value += 1
 
+    def is_inference(self) -> bool:
+        """Whether this tensor was made inside `minitorch.inference_mode()`."""
+        return self._inference
+
     # ------------------------------------------------------------------ autograd fields
 
     @property
@@ -220,6 +238,11 @@ class TensorBase:
             return
         if flag and not self.dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if flag and self._inference and not inference_state.enabled:
+            raise RuntimeError(
+                "Setting requires_grad=True on inference tensor outside InferenceMode is not "
+                "allowed."
+            )
         self._requires_grad = bool(flag)
 
     def requires_grad_(self, requires_grad: bool = True) -> TensorBase:
@@ -380,6 +403,7 @@ class TensorBase:
             device=None if self.device.type == "cpu" else str(self.device),
             requires_grad=self.requires_grad and grad_fn is None,
             grad_fn_name=None if grad_fn is None else type(grad_fn).__name__,
+            tangent=None if dual_state.level is None else _printed(tangent_of(self)),
         )
 
     __str__ = __repr__
@@ -416,6 +440,10 @@ def set_tensor_class(cls: type[TensorBase]) -> None:
     _tensor_class = cls
 
 
+def _printed(t: TensorBase | None) -> str | None:
+    return None if t is None else repr(t)
+
+
 def make_tensor(
     layout: TensorData,
     dtype: DType,
@@ -438,6 +466,7 @@ def make_tensor(
     t._grad_accumulator = None
     t._base = None
     t._version_counter = version_counter or VersionCounter()
+    t._inference = inference_state.enabled
     return t
 
 

@@ -126,6 +126,7 @@ def format_tensor(
     device: str | None = None,
     requires_grad: bool = False,
     grad_fn_name: str | None = None,
+    tangent: str | None = None,
 ) -> str:
     """The text PyTorch prints for a tensor, with ``minitorch.`` in place of ``torch.``.
 
@@ -137,6 +138,7 @@ def format_tensor(
         device: None for the CPU, else the device as printed, e.g. ``"cuda:0"``.
         requires_grad: whether the tensor is a leaf that requires grad.
         grad_fn_name: the class name of the tensor's ``grad_fn``, e.g. ``"AddBackward0"``.
+        tangent: the printed tangent of a dual tensor (forward-mode AD), if it has one.
 
     >>> matrix = np.array([[1.0, 2.0], [3.0, 4.5]])
     >>> print(format_tensor(matrix, dtype_name="float64", default_dtype=False, requires_grad=True))
@@ -170,6 +172,8 @@ def format_tensor(
         suffixes.append(f"grad_fn=<{grad_fn_name}>")
     elif requires_grad:
         suffixes.append("requires_grad=True")
+    if tangent is not None:
+        suffixes.append(f"tangent={tangent}")
     return _append_suffixes(_PREFIX + body, suffixes, indent, options.linewidth)
 
 

@@ -46,12 +46,15 @@ def view_of(t: Tensor, layout: TensorData) -> Tensor:
     """
     view = make_tensor(layout, t.dtype, t.device, t._version_counter)
     view._base = t if t._base is None else t._base
+    view._inference = t._inference  # a view of an inference tensor is one, and only that
     return view
 
 
 def alias(t: Tensor) -> Tensor:
     """`t`'s storage and layout in a new tensor outside the graph (not a view of `t`)."""
-    return make_tensor(t._layout, t.dtype, t.device, t._version_counter)
+    same = make_tensor(t._layout, t.dtype, t.device, t._version_counter)
+    same._inference = t._inference
+    return same
 
 
 def with_shape(fresh: Tensor, shape: tuple) -> Tensor:

@@ -1,26 +1,21 @@
 """`CudaBackend`: device memory, the compiled kernels of this package, and their launches.
 
-Sorting and scattering along a dimension run the CPU backend's kernels on host
-copies (`CudaBackend.on_host`); Adam's step has no fused kernel here, so
-`minitorch._fused_adam_` composes it from the core kernels on the device.
+Every operation runs on the device: storages come to the host only when asked
+(`to_host`: printing, `.item()`, `.cpu()`). The optional kernel `adam_step` is one
+kernel over the five tensors of a parameter.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-import numba
 import numpy as np
 
-from ..fast import FastBackend
 from ..interface import OptionalKernels
 from ..tensor_data import TensorData
 from .compiler import MAX_DIMS
-from .cuda_ops import cuda_map, cuda_matmul, cuda_reduce, cuda_zip
 from .driver import DEFAULT_SIZES, cuda
-from .elementwise import cuda_fill, cuda_where
-from .indexing import cuda_put, cuda_take
-from .reductions import cuda_arg_reduce, cuda_scan
+from .kernels import KERNELS, fold_start, matmul_settings, reduce_settings
 
 # A grid has at most 65535 blocks along y and z (matmul's row blocks and batch).
 MAX_GRID_YZ = 65535
@@ -51,6 +46,7 @@ class CudaBackend(OptionalKernels):
     """
 
     name = "cuda"
+    optional_kernels = ("adam_step",)
 
     def __init__(self, sizes: tuple[int, int, int] = DEFAULT_SIZES):
         super().__init__()
@@ -66,7 +62,7 @@ class CudaBackend(OptionalKernels):
     def zeros(self, size: int, dtype: np.dtype):
         storage = cuda.device_array(size, dtype)
         if size:
-            self.launch(self.compiled(cuda_fill), size, storage, 0)
+            self.launch(self.compiled("fill"), size, storage, 0)
         return storage
 
     def empty(self, size: int, dtype: np.dtype):
@@ -81,12 +77,13 @@ class CudaBackend(OptionalKernels):
 
     # -- compiling and launching --------------------------------------------
 
-    def compiled(self, factory: Callable, *settings) -> Callable:
-        """`factory(*settings)` compiled with `cuda.jit`, once per factory and settings."""
-        key = (factory, *settings)
+    def compiled(self, name: str, *settings) -> Callable:
+        """The kernel `name` of the table (`kernels.KERNELS`) built with `settings` and
+        compiled with `cuda.jit`, once per kernel and settings."""
+        key = (name, *settings)
         compiled = self._kernels.get(key)
         if compiled is None:
-            compiled = self._kernels[key] = cuda.jit(factory(*settings))
+            compiled = self._kernels[key] = cuda.jit(KERNELS[name].factory(*settings))
         return compiled
 
     def launch(self, kernel: Callable, size: int, *args) -> None:
@@ -122,25 +119,23 @@ class CudaBackend(OptionalKernels):
 
     def map(self, fn: Callable, out: TensorData, a: TensorData) -> None:
         """$out_i = fn(a_i)$, `a` broadcast to `out`'s shape."""
-        self.elementwise(self.compiled(cuda_map, fn), out, a)
+        self.elementwise(self.compiled("map", fn), out, a)
 
     def zip(self, fn: Callable, out: TensorData, a: TensorData, b: TensorData) -> None:
         """$out_i = fn(a_i, b_i)$, both broadcast."""
-        self.elementwise(self.compiled(cuda_zip, fn), out, a, b)
+        self.elementwise(self.compiled("zip", fn), out, a, b)
 
     def where(self, out: TensorData, condition: TensorData, a: TensorData, b: TensorData) -> None:
         """$out_i = a_i$ where $condition_i$, else $b_i$ (all broadcast)."""
-        self.elementwise(self.compiled(cuda_where), out, condition, a, b)
+        self.elementwise(self.compiled("where"), out, condition, a, b)
 
     def reduce(self, fn: Callable, out: TensorData, a: TensorData, dim: int, start) -> None:
         """Fold dimension `dim` of `a` with `fn` from `start` into `out` (size 1 in `dim`)."""
         check_dims(out, a)
         if out.numel() == 0:
             return
-        floating = a.storage.dtype.kind == "f"
-        accumulator = numba.float64 if floating else numba.int64
-        start = np.float64(start) if floating else np.int64(start)
-        kernel = self.compiled(cuda_reduce, fn, self.block, accumulator)
+        kernel = self.compiled("reduce", *reduce_settings(fn, self.block, a.storage.dtype))
+        start = fold_start(a.storage.dtype)[1](start)
         args = self.layout_args(out) + self.layout_args(a) + (dim, start)
         kernel[out.numel(), self.block](*args)
 
@@ -155,7 +150,7 @@ class CudaBackend(OptionalKernels):
         _, _, index_strides, index_offset = self.layout_args(indices)
         storage, shape, strides, offset = self.layout_args(values)
         args = (storage, indices.storage, shape, strides, offset, size, index_strides, index_offset)
-        kernel = self.compiled(cuda_arg_reduce, better)
+        kernel = self.compiled("arg_reduce", better)
         self.launch(kernel, size, *args, *self.layout_args(a), dim)
 
     def matmul(self, out: TensorData, a: TensorData, b: TensorData) -> None:
@@ -163,8 +158,7 @@ class CudaBackend(OptionalKernels):
         check_dims(out, a, b)
         if out.numel() == 0:
             return
-        dtype = out.storage.dtype
-        kernel = self.compiled(cuda_matmul, self.tile, numba.from_dtype(dtype), dtype.type(0))
+        kernel = self.compiled("matmul", *matmul_settings(self.tile, out.storage.dtype))
         tile = self.tile
         rows, columns = out.shape[-2], out.shape[-1]
         batches = out.numel() // (rows * columns)
@@ -177,19 +171,26 @@ class CudaBackend(OptionalKernels):
         args = self.layout_args(out) + self.layout_args(a) + self.layout_args(b)
         kernel[grid, (tile, tile)](*args)
 
-    def scan(self, fn: Callable, out: TensorData, a: TensorData, dim: int, start) -> None:
-        """Running folds of `fn` from `start` along `dim` (cumsum, cumprod): a thread a line."""
-        check_dims(out, a)
+    def lines(self, a: TensorData, dim: int) -> tuple:
+        """(`a`'s shape with size 1 in `dim`, in device memory; how many lines `a` has along
+        `dim`) for a kernel that runs a thread per line; no shape when there are none."""
         length = a.shape[dim]
         lines = a.numel() // length if length else 0
         if lines == 0:
-            return
+            return None, 0
         line = TensorData.contiguous(a.storage, a.shape[:dim] + (1,) + a.shape[dim + 1 :])
-        _, line_shape, _, _ = self.layout_args(line)  # `a`'s shape with size 1 in `dim`
+        return self.layout_args(line)[1], lines
+
+    def scan(self, fn: Callable, out: TensorData, a: TensorData, dim: int, start) -> None:
+        """Running folds of `fn` from `start` along `dim` (cumsum, cumprod): a thread a line."""
+        check_dims(out, a)
+        line_shape, lines = self.lines(a, dim)
+        if lines == 0:
+            return
         storage, _, strides, offset = self.layout_args(out)
-        start = np.float64(start) if a.storage.dtype.kind == "f" else np.int64(start)
+        start = fold_start(a.storage.dtype)[1](start)
         args = (storage, strides, offset, *self.layout_args(a), line_shape, lines, dim, start)
-        self.launch(self.compiled(cuda_scan, fn), lines, *args)
+        self.launch(self.compiled("scan", fn), lines, *args)
 
     def take(self, out: TensorData, a: TensorData, positions: TensorData) -> None:
         """$out_i = a.storage[positions_i]$: a thread per element of `out`."""
@@ -198,55 +199,80 @@ class CudaBackend(OptionalKernels):
         if size == 0:
             return
         args = self.layout_args(out) + (size,) + self.layout_args(positions) + (a.storage,)
-        self.launch(self.compiled(cuda_take), size, *args)
+        self.launch(self.compiled("take"), size, *args)
 
     def put(
         self, a: TensorData, positions: TensorData, values: TensorData, accumulate: bool
     ) -> None:
-        """$a.storage[positions_i] = values_i$ (`+=` if `accumulate`): a thread per position."""
-        if accumulate and a.storage.dtype == np.bool_:  # no atomic add of bools
-            self.on_host(HOST_KERNELS.put, (0,), a, positions, values, accumulate)
-            return
+        """$a.storage[positions_i] = values_i$ (`+=` if `accumulate`, $\\lor$ for bools): a
+        thread per position."""
         check_dims(positions, values)
         size = positions.numel()
         if size == 0:
             return
         args = (a.storage, *self.layout_args(positions), size, *self.layout_args(values))
-        self.launch(self.compiled(cuda_put, accumulate), size, *args)
-
-    # -- on the host: sorts and scatters ---------------------------------------
-    # These kernels have no numba.cuda version: the storages go to the host, the CPU
-    # backend's kernel runs there, and the storages it wrote come back (correct, and slow:
-    # two copies each way).
-
-    def on_host(self, method: Callable, written: tuple[int, ...], *args) -> None:
-        """Run the CPU kernel `method` on host copies of the layouts in `args`, then copy
-        the storages of the arguments at the positions `written` back to the device."""
-        host = [
-            TensorData(self.to_host(x.storage), x.shape, x.strides, x.offset)
-            if isinstance(x, TensorData)
-            else x
-            for x in args
-        ]
-        method(*host)
-        for k in written:
-            args[k].storage.copy_to_device(host[k].storage)
-
-    def sort(
-        self, values: TensorData, indices: TensorData, a: TensorData, dim: int, descending: bool
-    ) -> None:
-        self.on_host(HOST_KERNELS.sort, (0, 1), values, indices, a, dim, descending)
+        kernel = self.compiled("put", accumulate, a.storage.dtype == np.bool_)
+        self.launch(kernel, size, *args)
 
     def scatter_along(
         self, out: TensorData, source: TensorData, index: TensorData, dim: int
     ) -> None:
-        self.on_host(HOST_KERNELS.scatter_along, (0,), out, source, index, dim)
+        """$out[i|index[i|j]] = source[i|j]$ along `dim`: a thread per line, in order."""
+        check_dims(out, source, index)
+        line_shape, lines = self.lines(source, dim)
+        if lines == 0:
+            return
+        storage, _, strides, offset = self.layout_args(out)
+        index_storage, _, index_strides, index_offset = self.layout_args(index)
+        args = (storage, strides, offset, *self.layout_args(source))
+        args += (index_storage, index_strides, index_offset, line_shape, lines, dim)
+        self.launch(self.compiled("scatter_along"), lines, *args)
+
+    def sort(
+        self, values: TensorData, indices: TensorData, a: TensorData, dim: int, descending: bool
+    ) -> None:
+        """Each line along `dim` sorted stably (NaN largest), and the positions it came from:
+        a thread per line, with scratch lines of keys and positions each."""
+        check_dims(values, indices, a)
+        line_shape, lines = self.lines(a, dim)
+        if lines == 0:
+            return
+        keys = self.empty(a.numel(), a.storage.dtype)
+        order, spare = (self.empty(a.numel(), np.dtype(np.int64)) for _ in range(2))
+        (v, _, v_strides, v_offset), (i, _, i_strides, i_offset) = map(
+            self.layout_args, (values, indices)
+        )
+        args = (v, v_strides, v_offset, i, i_strides, i_offset, *self.layout_args(a))
+        args += (line_shape, lines, dim, descending, keys, order, spare)
+        self.launch(self.compiled("sort"), lines, *args)
+
+    def adam_step(self, param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, settings) -> None:
+        """One Adam step of each element of the five contiguous layouts (`fused.adam_element`),
+        with `settings` (a few numbers of the tensors' dtype) copied to the device."""
+        size = param.numel()
+        if size == 0:
+            return
+        layouts = (param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq)
+        args = [x for layout in layouts for x in (layout.storage, layout.offset)]
+        kernel = self.compiled("adam")
+        self.launch(kernel, size, *args, size, cuda.to_device(settings))
 
     def put_reduce(
         self, fn: Callable, a: TensorData, positions: TensorData, values: TensorData
     ) -> None:
-        self.on_host(HOST_KERNELS.put_reduce, (1,), fn, a, positions, values)
-
-
-# The CPU kernels that `on_host` runs.
-HOST_KERNELS = FastBackend()
+        """$a.storage[positions_i] = fn(a.storage[positions_i], values_i)$ in the order of $i$:
+        the positions grouped by target, then a thread per target (`folds.py`)."""
+        check_dims(positions, values)
+        size = positions.numel()
+        if size == 0:
+            return
+        targets = a.storage.shape[0]
+        counts = self.zeros(targets, np.dtype(np.int64))
+        ends = self.empty(targets, np.dtype(np.int64))
+        groups = self.empty(size, np.dtype(np.int64))
+        where = self.layout_args(positions)
+        self.launch(self.compiled("count_targets"), size, counts, *where, size)
+        self.compiled("group_ends")[1, 1](counts, ends)
+        self.launch(self.compiled("group_ordinals"), size, ends, groups, *where, size)
+        args = (a.storage, counts, ends, groups, where[1], *self.layout_args(values))
+        self.launch(self.compiled("fold_groups", fn), targets, *args)

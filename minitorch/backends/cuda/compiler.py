@@ -59,8 +59,8 @@ _thread_index: list = []
 def device_function(fn: Callable):
     """The scalar function `fn` (from `operators.py`) compiled for the GPU, once.
 
-    The plain Python functions `fn` calls (`sigmoid_back` calls `sigmoid`) are
-    compiled too, and `fn` is compiled as a copy that sees them under their names.
+    The plain Python (or `njit`) functions `fn` calls (`sigmoid_back` calls `sigmoid`)
+    are compiled too, and `fn` is compiled as a copy that sees them under their names.
     """
     compiled = _device_functions.get(fn)
     if compiled is None:
@@ -69,6 +69,7 @@ def device_function(fn: Callable):
             if instruction.opname != "LOAD_GLOBAL":
                 continue
             called = scope.get(instruction.argval)
+            called = getattr(called, "py_func", called)  # an `njit` function: its Python
             if isinstance(called, types.FunctionType):
                 scope[instruction.argval] = device_function(called)
         code = fn.__code__

@@ -15,6 +15,9 @@ import warnings
 # numba.cuda costs about a second to import (numba-cuda loads the CUDA bindings): it is
 # imported only where kernels can run, on the simulator or with an NVIDIA driver.
 SIMULATOR = os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
+# `MINITORCH_CUDA_COMPILE=1` imports numba.cuda without a driver, so that the kernels can be
+# compiled to PTX on any machine (scripts/check_cuda_compile.py); none can run there.
+COMPILE_ONLY = os.environ.get("MINITORCH_CUDA_COMPILE", "0") not in ("", "0")
 DRIVER_LIBRARY = "nvcuda.dll" if sys.platform == "win32" else "libcuda.so.1"
 
 
@@ -28,7 +31,7 @@ def driver_present() -> bool:
 
 
 cuda = None  # stays None where kernels cannot run
-if SIMULATOR or driver_present():
+if SIMULATOR or COMPILE_ONLY or driver_present():
     with contextlib.suppress(ImportError):  # a Numba without its CUDA target: the `cuda` extra
         from numba import cuda
     # The grid follows the tensor's size: Numba's advice to launch at least 128 blocks, a

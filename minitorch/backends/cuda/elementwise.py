@@ -1,4 +1,4 @@
-"""The GPU's where and fill: one thread per output element."""
+"""The GPU's where, fill and fused Adam step: one thread per output element."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ from collections.abc import Callable
 
 import numba
 
-from .compiler import MAX_DIMS, index_functions, thread_index_function
+from ..fused import adam_element
+from .compiler import MAX_DIMS, device_function, index_functions, thread_index_function
 from .driver import cuda
 
 
@@ -46,3 +47,19 @@ def cuda_fill() -> Callable:
             out[i] = value
 
     return _fill
+
+
+def cuda_adam() -> Callable:
+    """The body of the fused Adam step: thread $e$ runs `fused.adam_element` on element $e$ of
+    the parameter `w`, its gradient `g`, the moments `m` and `v` and the largest second moment
+    `v_max` (`v` itself without amsgrad), each a storage read from its offset."""
+    adam = device_function(adam_element)
+
+    def _adam(w, i, g, j, m, k, v, l, v_max, n, size, settings):  # noqa: E741
+        e = cuda.grid(1)
+        if e < size:
+            w[i + e], m[k + e], v[l + e], v_max[n + e] = adam(
+                w[i + e], g[j + e], m[k + e], v[l + e], v_max[n + e], settings
+            )
+
+    return _adam

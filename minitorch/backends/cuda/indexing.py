@@ -1,4 +1,5 @@
-"""The GPU's take and put: one thread per position read or written (indexing, gather, scatter)."""
+"""The GPU's take, put and scatter along a dim (indexing, gather, scatter): one thread per
+position read or written, or per line."""
 
 from __future__ import annotations
 
@@ -29,15 +30,17 @@ def cuda_take() -> Callable:
     return _take
 
 
-def cuda_put(accumulate: bool) -> Callable:
+def cuda_put(accumulate: bool, boolean: bool) -> Callable:
     """The body of the put kernel: $a.storage[positions_i] = values_i$, `values` broadcast.
 
     With `accumulate`, $a.storage[positions_i] \\mathrel{+}= values_i$ as an atomic add, so that
-    threads adding to the same position all count; without it one of them wins.
+    threads adding to the same position all count; without it one of them wins. A `boolean`
+    storage has no atomic add: its sum is $a \\lor v$, which the threads whose value is true
+    write as true (all writers write the same, so no update is lost).
     """
     _, index_to_position, broadcast_index = index_functions()
     thread_index = thread_index_function()
-    store = cuda.jit(device=True)(add_to if accumulate else write_to)
+    store = cuda.jit(device=True)((or_into if boolean else add_to) if accumulate else write_to)
 
     def _put(
         a, positions, positions_shape, positions_strides, positions_offset, size,
@@ -60,3 +63,37 @@ def write_to(a, position, value) -> None:
 
 def add_to(a, position, value) -> None:
     cuda.atomic.add(a, position, value)
+
+
+def or_into(a, position, value) -> None:
+    if value:
+        a[position] = True
+
+
+def cuda_scatter_along() -> Callable:
+    """The body of the scatter-along kernel: thread $i$ walks line $i$ of `source` along `dim`
+    in order, $out[i|index[i|j]] = source[i|j]$ (so a repeated position keeps the last value,
+    as on the CPU).
+
+    `line_shape` is `source`'s shape with size 1 in `dim`; `index` has `source`'s shape.
+    """
+    _, index_to_position, _ = index_functions()
+    thread_index = thread_index_function()
+
+    def _scatter_along(
+        out, out_strides, out_offset,
+        source, source_shape, source_strides, source_offset,
+        index, index_strides, index_offset,
+        line_shape, lines, dim,
+    ):  # fmt: skip
+        at = cuda.local.array(MAX_DIMS, numba.int64)[: len(source_shape)]
+        if not thread_index(lines, line_shape, at):
+            return
+        s = source_offset + index_to_position(at, source_strides)
+        i = index_offset + index_to_position(at, index_strides)
+        o = out_offset + index_to_position(at, out_strides)
+        for j in range(source_shape[dim]):
+            position = o + index[i + j * index_strides[dim]] * out_strides[dim]
+            out[position] = source[s + j * source_strides[dim]]
+
+    return _scatter_along

@@ -1,13 +1,18 @@
 """Activations as modules: `ReLU`, `LeakyReLU`, `GELU`, `SiLU`, `ELU`, `Sigmoid`, `Tanh`,
-`Softmax`, `LogSoftmax`; each calls its function in `nn.functional`."""
+`Softmax`, `LogSoftmax`, `Softplus`, `Hardtanh`, `ReLU6`, `SELU`, `CELU`, `Mish`,
+`Hardswish`, `Hardsigmoid`, `PReLU` (with its learned slope), `Softsign`, `Tanhshrink`,
+`LogSigmoid`, `Softmin`, `GLU`, `Threshold`, `Softshrink`, `Hardshrink`; each calls its
+function in `nn.functional`."""
 
 from __future__ import annotations
 
 import warnings
 
 from ..._tensor import Tensor
-from .. import functional
+from ...tensors.creation import empty
+from .. import functional, init
 from ..module import Module
+from ..parameter import Parameter
 
 
 class ReLU(Module):
@@ -134,3 +139,241 @@ class LogSoftmax(Module):
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}"
+
+
+def _inplace_repr(inplace: bool) -> str:
+    return ", inplace=True" if inplace else ""
+
+
+class Softplus(Module):
+    """$\\frac{1}{\\beta} \\ln(1 + e^{\\beta x})$ (linear above `threshold`)."""
+
+    def __init__(self, beta: float = 1.0, threshold: float = 20.0) -> None:
+        super().__init__()
+        self.beta, self.threshold = beta, threshold
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return functional.softplus(input, self.beta, self.threshold)
+
+    def extra_repr(self) -> str:
+        return f"beta={self.beta}, threshold={self.threshold}"
+
+
+class Hardtanh(Module):
+    """$x$ clamped to $[\\text{min\\_val}, \\text{max\\_val}]$."""
+
+    def __init__(self, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> None:
+        super().__init__()
+        self.min_val, self.max_val, self.inplace = min_val, max_val, inplace
+        if max_val <= min_val:
+            raise AssertionError(f"max_val ({max_val}) must be greater than min_val ({min_val})")
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return functional.hardtanh(input, self.min_val, self.max_val, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"min_val={self.min_val}, max_val={self.max_val}" + _inplace_repr(self.inplace)
+
+
+class ReLU6(Hardtanh):
+    """$\\min(\\max(0, x), 6)$."""
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__(0.0, 6.0, inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class _Inplace(Module):
+    """An activation with only `inplace`, which its repr shows when set."""
+
+    function = staticmethod(functional.selu)
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return type(self).function(input, inplace=self.inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class SELU(_Inplace):
+    """$\\lambda x$ for $x > 0$, else $\\lambda \\alpha (e^x - 1)$ (self-normalising)."""
+
+
+class Mish(_Inplace):
+    """$x \\tanh(\\ln(1 + e^x))$."""
+
+    function = staticmethod(functional.mish)
+
+
+class Hardswish(_Inplace):
+    """$x \\operatorname{relu6}(x + 3) / 6$."""
+
+    function = staticmethod(functional.hardswish)
+
+    def extra_repr(self) -> str:
+        return ""
+
+
+class Hardsigmoid(Hardswish):
+    """$\\operatorname{relu6}(x + 3) / 6$."""
+
+    function = staticmethod(functional.hardsigmoid)
+
+
+class CELU(Module):
+    """$\\max(0, x) + \\min(0, \\alpha (e^{x / \\alpha} - 1))$."""
+
+    def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
+        super().__init__()
+        self.alpha, self.inplace = alpha, inplace
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return functional.celu(input, self.alpha, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"alpha={self.alpha}" + _inplace_repr(self.inplace)
+
+
+class PReLU(Module):
+    """$\\max(0, x) + w \\min(0, x)$ with a learned slope `weight` $w$ (one, or one per
+    channel), starting at `init`."""
+
+    def __init__(
+        self, num_parameters: int = 1, init: float = 0.25, device=None, dtype=None
+    ) -> None:
+        super().__init__()
+        self.num_parameters, self.init = num_parameters, init
+        self.weight = Parameter(empty(num_parameters, device=device, dtype=dtype))
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        init.constant_(self.weight, self.init)
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return functional.prelu(input, self.weight)
+
+    def extra_repr(self) -> str:
+        return f"num_parameters={self.num_parameters}"
+
+
+class _Stateless(Module):
+    """An activation without options: `function` of the input."""
+
+    function = staticmethod(functional.softsign)
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return type(self).function(input)
+
+
+class Softsign(_Stateless):
+    """$x / (1 + |x|)$."""
+
+
+class Tanhshrink(_Stateless):
+    """$x - \\tanh x$."""
+
+    function = staticmethod(functional.tanhshrink)
+
+
+class LogSigmoid(_Stateless):
+    """$\\ln \\sigma(x)$."""
+
+    function = staticmethod(functional.logsigmoid)
+
+
+class RReLU(Module):
+    """$x$ for $x > 0$, else $a x$: $a \\sim U(\\text{lower}, \\text{upper})$ per element in
+    training, $(\\text{lower} + \\text{upper}) / 2$ in eval mode."""
+
+    def __init__(
+        self, lower: float = 1.0 / 8, upper: float = 1.0 / 3, inplace: bool = False
+    ) -> None:
+        super().__init__()
+        self.lower, self.upper, self.inplace = lower, upper, inplace
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return functional.rrelu(input, self.lower, self.upper, self.training, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"lower={self.lower}, upper={self.upper}" + _inplace_repr(self.inplace)
+
+
+class Softmax2d(Module):
+    """Softmax over the channels of each position of a (N, C, H, W) or (C, H, W) input."""
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        if input.dim() not in (3, 4):
+            raise ValueError(
+                f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D instead"
+            )
+        return functional.softmax(input, -3)
+
+
+class Softmin(Module):
+    """$e^{-x_i} / \\sum_j e^{-x_j}$ along `dim`."""
+
+    def __init__(self, dim: int | None = None) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return functional.softmin(input, _dim_or_implicit(self.dim, "softmin", input.ndim))
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class GLU(Module):
+    """$a \\otimes \\sigma(b)$ for the halves $a$, $b$ of the input along `dim`."""
+
+    def __init__(self, dim: int = -1) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return functional.glu(input, self.dim)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class Threshold(Module):
+    """$x$ where $x >$ `threshold`, else `value`."""
+
+    def __init__(self, threshold: float, value: float, inplace: bool = False) -> None:
+        super().__init__()
+        self.threshold, self.value, self.inplace = threshold, value, inplace
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return functional.threshold(input, self.threshold, self.value, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"threshold={self.threshold}, value={self.value}" + _inplace_repr(self.inplace)
+
+
+class Softshrink(Module):
+    """$x \\mp \\lambda$ outside $[-\\lambda, \\lambda]$, 0 inside."""
+
+    function = staticmethod(functional.softshrink)
+
+    def __init__(self, lambd: float = 0.5) -> None:
+        super().__init__()
+        self.lambd = lambd
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return type(self).function(input, self.lambd)
+
+    def extra_repr(self) -> str:
+        return str(self.lambd)
+
+
+class Hardshrink(Softshrink):
+    """$x$ outside $[-\\lambda, \\lambda]$, 0 inside."""
+
+    function = staticmethod(functional.hardshrink)

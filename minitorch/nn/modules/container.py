@@ -1,5 +1,6 @@
 """Containers: `Sequential` (a chain of modules), `ModuleList` and `ModuleDict` (modules
-held in a list or dict, registered so their parameters belong to the model)."""
+held in a list or dict, registered so their parameters belong to the model), and
+`ParameterList` and `ParameterDict` (parameters held the same way)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from ..._tensor import Tensor
 from ..module import Module
+from ..parameter import Parameter
 
 
 def _absolute_index(idx: Any, size: int) -> int:
@@ -231,3 +234,154 @@ class ModuleDict(Module):
         pairs = modules.items() if isinstance(modules, Mapping) else modules
         for key, module in pairs:
             self[key] = module
+
+
+def _as_parameter(value: Any) -> Any:
+    """A tensor becomes a `Parameter` (as PyTorch's parameter containers make it); a
+    `Parameter` or another value stays as it is."""
+    if isinstance(value, Tensor) and not isinstance(value, Parameter):
+        return Parameter(value)
+    return value
+
+
+def _describe(value: Any, kind: str) -> str:
+    """PyTorch's line for a held value: `Parameter containing: [<kind> of size 2x3]`."""
+    if not isinstance(value, Tensor):
+        return f"Object of type: {type(value).__name__}"
+    size = "x".join(str(n) for n in value.shape)
+    device = f" ({value.device})" if value.device.type == "cuda" else ""
+    label = "Parameter" if isinstance(value, Parameter) else "Tensor"
+    return f"{label} containing: [{kind} of size {size}{device}]"
+
+
+class ParameterList(Module):
+    """A list of parameters registered as "0", "1", ... (tensors given become Parameters).
+
+    >>> import minitorch
+    >>> from minitorch import nn
+    >>> weights = nn.ParameterList([minitorch.ones(2), minitorch.zeros(3)])
+    >>> [name for name, _ in weights.named_parameters()]
+    ['0', '1']
+    """
+
+    def __init__(self, values: Iterable[Any] | None = None) -> None:
+        super().__init__()
+        self._size = 0
+        if values is not None:
+            self += values
+
+    def __getitem__(self, idx: int | slice) -> Any:
+        if isinstance(idx, slice):
+            return ParameterList(list(self)[idx])
+        return getattr(self, str(_absolute_index(idx, len(self))))
+
+    def __setitem__(self, idx: int, value: Any) -> None:
+        setattr(self, str(_absolute_index(idx, len(self))), _as_parameter(value))
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __iter__(self) -> Iterator[Any]:
+        return (self[i] for i in range(len(self)))
+
+    def __iadd__(self, values: Iterable[Any]) -> ParameterList:
+        return self.extend(values)
+
+    def append(self, value: Any) -> ParameterList:
+        """Add `value` at the end."""
+        self._size += 1
+        self[self._size - 1] = value
+        return self
+
+    def extend(self, values: Iterable[Any]) -> ParameterList:
+        """Add each of `values` at the end."""
+        if isinstance(values, Tensor) or not isinstance(values, Iterable):
+            raise TypeError(
+                "ParameterList.extend should be called with an iterable, but got "
+                + type(values).__name__
+            )
+        for value in values:
+            self.append(value)
+        return self
+
+    def extra_repr(self) -> str:
+        return "\n".join(
+            f"  ({i}): " + _describe(p, str(p.dtype) if isinstance(p, Tensor) else "")
+            for i, p in enumerate(self)
+        )
+
+
+class ParameterDict(Module):
+    """A dict of parameters under their keys (insertion order kept; tensors given become
+    Parameters), registered so they belong to the model."""
+
+    def __init__(self, parameters: Any = None) -> None:
+        super().__init__()
+        self._keys: dict[str, None] = {}
+        if parameters is not None:
+            self.update(parameters)
+
+    def __getitem__(self, key: str) -> Any:
+        return getattr(self, key)
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self._keys[key] = None
+        setattr(self, key, _as_parameter(value))
+
+    def __delitem__(self, key: str) -> None:
+        del self._keys[key]
+        delattr(self, key)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._keys)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._keys
+
+    def keys(self) -> Iterable[str]:
+        return self._keys.keys()
+
+    def items(self) -> Iterable[tuple[str, Any]]:
+        return ((k, self[k]) for k in self._keys)
+
+    def values(self) -> Iterable[Any]:
+        return (self[k] for k in self._keys)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self[key] if key in self else default
+
+    def pop(self, key: str) -> Any:
+        """Remove the entry `key` and return its value."""
+        value = self[key]
+        del self[key]
+        return value
+
+    def clear(self) -> None:
+        """Remove every entry."""
+        for key in list(self._keys):
+            del self[key]
+
+    def update(self, parameters: Any) -> None:
+        """Add the entries of a mapping (or `ParameterDict`), or of (key, value) pairs."""
+        if isinstance(parameters, Mapping | ParameterDict):
+            pairs = list(parameters.items())
+        else:
+            pairs = []
+            for i, pair in enumerate(parameters):
+                if len(pair) != 2:
+                    raise ValueError(
+                        f"ParameterDict update sequence element #{i} has length {len(pair)}; "
+                        "2 is required"
+                    )
+                pairs.append(pair)
+        for key, value in pairs:
+            self[key] = value
+
+    def extra_repr(self) -> str:
+        return "\n".join(
+            f"  ({k}): " + _describe(p, p.type() if isinstance(p, Tensor) else "")
+            for k, p in self.items()
+        )

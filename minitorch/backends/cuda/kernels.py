@@ -1,0 +1,192 @@
+"""The table of the kernels `CudaBackend` launches, and the argument types of their launches.
+
+Every launch names its kernel here (`CudaBackend.compiled(name, *settings)`), so the table
+is the whole set of kernels the backend can run. Each row says which body factory builds
+the kernel, which scalar functions its settings take (`scalar`: a `map` runs a function of
+one value, a `zip`, `reduce` or `scan` one of two, an `arg_reduce` a comparison), the
+other settings it is launched with, and the Numba types of the arguments a launch passes
+for a given element dtype. `scripts/check_cuda_compile.py` reads it to compile every
+kernel with the real CUDA target, on a machine without a GPU.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+from numba import types
+
+from .cuda_ops import cuda_map, cuda_matmul, cuda_reduce, cuda_zip
+from .elementwise import cuda_adam, cuda_fill, cuda_where
+from .folds import cuda_count_targets, cuda_fold_groups, cuda_group_ends, cuda_group_ordinals
+from .indexing import cuda_put, cuda_scatter_along, cuda_take
+from .reductions import cuda_arg_reduce, cuda_scan, cuda_sort
+
+INDEX = types.Array(types.int64, 1, "C")  # a shape or strides buffer on the device
+# The element dtypes a kernel is checked in: the arithmetic ones, and bool where it moves masks.
+ARITHMETIC = (np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.int64))
+ANY = (*ARITHMETIC, np.dtype(np.bool_))
+POSITIONS = (np.dtype(np.int64),)  # kernels over positions only, whatever the tensors' dtype
+
+
+def storage(dtype: np.dtype) -> types.Array:
+    """The Numba type of a storage of `dtype`: a 1-D contiguous device array."""
+    return types.Array(numba.from_dtype(dtype), 1, "C")
+
+
+def layout(dtype: np.dtype) -> tuple:
+    """(storage, shape, strides, offset) of `CudaBackend.layout_args`."""
+    return (storage(dtype), INDEX, INDEX, types.int64)
+
+
+def strided(dtype: np.dtype) -> tuple:
+    """(storage, strides, offset): an output a kernel writes at its input's index."""
+    return (storage(dtype), INDEX, types.int64)
+
+
+# (line shape, lines) of a kernel that runs a thread per line (`CudaBackend.lines`)
+LINES = (INDEX, types.int64)
+
+
+def fold_start(dtype: np.dtype) -> tuple:
+    """(numba type of the partial folds, numpy type of the start): float64 for floating
+    tensors, int64 for the others, as on the CPU."""
+    return (numba.float64, np.float64) if np.dtype(dtype).kind == "f" else (numba.int64, np.int64)
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """A row of the table: `factory(*settings)` is the kernel body.
+
+    `settings(fn, dtype, sizes)` gives the settings tuples of its launches on tensors of
+    `dtype`, with the scalar function `fn` when `scalar` is set (else None) and `sizes` the
+    backend's (threads, block, tile); `args(dtype)` the argument types of such a launch;
+    `dtypes` the element dtypes it is checked in.
+    """
+
+    factory: Callable
+    args: Callable[[np.dtype], tuple]
+    settings: Callable[..., Iterable[tuple]] = lambda *_: [()]
+    scalar: str | None = None
+    dtypes: tuple = ARITHMETIC
+
+
+def elementwise_args(inputs: int) -> Callable[[np.dtype], tuple]:
+    """out layout, size, then `inputs` layouts (`CudaBackend.elementwise`)."""
+    return lambda dtype: (*layout(dtype), types.int64, *(layout(dtype) * inputs))
+
+
+def reduce_settings(fn: Callable, block: int, dtype: np.dtype) -> tuple:
+    """The settings of a reduce launch: the fold, the block, the partials' type."""
+    return (fn, block, fold_start(dtype)[0])
+
+
+def matmul_settings(tile: int, dtype: np.dtype) -> tuple:
+    """The settings of a matmul launch: the tile, the tiles' element type, the sum's start."""
+    return (tile, numba.from_dtype(dtype), np.dtype(dtype).type(0))
+
+
+KERNELS: dict[str, Kernel] = {
+    "map": Kernel(cuda_map, elementwise_args(1), lambda fn, dtype, sizes: [(fn,)], "unary"),
+    "zip": Kernel(cuda_zip, elementwise_args(2), lambda fn, dtype, sizes: [(fn,)], "binary"),
+    "where": Kernel(
+        cuda_where,
+        lambda dtype: (*layout(dtype), types.int64, *layout(np.bool_), *layout(dtype) * 2),
+        dtypes=ANY,
+    ),
+    "fill": Kernel(cuda_fill, lambda dtype: (storage(dtype), types.int64), dtypes=ANY),
+    "reduce": Kernel(
+        cuda_reduce,
+        lambda dtype: (*layout(dtype) * 2, types.int64, fold_start(dtype)[0]),
+        lambda fn, dtype, sizes: [reduce_settings(fn, sizes[1], dtype)],
+        "binary",
+    ),
+    "arg_reduce": Kernel(
+        cuda_arg_reduce,
+        lambda dtype: (
+            storage(dtype),
+            storage(np.int64),
+            INDEX,
+            INDEX,
+            types.int64,
+            types.int64,
+            INDEX,
+            types.int64,
+            *layout(dtype),
+            types.int64,
+        ),
+        lambda fn, dtype, sizes: [(fn,)],
+        "comparison",
+    ),
+    "matmul": Kernel(
+        cuda_matmul,
+        lambda dtype: layout(dtype) * 3,
+        lambda _, dtype, sizes: [matmul_settings(sizes[2], dtype)],
+    ),
+    "scan": Kernel(
+        cuda_scan,
+        lambda dtype: (*strided(dtype), *layout(dtype), *LINES, types.int64, fold_start(dtype)[0]),
+        lambda fn, dtype, sizes: [(fn,)],
+        "binary",
+    ),
+    "take": Kernel(
+        cuda_take,
+        lambda dtype: (*layout(dtype), types.int64, *layout(np.int64), storage(dtype)),
+        dtypes=ANY,
+    ),
+    "put": Kernel(
+        cuda_put,
+        lambda dtype: (storage(dtype), *layout(np.int64), types.int64, *layout(dtype)),
+        lambda _, dtype, sizes: [(False, dtype == np.bool_), (True, dtype == np.bool_)],
+        dtypes=ANY,
+    ),
+    "count_targets": Kernel(
+        cuda_count_targets,
+        lambda dtype: (storage(np.int64), *layout(np.int64), types.int64),
+        dtypes=POSITIONS,
+    ),
+    "group_ends": Kernel(cuda_group_ends, lambda dtype: (storage(np.int64),) * 2, dtypes=POSITIONS),
+    "group_ordinals": Kernel(
+        cuda_group_ordinals,
+        lambda dtype: (*(storage(np.int64),) * 2, *layout(np.int64), types.int64),
+        dtypes=POSITIONS,
+    ),
+    "fold_groups": Kernel(
+        cuda_fold_groups,
+        lambda dtype: (
+            storage(dtype),
+            *(storage(np.int64),) * 3,
+            INDEX,
+            *layout(dtype),
+        ),
+        lambda fn, dtype, sizes: [(fn,)],
+        "binary",
+    ),
+    "sort": Kernel(
+        cuda_sort,
+        lambda dtype: (
+            *strided(dtype),
+            *strided(np.int64),
+            *layout(dtype),
+            *LINES,
+            types.int64,
+            types.boolean,
+            storage(dtype),
+            storage(np.int64),
+            storage(np.int64),
+        ),
+        dtypes=ANY,
+    ),
+    "adam": Kernel(
+        cuda_adam,
+        lambda dtype: (*(storage(dtype), types.int64) * 5, types.int64, storage(dtype)),
+        dtypes=ARITHMETIC[:2],
+    ),
+    "scatter_along": Kernel(
+        cuda_scatter_along,
+        lambda dtype: (*strided(dtype), *layout(dtype), *strided(np.int64), *LINES, types.int64),
+        dtypes=ANY,
+    ),
+}

@@ -1,0 +1,62 @@
+"""`Adadelta`: steps whose size comes from running averages of squared gradients and of
+squared past steps, so no learning rate needs tuning (Zeiler)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from .._tensor import Tensor
+from .moments import counted_state
+from .optimizer import Optimizer, check_options, check_supported, descent_gradient
+
+
+class Adadelta(Optimizer):
+    """Adadelta: with $E[g^2]$ and $E[\\Delta^2]$ running averages (decay $\\rho$),
+
+    $$E[g^2] \\leftarrow \\rho E[g^2] + (1 - \\rho) g^2, \\quad
+    \\Delta = \\frac{\\sqrt{E[\\Delta^2] + \\epsilon}}{\\sqrt{E[g^2] + \\epsilon}}\\, g,$$
+    $$E[\\Delta^2] \\leftarrow \\rho E[\\Delta^2] + (1 - \\rho) \\Delta^2, \\quad
+    w \\leftarrow w - \\mathrm{lr}\\,\\Delta.$$
+    """
+
+    def __init__(
+        self,
+        params: Iterable,
+        lr: float = 1.0,
+        rho: float = 0.9,
+        eps: float = 1e-6,
+        weight_decay: float = 0,
+        foreach: bool | None = None,
+        *,
+        capturable: bool = False,
+        maximize: bool = False,
+        differentiable: bool = False,
+    ) -> None:
+        check_options(lr=lr)
+        if not 0.0 <= rho <= 1.0:
+            raise ValueError(f"Invalid rho value: {rho}")
+        check_options(eps=eps, weight_decay=weight_decay)
+        defaults = {
+            "lr": lr,
+            "rho": rho,
+            "eps": eps,
+            "weight_decay": weight_decay,
+            "maximize": maximize,
+            "capturable": capturable,
+            "foreach": foreach,
+            "differentiable": differentiable,
+        }
+        check_supported(defaults)
+        super().__init__(params, defaults)
+
+    def _update(self, p: Tensor, group: dict[str, Any]) -> None:
+        state = self.state[p]
+        counted_state(state, p, "square_avg", "acc_delta")
+        grad = descent_gradient(p, group)
+        rho, eps = group["rho"], group["eps"]
+        square_avg, acc_delta = state["square_avg"], state["acc_delta"]
+        square_avg.mul_(rho).addcmul_(grad, grad, value=1 - rho)
+        delta = acc_delta.add(eps).sqrt_().div_(square_avg.add(eps).sqrt_()).mul_(grad)
+        acc_delta.mul_(rho).addcmul_(delta, delta, value=1 - rho)
+        p.add_(delta, alpha=-group["lr"])

@@ -1,0 +1,58 @@
+"""`Adamax`: Adam with the infinity norm of past gradients in place of their RMS."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from .._tensor import Tensor
+from .moments import check_betas, counted_state
+from .optimizer import Optimizer, check_options, check_supported, descent_gradient
+
+
+class Adamax(Optimizer):
+    """Adamax (Kingma & Ba): at step $t$,
+
+    $$m \\leftarrow \\beta_1 m + (1 - \\beta_1) g, \\quad
+    u \\leftarrow \\max(\\beta_2 u, |g| + \\epsilon), \\quad
+    w \\leftarrow w - \\frac{\\mathrm{lr}}{1 - \\beta_1^t} \\frac{m}{u}.$$
+    """
+
+    def __init__(
+        self,
+        params: Iterable,
+        lr: float = 2e-3,
+        betas: tuple[float, float] = (0.9, 0.999),
+        eps: float = 1e-8,
+        weight_decay: float = 0,
+        foreach: bool | None = None,
+        *,
+        maximize: bool = False,
+        differentiable: bool = False,
+        capturable: bool = False,
+    ) -> None:
+        check_options(lr=lr, eps=eps)
+        check_betas(betas)
+        check_options(weight_decay=weight_decay)
+        defaults = {
+            "lr": lr,
+            "betas": betas,
+            "eps": eps,
+            "weight_decay": weight_decay,
+            "foreach": foreach,
+            "maximize": maximize,
+            "differentiable": differentiable,
+            "capturable": capturable,
+        }
+        check_supported(defaults)
+        super().__init__(params, defaults)
+
+    def _update(self, p: Tensor, group: dict[str, Any]) -> None:
+        state = self.state[p]
+        t = counted_state(state, p, "exp_avg", "exp_inf")
+        grad = descent_gradient(p, group)
+        beta1, beta2 = group["betas"]
+        exp_avg, exp_inf = state["exp_avg"], state["exp_inf"]
+        exp_avg.lerp_(grad, 1 - beta1)
+        exp_inf.copy_(exp_inf.mul_(beta2).maximum(grad.abs().add_(group["eps"])))
+        p.addcdiv_(exp_avg, exp_inf, value=-group["lr"] / (1 - beta1**t))

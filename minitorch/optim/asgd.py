@@ -1,0 +1,73 @@
+"""`ASGD`: averaged stochastic gradient descent (Polyak & Juditsky): plain SGD steps with a
+decaying rate, and a running average of the iterates kept as `state["ax"]`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from .._tensor import Tensor
+from ..tensors.creation import tensor
+from .moments import counted_state
+from .optimizer import Optimizer, check_options, check_supported, descent_gradient
+
+
+class ASGD(Optimizer):
+    """ASGD: at step $t$, with rate $\\eta$ (`lr` at first) and averaging weight $\\mu$ (1 at
+    first),
+
+    $$w \\leftarrow (1 - \\lambda \\eta) w - \\eta g, \\quad
+    \\bar w \\leftarrow \\bar w + \\mu (w - \\bar w),$$
+    $$\\eta \\leftarrow \\frac{\\mathrm{lr}}{(1 + \\lambda\\, \\mathrm{lr}\\, t)^\\alpha},
+    \\quad \\mu \\leftarrow \\frac{1}{\\max(1, t - t_0)}.$$
+
+    $\\eta$ and $\\mu$ are float32 0-dim tensors in the state, as PyTorch keeps them, and
+    rounded to float32 at each step.
+    """
+
+    def __init__(
+        self,
+        params: Iterable,
+        lr: float = 1e-2,
+        lambd: float = 1e-4,
+        alpha: float = 0.75,
+        t0: float = 1e6,
+        weight_decay: float = 0,
+        foreach: bool | None = None,
+        maximize: bool = False,
+        differentiable: bool = False,
+        capturable: bool = False,
+    ) -> None:
+        check_options(lr=lr, weight_decay=weight_decay)
+        defaults = {
+            "lr": lr,
+            "lambd": lambd,
+            "alpha": alpha,
+            "t0": t0,
+            "weight_decay": weight_decay,
+            "foreach": foreach,
+            "maximize": maximize,
+            "differentiable": differentiable,
+            "capturable": capturable,
+        }
+        check_supported(defaults)
+        super().__init__(params, defaults)
+
+    def _update(self, p: Tensor, group: dict[str, Any]) -> None:
+        state = self.state[p]
+        t = counted_state(
+            state, p, ("eta", lambda: tensor(float(group["lr"]))), ("mu", lambda: tensor(1.0)), "ax"
+        )
+        grad = descent_gradient(p, group)
+        lr, lambd = group["lr"], group["lambd"]
+        eta, mu, ax = state["eta"], state["mu"], state["ax"]
+        eta_value = eta.item()
+        p.mul_(1 - lambd * eta_value)
+        p.add_(grad, alpha=-eta_value)
+        if mu.item() != 1:
+            ax.add_(p.sub(ax).mul_(mu.item()))
+        else:
+            ax.copy_(p)
+        # the new values pass through float32 tensors, as PyTorch's do, whatever the state's dtype
+        eta.copy_(tensor(lr / ((1 + lambd * lr * t) ** group["alpha"])))
+        mu.copy_(tensor(1 / max(1, t - group["t0"])))

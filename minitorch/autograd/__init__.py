@@ -5,7 +5,7 @@ Module 2 builds it on the graph engine of module 1 (`minitorch/autodiff.py`):
 (the nodes a forward records, `sum_to`), `graph.py` (`backward`, `grad`),
 `grad_mode.py` (`no_grad`, ...), `gradcheck.py` (central differences), `functional.py`
 (Jacobians, Hessians and their products with vectors), `forward_ad.py` (dual tensors:
-forward mode) and `anomaly_mode.py` (which forward
+forward mode), `variable.py` (pre-0.4 names: `Variable`) and `anomaly_mode.py` (which forward
 call made a NaN gradient).
 """
 
@@ -27,8 +27,22 @@ from .grad_mode import (
 )
 from .gradcheck import GradcheckError, grad_check, gradcheck, gradgradcheck
 from .graph import backward, grad
+from .nodes import SavedTensor
+from .variable import (
+    Variable,
+    is_multithreading_enabled,
+    is_view_replay_enabled,
+    set_multithreading_enabled,
+    variable,
+)
 
 __all__ = [
+    "SavedTensor",
+    "Variable",
+    "is_multithreading_enabled",
+    "is_view_replay_enabled",
+    "set_multithreading_enabled",
+    "variable",
     "Function",
     "GradcheckError",
     "backward",

@@ -1411,6 +1411,13 @@ class Tensor(TensorBase):
     def reciprocal_(self) -> Tensor:
         """In-place version of `reciprocal`: the result is written into the tensor."""
 
+    def register_hook(self, hook):
+        """Call `hook(grad)` with this tensor's gradient whenever backward computes it; a
+        returned tensor replaces the gradient. `handle.remove()` takes it away."""
+
+    def register_post_accumulate_grad_hook(self, hook):
+        """Call `hook(self)` after backward has added into this leaf's `.grad`."""
+
     def relu(self) -> Tensor:
         """$\\max(a, 0)$ elementwise."""
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 from . import dtypes
 from .autograd.graph import backward as backward_into
 from .autograd.graph import run_backward
+from .autograd.hooks import RemovableHandle, register_hook, register_post_accumulate_grad_hook
 from .backends.tensor_data import TensorData
 from .dtypes import DType
 from .ops import (
@@ -75,6 +76,23 @@ class Tensor(TensorBase):
     def mT(self) -> Tensor:  # noqa: N802 -- PyTorch's name
         """The last two dimensions swapped (a batch of transposed matrices)."""
         return self.transpose(-2, -1)
+
+    def register_hook(self, hook) -> RemovableHandle:
+        """Call `hook(grad)` with this tensor's gradient whenever backward computes it; a
+        returned tensor replaces the gradient. `handle.remove()` takes it away.
+
+        >>> import minitorch
+        >>> x = minitorch.ones(2, requires_grad=True)
+        >>> handle = x.register_hook(lambda grad: grad * 10)
+        >>> (x * 3).sum().backward()
+        >>> x.grad
+        tensor([30., 30.])
+        """
+        return register_hook(self, hook)
+
+    def register_post_accumulate_grad_hook(self, hook) -> RemovableHandle:
+        """Call `hook(self)` after backward has added into this leaf's `.grad`."""
+        return register_post_accumulate_grad_hook(self, hook)
 
     def backward(
         self,

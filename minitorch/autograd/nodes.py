@@ -34,6 +34,7 @@ from ..tensors import creation
 from ..tensors.base import TensorBase, make_tensor
 from .anomaly_mode import anomaly, check_backward_results, remember_forward
 from .grad_mode import _state
+from .hooks import after_accumulation, hooked, leaf_gradient
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -175,6 +176,7 @@ class Node:
         "input_meta",
         "retained",
         "outputs",
+        "hooks",
         "__weakref__",
     )
 
@@ -184,6 +186,7 @@ class Node:
         self.next_functions = next_functions
         self.input_meta = input_meta
         self.retained = None
+        self.hooks = None  # {handle id: (output number, hook)} from register_hook
         self.outputs = None  # for a Function of several outputs: (weakref, shape, dtype) each
 
     def name(self) -> str:
@@ -210,6 +213,8 @@ class Node:
 
     def chain_rule(self, d_output: Tensor) -> list[tuple[Node, Tensor]]:
         """Pairs (input node, gradient for that input) from the operation's backward."""
+        if self.hooks is not None:  # register_hook on the tensor(s) this node made
+            d_output = self.hooked_gradients(d_output)
         if _state.captured is not None:
             capture(self, d_output)
         if self.retained is not None:  # retain_grad() fills .grad in autograd.grad too
@@ -243,6 +248,16 @@ class Node:
                 gradient = fit_gradient(gradient, *meta, self.name(), index)
                 pairs.append((node, OutputGradients.of(node, nr, gradient)))
         return pairs
+
+    def hooked_gradients(self, d_output):
+        """`d_output` after the hooks registered on this node's output tensors."""
+        if self.outputs is None:
+            return hooked([hook for _, hook in self.hooks.values()], d_output)
+        grads = list(d_output.grads)
+        for nr, hook in list(self.hooks.values()):
+            if grads[nr] is not None:
+                grads[nr] = hooked([hook], grads[nr])
+        return OutputGradients(grads)
 
     def keep_retained(self, d_output) -> None:
         """Add the gradient of the tensor that called `retain_grad()` into its `.grad`
@@ -294,10 +309,12 @@ class AccumulateGrad(Node):
         return True
 
     def accumulate_derivative(self, d: Tensor) -> None:
+        d = leaf_gradient(self.variable, d)
         if _state.captured is not None:
             capture(self, d)
         else:
             keep_gradient(self.variable, d)
+            after_accumulation(self.variable)
 
 
 class DelayedError:

@@ -62,6 +62,7 @@ ANSWERED_FILES = (
     "test_tensor_conv",
     "test_tensor_edge_cases",
     "test_tensor_gather",
+    "test_tensor_math",
     "test_tensor_indexing",
     "test_tensor_conveniences",
     "test_tensor_creation",

@@ -63,6 +63,7 @@ ANSWERED_FILES = (
     "test_tensor_edge_cases",
     "test_tensor_gather",
     "test_tensor_math",
+    "test_tensor_reductions",
     "test_tensor_indexing",
     "test_tensor_conveniences",
     "test_tensor_creation",
@@ -419,6 +420,30 @@ def assert_compared_as_recorded(cases, answers, key: str) -> None:
     `answers[key]`, as `compare` checks it."""
     fn, arrays, options = cases[key]
     assert_matches(fn, arrays, answers[key], **options)
+
+
+class ComparedCases:
+    """A test file's `compare` cases (key -> (fn, arrays, `compare`'s options)) and `errors`
+    (case -> function of lib that raises), checked against the answers torch gave, recorded in
+    tests/data for `test_file`."""
+
+    def __init__(self, test_file, cases: dict[str, tuple], errors: dict):
+        self.cases, self.errors = cases, errors
+        self.answers = recorded_answers(test_file)
+
+    def torch_answers(self, torch) -> dict[str, dict]:
+        """What `torch` gives: each case's `comparison`, each error's outcome ("error case")."""
+        errors = outcome_answers(torch, {"error": self.errors}, torch_names=True)
+        return {**comparison_answers(torch, self.cases), **errors}
+
+    def check(self, key: str) -> None:
+        """Case `key` gives in minitorch what torch gave, as `compare` checks it."""
+        assert_compared_as_recorded(self.cases, self.answers, key)
+
+    def check_error(self, case: str) -> None:
+        """Error `case` raises in minitorch what torch raised (the same type and text)."""
+        function = self.errors[case]
+        assert_outcome_as_recorded(self.answers, "error", case, function, torch_names=True)
 
 
 def same_error(fn) -> None:

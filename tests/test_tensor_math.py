@@ -10,14 +10,7 @@ import math
 
 import numpy as np
 import pytest
-from helpers import (
-    assert_compared_as_recorded,
-    assert_outcome_as_recorded,
-    comparison_answers,
-    floats,
-    outcome_answers,
-    recorded_answers,
-)
+from helpers import ComparedCases, floats
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -149,21 +142,9 @@ ERRORS = {
     "lerp of integers": lambda lib: lib.lerp(lib.tensor([1, 2]), lib.tensor([1, 2]), 0.5),
     "isclose of integers and floats": lambda lib: lib.isclose(lib.tensor([1]), lib.tensor([1.0])),
 }
-ANSWERS = recorded_answers(__file__)
-
-
-def torch_answers(torch) -> dict[str, dict]:
-    """What `torch` gives for each case (recorded by scripts/record_torch_answers.py)."""
-    errors = outcome_answers(torch, {"error": ERRORS}, torch_names=True)
-    return {**comparison_answers(torch, CASES), **errors}
-
-
-def check(key: str) -> None:
-    assert_compared_as_recorded(CASES, ANSWERS, key)
-
-
-def check_error(case: str) -> None:
-    assert_outcome_as_recorded(ANSWERS, "error", case, ERRORS[case], torch_names=True)
+RECORDED = ComparedCases(__file__, CASES, ERRORS)
+torch_answers = RECORDED.torch_answers
+check, check_error = RECORDED.check, RECORDED.check_error
 
 
 @pytest.mark.parametrize("name", ALL_UNARY)

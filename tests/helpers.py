@@ -23,6 +23,10 @@ runs `fn(lib, *inputs)`, and checks that the results agree in shape, dtype,
 values and `grad_fn` name; for floating inputs it backpropagates the same
 random weighting of the outputs in both and compares the gradients, and
 checks minitorch's gradients against central differences (`grad_check`).
+`comparison(lib, fn, arrays)` is what `compare` compares of one library's run, and
+`assert_matches(fn, arrays, theirs)` checks minitorch's against it, so that a file's cases can
+be recorded from torch (`comparison_answers`) and checked without it
+(`assert_compared_as_recorded`) exactly as `compare` checks them live.
 `same_error(fn)` checks that both raise the same exception with the same text;
 `assert_same(fn)` that `fn(lib)` gives the same result or the same error in both.
 """
@@ -52,9 +56,14 @@ ANSWERED_FILES = (
     "test_nn_pooling",
     "test_nn_losses",
     "test_optim",
+    "test_optim_lbfgs",
+    "test_optim_more",
+    "test_lr_scheduler_more",
     "test_tensor_conv",
     "test_tensor_edge_cases",
     "test_tensor_gather",
+    "test_tensor_math",
+    "test_tensor_reductions",
     "test_tensor_indexing",
     "test_tensor_conveniences",
     "test_tensor_creation",
@@ -313,59 +322,128 @@ def weighted_loss(outputs: list, lib, differentiable=lambda out: out.requires_gr
     return loss
 
 
-def compare(fn, arrays, *, permuted=False, grad=True, central=True, names=True, atol=1e-6):
-    """Assert that `fn(minitorch, ...)` and `fn(torch, ...)` agree, gradients included
-    (`grad`), minitorch's with central differences too (`central`), node names (`names`)."""
-    ours_leaves, ours_inputs, ours = run(minitorch, fn, arrays, permuted, grad)
-    their_leaves, _, theirs = run(torch, fn, arrays, permuted, grad)
-    if type(theirs).__module__ == "torch.return_types":
-        assert repr(ours).startswith(f"minitorch.return_types.{type(theirs).__name__}(")
-        assert ours.values is ours[0] and ours.indices is ours[1]
-    ours_all, theirs_all = tensors_in(ours), tensors_in(theirs)
-    if not ours_all:
-        assert ours == theirs
+def return_type(result) -> str | None:
+    """The name of the type of a (values, indices) result ("max"), or None."""
+    text = repr(result) if isinstance(result, tuple) else ""
+    for prefix in ("minitorch.return_types.", "torch.return_types."):
+        if text.startswith(prefix):
+            return text[len(prefix) : text.index("(")]
+    return None
+
+
+def comparison_run(lib, fn, arrays, permuted=False, grad=True):
+    """`run` of `fn` in `lib`, and what `compare` compares of it: a result without tensors
+    ("result"); or its return type, each output tensor's values, dtype and `grad_fn` name
+    ("output k", ...), whether any output is differentiable, and (`grad`) each leaf's gradient of
+    the `weighted_loss` ("grad k", where it has one)."""
+    leaves, inputs, result = run(lib, fn, arrays, permuted, grad)
+    outputs = tensors_in(result)
+    if not outputs:
+        return {"result": as_recorded(result)}, leaves, inputs, result
+    record = {"return type": return_type(result)}
+    for k, out in enumerate(outputs):
+        record[f"output {k}"] = described(out)
+        record[f"output {k} dtype"] = dtype_name(out)
+        record[f"output {k} grad_fn"] = None if out.grad_fn is None else out.grad_fn.name()
+    loss = weighted_loss(outputs, lib) if grad else None
+    record["differentiable"] = loss is not None
+    if loss is not None:
+        loss.backward()
+        for k, leaf in enumerate(leaves):
+            if leaf.grad is not None:
+                record[f"grad {k}"] = described(leaf.grad)
+    return record, leaves, inputs, result
+
+
+def comparison(lib, fn, arrays, permuted=False, grad=True) -> dict:
+    """What `compare` compares of `fn(lib, ...)` (`comparison_run`'s record)."""
+    return comparison_run(lib, fn, arrays, permuted, grad)[0]
+
+
+def assert_matches(
+    fn, arrays, theirs: dict, *, permuted=False, grad=True, central=True, names=True, atol=1e-6
+):
+    """`fn(minitorch, ...)` gives `theirs` (torch's `comparison`, live or recorded): values
+    within `atol` and relative 1e-6, gradients within 1e-6 and relative 1e-5, the same dtypes,
+    return type and (`names`) `grad_fn` names; then (`central`) minitorch's gradients pass
+    central differences."""
+    ours, leaves, inputs, result = comparison_run(minitorch, fn, arrays, permuted, grad)
+    if ours.get("return type"):
+        assert result.values is result[0] and result.indices is result[1]
+    kept = [k for k in theirs if names or not k.endswith("grad_fn")]
+    values = [k for k in kept if not k.startswith("grad ")]
+    grads = [k for k in kept if k.startswith("grad ")]
+
+    def pick(record, keys):
+        return {k: record[k] for k in keys if k in record}
+
+    found = differences(pick(ours, values), pick(theirs, values), 1e-6, atol)
+    found += differences(pick(ours, grads), pick(theirs, grads), 1e-5, 1e-6)
+    assert not found, "minitorch differs from torch: " + "\n".join(found)
+    if not central or not theirs.get("differentiable"):
         return
-    assert len(ours_all) == len(theirs_all)
-    for k, (a, b) in enumerate(zip(ours_all, theirs_all, strict=True)):
-        where = f"output {k}"
-        assert tuple(a.shape) == tuple(b.shape), f"{where}: shape {a.shape} != {b.shape}"
-        assert str(a.dtype).split(".")[-1] == str(b.dtype).split(".")[-1], f"{where}: dtype"
-        expected = b.detach().numpy()
-        actual = a.detach().numpy()
-        assert np.allclose(actual, expected, atol=atol, rtol=1e-6, equal_nan=True), (
-            f"{where}:\nminitorch {actual}\ntorch     {expected}"
-        )
-        a_name = a.grad_fn.name() if a.grad_fn is not None else None
-        b_name = b.grad_fn.name() if b.grad_fn is not None else None
-        assert a_name == b_name or not names, f"{where}: grad_fn {a_name} != {b_name}"
-    if not grad or weighted_loss(theirs_all, torch) is None:
-        return
-    weighted_loss(ours_all, minitorch).backward()
-    weighted_loss(theirs_all, torch).backward()
-    for k, (a, b) in enumerate(zip(ours_leaves, their_leaves, strict=True)):
-        if b.grad is None:
-            continue
-        assert a.grad is not None, f"input {k}: no gradient"
-        assert np.allclose(a.grad.numpy(), b.grad.numpy(), atol=1e-6, rtol=1e-5, equal_nan=True), (
-            f"input {k} gradient:\nminitorch {a.grad.numpy()}\ntorch     {b.grad.numpy()}"
-        )
-    if not central:
-        return
-    floats = [leaf for leaf in ours_leaves if leaf.requires_grad]
-    others = {k: x for k, x in enumerate(ours_inputs) if not ours_leaves[k].requires_grad}
+    floats = [leaf for leaf in leaves if leaf.requires_grad]
+    others = {k: x for k, x in enumerate(inputs) if not leaves[k].requires_grad}
 
     def as_leaves(*xs):
-        inputs, it = [], iter(xs)
-        for k in range(len(ours_inputs)):
+        given, it = [], iter(xs)
+        for k in range(len(inputs)):
             if k in others:
-                inputs.append(others[k])
+                given.append(others[k])
             else:
                 x = next(it)
-                inputs.append(x.permute(*reversed(range(x.ndim))) if permuted else x)
-        outputs = tensors_in(fn(minitorch, *inputs))
+                given.append(x.permute(*reversed(range(x.ndim))) if permuted else x)
+        outputs = tensors_in(fn(minitorch, *given))
         return weighted_loss(outputs, minitorch, lambda out: out.dtype.is_floating_point)
 
     minitorch.grad_check(as_leaves, *floats)
+
+
+def compare(fn, arrays, *, permuted=False, grad=True, central=True, names=True, atol=1e-6):
+    """Assert that `fn(minitorch, ...)` and `fn(torch, ...)` agree, gradients included
+    (`grad`), minitorch's with central differences too (`central`), node names (`names`)."""
+    theirs = comparison(torch, fn, arrays, permuted, grad)
+    options = {"permuted": permuted, "grad": grad, "central": central, "names": names}
+    assert_matches(fn, arrays, theirs, **options, atol=atol)
+
+
+def comparison_answers(lib, cases: dict[str, tuple]) -> dict[str, dict]:
+    """`comparison` in `lib` of each case (key -> (fn, arrays, `compare`'s options))."""
+    return {
+        key: comparison(lib, fn, arrays, options.get("permuted", False), options.get("grad", True))
+        for key, (fn, arrays, options) in cases.items()
+    }
+
+
+def assert_compared_as_recorded(cases, answers, key: str) -> None:
+    """Case `key` of `cases` (as `comparison_answers`'), run in minitorch, gives the recorded
+    `answers[key]`, as `compare` checks it."""
+    fn, arrays, options = cases[key]
+    assert_matches(fn, arrays, answers[key], **options)
+
+
+class ComparedCases:
+    """A test file's `compare` cases (key -> (fn, arrays, `compare`'s options)) and `errors`
+    (case -> function of lib that raises), checked against the answers torch gave, recorded in
+    tests/data for `test_file`."""
+
+    def __init__(self, test_file, cases: dict[str, tuple], errors: dict):
+        self.cases, self.errors = cases, errors
+        self.answers = recorded_answers(test_file)
+
+    def torch_answers(self, torch) -> dict[str, dict]:
+        """What `torch` gives: each case's `comparison`, each error's outcome ("error case")."""
+        errors = outcome_answers(torch, {"error": self.errors}, torch_names=True)
+        return {**comparison_answers(torch, self.cases), **errors}
+
+    def check(self, key: str) -> None:
+        """Case `key` gives in minitorch what torch gave, as `compare` checks it."""
+        assert_compared_as_recorded(self.cases, self.answers, key)
+
+    def check_error(self, case: str) -> None:
+        """Error `case` raises in minitorch what torch raised (the same type and text)."""
+        function = self.errors[case]
+        assert_outcome_as_recorded(self.answers, "error", case, function, torch_names=True)
 
 
 def same_error(fn) -> None:

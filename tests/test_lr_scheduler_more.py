@@ -3,23 +3,21 @@ CyclicLR, SequentialLR and ChainedScheduler against torch: the rates (and Cyclic
 momentum) of every group for 20 epochs, state dicts that resume the schedule, the keys
 torch saves, and torch's errors.
 
-torch 2.13's rates are recorded in tests/recorded/lr_scheduler_rates.json (so the tests
-compare without torch); with torch installed they also compare live.
-`python tests/test_lr_scheduler_more.py` records the file again.
+torch 2.13's rates are recorded in tests/data/test_lr_scheduler_more.json
+(scripts/record_torch_answers.py from `torch_answers`), so the tests compare without torch;
+with torch installed they also compare live.
 """
 
 from __future__ import annotations
 
-import json
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import recorded_answers
 
 import minitorch
 
-RECORDED = Path(__file__).parent / "recorded" / "lr_scheduler_rates.json"
 EPOCHS = 20
 
 
@@ -108,18 +106,18 @@ def schedule(optimizer, scheduler, epochs=EPOCHS, start=0) -> list:
     return seen
 
 
-def record(torch) -> dict:
+def torch_answers(torch) -> dict[str, dict]:
+    """What `torch` gives for each case (recorded by scripts/record_torch_answers.py): the
+    `schedule` (epoch, group, [rate, momentum]) and the keys of the scheduler's state dict."""
     answers = {}
     for case in CASES:
         optimizer, scheduler = build(torch, case)
-        rates = schedule(optimizer, scheduler)
+        rates = np.array(schedule(optimizer, scheduler), dtype=np.float64)
         answers[case] = {"rates": rates, "keys": sorted(scheduler.state_dict())}
     return answers
 
 
-@pytest.fixture(scope="module")
-def recorded():
-    return json.loads(RECORDED.read_text())
+ANSWERS = recorded_answers(__file__)
 
 
 def assert_rates(ours, theirs, case):
@@ -128,8 +126,8 @@ def assert_rates(ours, theirs, case):
 
 
 @pytest.mark.parametrize("case", CASES)
-def test_rates_are_torchs(case, recorded):
-    assert_rates(schedule(*build(minitorch, case)), recorded[case]["rates"], case)
+def test_rates_are_torchs(case):
+    assert_rates(schedule(*build(minitorch, case)), ANSWERS[case]["rates"], case)
 
 
 # torch's flag for its warning when get_lr() is called outside step(), which minitorch
@@ -138,13 +136,13 @@ TORCH_ONLY = {"_get_lr_called_within_step"}
 
 
 @pytest.mark.parametrize("case", CASES)
-def test_state_dict_keys_are_torchs(case, recorded):
+def test_state_dict_keys_are_torchs(case):
     ours = set(build(minitorch, case)[1].state_dict())
-    assert ours == set(recorded[case]["keys"]) - TORCH_ONLY
+    assert ours == set(ANSWERS[case]["keys"]) - TORCH_ONLY
 
 
 @pytest.mark.parametrize("case", CASES)
-def test_state_dict_resumes_the_schedule(case, recorded):
+def test_state_dict_resumes_the_schedule(case):
     """7 epochs, then a fresh optimizer and scheduler (the optimizer's group options copied,
     the scheduler's state loaded): epochs 7..19 are the recorded ones."""
     optimizer, scheduler = build(minitorch, case)
@@ -158,7 +156,7 @@ def test_state_dict_resumes_the_schedule(case, recorded):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the fresh optimizer has not stepped
         rest = schedule(fresh_optimizer, fresh, start=7)
-    assert_rates(rest, recorded[case]["rates"][7:], case)
+    assert_rates(rest, ANSWERS[case]["rates"][7:], case)
 
 
 def test_warm_restarts_takes_fractional_epochs():
@@ -225,9 +223,3 @@ def test_rates_against_live_torch(torch, case):
     ours, theirs = build(minitorch, case), build(torch, case)
     assert_rates(schedule(*ours), schedule(*theirs), case)
     assert set(ours[1].state_dict()) == set(theirs[1].state_dict()) - TORCH_ONLY
-
-
-if __name__ == "__main__":
-    import torch as live_torch
-
-    RECORDED.write_text(json.dumps(record(live_torch)) + "\n")

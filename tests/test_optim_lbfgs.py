@@ -3,22 +3,19 @@ counts over five `step(closure)` calls on the small tanh network of test_optim_m
 (fixed steps, strong-Wolfe line search, short histories), Rosenbrock's minimum, and
 torch's errors.
 
-torch 2.13's runs are recorded in tests/recorded/lbfgs_runs.json; with torch installed
-they also run live. `python tests/test_optim_lbfgs.py` records the file again.
+torch 2.13's runs are recorded in tests/data/test_optim_lbfgs.json
+(scripts/record_torch_answers.py from `torch_answers`); with torch installed they also run live.
 """
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import numpy as np
 import pytest
+from helpers import recorded_answers
 from test_optim_more import loss_of, problem
 
 import minitorch
 
-RECORDED = Path(__file__).parent / "recorded" / "lbfgs_runs.json"
 CASES = {
     "fixed-step": {},
     "strong-wolfe": {"line_search_fn": "strong_wolfe"},
@@ -28,6 +25,8 @@ CASES = {
 
 
 def run(lib, case: str) -> dict:
+    """The losses of five `step(closure)` calls, the parameters after them (flattened, joined),
+    and the evaluation and iteration counts of the state."""
     weights, x_values, y_values = problem()
     params = [lib.tensor(w, requires_grad=True) for w in weights]
     x, y = lib.tensor(x_values), lib.tensor(y_values)
@@ -42,16 +41,19 @@ def run(lib, case: str) -> dict:
     losses = [optimizer.step(closure).item() for _ in range(5)]
     state = optimizer.state[params[0]]
     return {
-        "losses": losses,
-        "params": np.concatenate([p.detach().numpy().ravel() for p in params]).tolist(),
+        "losses": np.array(losses),
+        "params": np.concatenate([p.detach().numpy().ravel() for p in params]),
         "func_evals": state["func_evals"],
         "n_iter": state["n_iter"],
     }
 
 
-@pytest.fixture(scope="module")
-def recorded():
-    return json.loads(RECORDED.read_text())
+def torch_answers(torch) -> dict[str, dict]:
+    """What `torch` gives for each case (recorded by scripts/record_torch_answers.py)."""
+    return {case: run(torch, case) for case in CASES}
+
+
+ANSWERS = recorded_answers(__file__)
 
 
 def assert_same_run(ours: dict, theirs: dict) -> None:
@@ -63,11 +65,11 @@ def assert_same_run(ours: dict, theirs: dict) -> None:
 
 
 @pytest.mark.parametrize("case", CASES)
-def test_runs_are_torchs(case, recorded):
-    assert_same_run(run(minitorch, case), recorded[case])
+def test_runs_are_torchs(case):
+    assert_same_run(run(minitorch, case), ANSWERS[case])
 
 
-def test_first_iteration_is_exact(recorded):
+def test_first_iteration_is_exact():
     """One iteration, before rounding can accumulate: $w - \\min(1, 1/\\lVert g\\rVert_1) g$."""
     weights, x_values, y_values = problem()
     params = [minitorch.tensor(w, requires_grad=True) for w in weights]
@@ -130,9 +132,3 @@ def test_errors_are_torchs():
 @pytest.mark.parametrize("case", CASES)
 def test_runs_against_live_torch(torch, case):
     assert_same_run(run(minitorch, case), run(torch, case))
-
-
-if __name__ == "__main__":
-    import torch as live_torch
-
-    RECORDED.write_text(json.dumps({case: run(live_torch, case) for case in CASES}) + "\n")

@@ -2,23 +2,21 @@
 on a small tanh network (two parameter groups, weight decay, `maximize`, each optimizer's
 own options), state dicts in torch's layout, and the errors on bad options.
 
-The trajectories torch 2.13 takes are recorded in tests/recorded/optim_more_trajectories.json,
-so the tests compare against torch without it; with torch installed they also compare live.
-`python tests/test_optim_more.py` records the file again.
+The trajectories torch 2.13 takes are recorded in tests/data/test_optim_more.json
+(scripts/record_torch_answers.py from `torch_answers`), so the tests compare against torch
+without it; with torch installed they also compare live.
 """
 
 from __future__ import annotations
 
-import json
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import as_recorded, recorded_answers
 
 import minitorch
 
-RECORDED = Path(__file__).parent / "recorded" / "optim_more_trajectories.json"
 STEPS = 50
 SNAPSHOTS = (1, 2, 10, 25, 50)
 
@@ -110,43 +108,46 @@ def state_layout(optimizer) -> dict:
     return {"state": state, "param_groups": groups}
 
 
-def record(torch) -> dict:
+def torch_answers(torch) -> dict[str, dict]:
+    """What `torch` gives for each case (recorded by scripts/record_torch_answers.py): the
+    parameters at each of SNAPSHOTS ("snapshot s"), the state dict's layout, and for RESUMED the
+    parameters after the round trip of `resumed` from step 25."""
     answers = {}
     for case in CASES:
         snapshots, optimizer = trajectory(torch, case)
-        answers[case] = {"snapshots": snapshots, "layout": state_layout(optimizer)}
+        answers[case] = {f"snapshot {s}": np.array(v) for s, v in snapshots.items()}
+        answers[case]["layout"] = as_recorded(state_layout(optimizer))
         if case in RESUMED:
             saved = trajectory(torch, case, steps=25)[1].state_dict()
-            answers[case]["resumed"] = resumed(torch, case, saved, snapshots[25])
+            answers[case]["resumed"] = np.array(resumed(torch, case, saved, snapshots[25]))
     return answers
 
 
-@pytest.fixture(scope="module")
-def recorded():
-    return json.loads(RECORDED.read_text())
+ANSWERS = recorded_answers(__file__)
 
 
 def assert_trajectory(ours: dict, theirs: dict, case: str):
+    """`ours` and `theirs` (snapshot step -> parameters) agree at each of SNAPSHOTS."""
     for step in SNAPSHOTS:
         np.testing.assert_allclose(
-            ours[step], theirs[str(step)], rtol=1e-10, atol=1e-12, err_msg=f"{case} step {step}"
+            ours[step], theirs[step], rtol=1e-10, atol=1e-12, err_msg=f"{case} step {step}"
         )
 
 
 @pytest.mark.parametrize("case", CASES)
-def test_trajectory_is_torchs(case, recorded):
+def test_trajectory_is_torchs(case):
     snapshots, _ = trajectory(minitorch, case)
-    assert_trajectory(snapshots, recorded[case]["snapshots"], case)
+    assert_trajectory(snapshots, {s: ANSWERS[case][f"snapshot {s}"] for s in SNAPSHOTS}, case)
 
 
 @pytest.mark.parametrize("case", CASES)
-def test_state_dict_has_torchs_layout(case, recorded):
+def test_state_dict_has_torchs_layout(case):
     _, optimizer = trajectory(minitorch, case, steps=2)
-    assert state_layout(optimizer) == recorded[case]["layout"]
+    assert as_recorded(state_layout(optimizer)) == ANSWERS[case]["layout"]
 
 
 @pytest.mark.parametrize("case", RESUMED)
-def test_state_dict_round_trip_continues_the_trajectory(case, recorded, tmp_path):
+def test_state_dict_round_trip_continues_the_trajectory(case, tmp_path):
     """25 steps, save (through minitorch.save), load into a fresh optimizer, 25 more: torch's
     parameters after the same round trip (loading casts ASGD's eta and mu and NAdam's
     mu_product to the parameters' float64, so they differ a little from 50 steps straight)."""
@@ -154,8 +155,8 @@ def test_state_dict_round_trip_continues_the_trajectory(case, recorded, tmp_path
     minitorch.save(first.state_dict(), tmp_path / "optimizer.pt")
     saved = minitorch.load(tmp_path / "optimizer.pt")
     np.testing.assert_allclose(
-        resumed(minitorch, case, saved, recorded[case]["snapshots"]["25"]),
-        recorded[case]["resumed"],
+        resumed(minitorch, case, saved, ANSWERS[case]["snapshot 25"].tolist()),
+        ANSWERS[case]["resumed"],
         rtol=1e-10,
         atol=1e-12,
     )
@@ -199,7 +200,7 @@ def test_a_parameter_without_gradient_is_left_alone():
 def test_trajectory_against_live_torch(torch, case):
     ours, optimizer = trajectory(minitorch, case)
     theirs, reference = trajectory(torch, case)
-    assert_trajectory(ours, {str(k): v for k, v in theirs.items()}, case)
+    assert_trajectory(ours, theirs, case)
     assert state_layout(optimizer) == state_layout(reference)
     for i, state in reference.state_dict()["state"].items():
         for key, value in state.items():
@@ -225,9 +226,3 @@ def test_torchs_state_dict_loads_and_continues(torch, case):
     ours = resumed(minitorch, case, converted, snapshots[25])
     theirs = resumed(torch, case, saved, snapshots[25])
     np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-12)
-
-
-if __name__ == "__main__":
-    import torch as live_torch
-
-    RECORDED.write_text(json.dumps(record(live_torch)) + "\n")

@@ -1,19 +1,20 @@
-"""More elementwise math against PyTorch: values, dtypes, grad_fn names, gradients, errors."""
+"""More elementwise math against PyTorch: values, dtypes, grad_fn names, gradients, errors.
+
+Each case is a function of the library module (`lib`) and its NumPy inputs; what torch gave
+for it is recorded in tests/data/test_tensor_math.json (scripts/record_torch_answers.py from
+`torch_answers`), and minitorch must give the same, as `helpers.compare` checks it live, its
+gradients also passing central differences. The declared forms are checked against NumPy.
+"""
 
 import math
 
 import numpy as np
 import pytest
-from helpers import compare, floats, same_error
+from helpers import ComparedCases, floats
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import minitorch
-
-# every test here compares with torch live (helpers.compare)
-pytest.importorskip(
-    "torch", reason="PyTorch is not installed: pip install -e '.[test,torch]' compares with it"
-)
 
 NAN, INF = float("nan"), float("inf")
 
@@ -38,13 +39,119 @@ NUMPY_REFERENCES = {
 }
 
 
-@pytest.mark.parametrize("name", UNARY + POSITIVE + UNIT + ABOVE_ONE)
+ALL_UNARY = UNARY + POSITIVE + UNIT + ABOVE_ONE
+ROUNDING = ("floor", "ceil", "round", "trunc", "frac")
+SPECIAL = np.array([0.5, 1.5, 2.5, -0.5, -2.5, 0.0, -0.0, INF, -INF, NAN, 1.0, -1.0, 800.0])
+
+
+def domain(name: str) -> tuple[float, float]:
+    """Where unary `name` is defined and smooth: the range its inputs are drawn from."""
+    if name in POSITIVE:
+        return 0.1, 3.0
+    if name in UNIT:
+        return -0.9, 0.9
+    return (1.1, 4.0) if name in ABOVE_ONE else (-3, 3)
+
+
+def function(name: str):
+    return lambda lib, *xs: getattr(lib, name)(*xs)
+
+
+def method(name: str):
+    return lambda lib, x: getattr(x, name)()
+
+
+BINARY = {
+    "atan2": lambda lib, a, b: lib.atan2(a, b),
+    "hypot": lambda lib, a, b: lib.hypot(a, b),
+    "fmod": lambda lib, a, b: lib.fmod(a, b),
+    "fmod_number": lambda lib, a, b: lib.fmod(a, -1.5),
+    "remainder": lambda lib, a, b: lib.remainder(a, b),
+    "lerp": lambda lib, a, b: lib.lerp(a, b, 0.3),
+    "lerp_tensor": lambda lib, a, b: lib.lerp(a, b, b.abs() / 3),
+}
+CLOSE_A = np.array([1.0, 2.0, NAN, INF, 1e-9])
+CLOSE_B = np.array([1.0 + 1e-6, 2.1, NAN, INF, 0.0])
+INTS = [np.array([7, -7, 5, -5]), np.array([2, 2, -3, -3])]
+NO_GRAD = {"grad": False}
+
+# key -> (function of lib and the inputs, the inputs as NumPy arrays, `compare`'s options)
+CASES = {}
+for name in ALL_UNARY:
+    low, high = domain(name)
+    for permuted in (False, True):
+        inputs = [floats((2, 3), 1, low, high)]
+        CASES[f"{name} permuted={permuted}"] = (function(name), inputs, {"permuted": permuted})
+    CASES[f"Tensor.{name}"] = (method(name), [floats((3,), 2, low, high)], {})
+    if name != "frac":
+        CASES[f"{name} of integers"] = (function(name), [np.array([1, -2, 3, 0])], {})
+    if name not in ROUNDING:
+        CASES[f"{name} of booleans"] = (function(name), [np.array([True, False])], {})
+    if name != "square":
+        CASES[f"{name} of special values"] = (function(name), [SPECIAL], NO_GRAD)
+for name, fn in BINARY.items():
+    for permuted in (False, True):
+        inputs = [floats((3, 2), 3, -3, 3), floats((3, 2), 4, 0.5, 2.5)]
+        CASES[f"{name} permuted={permuted}"] = (fn, inputs, {"permuted": permuted})
+for name in ("atan2", "hypot", "fmod"):
+    inputs = [floats((2, 1, 3), 5), floats((4, 1), 6, 0.5, 2.0)]
+    CASES[f"{name} broadcast"] = (BINARY[name], inputs, {})
+CASES.update({
+    "isnan isinf isfinite": (
+        lambda lib, x: (lib.isnan(x), lib.isinf(x), lib.isfinite(x)), [SPECIAL], {}),
+    "nan_to_num": (lambda lib, x: lib.nan_to_num(x), [SPECIAL], NO_GRAD),
+    "nan_to_num replaced": (
+        lambda lib, x: lib.nan_to_num(x, nan=1.0, posinf=2.0, neginf=-3.0), [SPECIAL], NO_GRAD),
+    "nan_to_num gradient": (
+        lambda lib, x: lib.nan_to_num(x), [np.array([1.0, INF, NAN, -INF])], {"central": False}),
+    "round decimals=1": (
+        lambda lib, x: lib.round(x, decimals=1), [np.array([1.25, 1.35, -2.45, 0.05])], NO_GRAD),
+    "round decimals=-1": (
+        lambda lib, x: x.round(decimals=-1), [np.array([1234.5, 15.0, -25.0])], NO_GRAD),
+    "round decimals=2": (
+        lambda lib, x: lib.round(x, decimals=2), [np.array([0.1234, -5.4321])], {}),
+    "fmod of integers": (BINARY["fmod"], INTS, {}),
+    "atan2 of integers": (BINARY["atan2"], INTS, {}),
+    "fmod of integers by a float": (lambda lib, a, b: lib.fmod(a, 2.5), INTS, {}),
+    "fmod by zero": (lambda lib, a, b: lib.fmod(a, 0.0), [floats(3), floats(3)], NO_GRAD),
+    "isclose": (lambda lib, x, y: lib.isclose(x, y), [CLOSE_A, CLOSE_B], NO_GRAD),
+    "isclose equal_nan atol": (
+        lambda lib, x, y: lib.isclose(x, y, equal_nan=True, atol=0.2), [CLOSE_A, CLOSE_B],
+        NO_GRAD),
+    "allclose": (
+        lambda lib, x, y: (lib.allclose(x, y), lib.allclose(x, x, equal_nan=True)),
+        [CLOSE_A, CLOSE_B], {}),
+    "equal": (
+        lambda lib, x, y: (lib.equal(x, x), lib.equal(x, y), lib.equal(x, x[:2])),
+        [CLOSE_A, CLOSE_B], {}),
+    "isclose of integers": (
+        lambda lib, x, y: lib.isclose(x, y, atol=1), [np.array([1, 5]), np.array([2, 2])], {}),
+})  # fmt: skip
+# errors both libraries raise: case -> function of lib
+ERRORS = {
+    "frac of integers": lambda lib: lib.frac(lib.tensor([1, -2])),
+    **{
+        f"{name} of booleans": (
+            lambda lib, name=name: getattr(lib, name)(lib.tensor([True, False]))
+        )
+        for name in ROUNDING
+    },
+    "round decimals of integers": lambda lib: lib.round(lib.tensor([1, 2]), decimals=1),
+    "fmod of integers by zero": lambda lib: lib.fmod(lib.tensor([1, 2]), 0),
+    "hypot of integers": lambda lib: lib.hypot(lib.tensor([1, 2]), lib.tensor([1, 2])),
+    "lerp of integers": lambda lib: lib.lerp(lib.tensor([1, 2]), lib.tensor([1, 2]), 0.5),
+    "isclose of integers and floats": lambda lib: lib.isclose(lib.tensor([1]), lib.tensor([1.0])),
+}
+RECORDED = ComparedCases(__file__, CASES, ERRORS)
+torch_answers = RECORDED.torch_answers
+check, check_error = RECORDED.check, RECORDED.check_error
+
+
+@pytest.mark.parametrize("name", ALL_UNARY)
 @pytest.mark.parametrize("permuted", [False, True])
 def test_unary_like_torch(name, permuted):
-    low, high = (0.1, 3.0) if name in POSITIVE else (-0.9, 0.9) if name in UNIT else (-3, 3)
-    low, high = (1.1, 4.0) if name in ABOVE_ONE else (low, high)
-    compare(lambda lib, x: getattr(lib, name)(x), [floats((2, 3), 1, low, high)], permuted=permuted)
-    compare(lambda lib, x: getattr(x, name)(), [floats((3,), 2, low, high)])
+    check(f"{name} permuted={permuted}")
+    check(f"Tensor.{name}")
 
 
 @pytest.mark.parametrize("name", sorted(NUMPY_REFERENCES))
@@ -70,93 +177,81 @@ def test_every_declared_form_matches_numpy(name):
     np.testing.assert_allclose(x.grad.numpy(), (shifted / (2 * h)).numpy(), rtol=1e-6)
 
 
-@pytest.mark.parametrize("name", UNARY + POSITIVE + UNIT + ABOVE_ONE)
+@pytest.mark.parametrize("name", ALL_UNARY)
 def test_unary_dtypes_like_torch(name):
     """Integers become floats, except where rounding and sign keep them; bools as torch."""
     if name == "frac":
-        same_error(lambda lib: lib.frac(lib.tensor([1, -2])))
+        check_error("frac of integers")
     else:
-        compare(lambda lib, x: getattr(lib, name)(x), [np.array([1, -2, 3, 0])])
-    if name in ("floor", "ceil", "round", "trunc", "frac"):
-        same_error(lambda lib: getattr(lib, name)(lib.tensor([True, False])))
+        check(f"{name} of integers")
+    if name in ROUNDING:
+        check_error(f"{name} of booleans")
     else:
-        compare(lambda lib, x: getattr(lib, name)(x), [np.array([True, False])])
+        check(f"{name} of booleans")
 
 
-def test_special_values_like_torch():
+@pytest.mark.parametrize("name", [name for name in ALL_UNARY if name != "square"])
+def test_special_values_like_torch(name):
     """Infinities, NaN, signed zeros, halves (round to even) and the domain edges."""
-    special = np.array([0.5, 1.5, 2.5, -0.5, -2.5, 0.0, -0.0, INF, -INF, NAN, 1.0, -1.0, 800.0])
-    for name in UNARY + POSITIVE + UNIT + ABOVE_ONE:
-        if name != "square":
-            compare(lambda lib, x, name=name: getattr(lib, name)(x), [special], grad=False)
-    compare(lambda lib, x: (lib.isnan(x), lib.isinf(x), lib.isfinite(x)), [special])
-    compare(lambda lib, x: lib.nan_to_num(x), [special], grad=False)
-    compare(
-        lambda lib, x: lib.nan_to_num(x, nan=1.0, posinf=2.0, neginf=-3.0), [special], grad=False
-    )
-    compare(lambda lib, x: lib.nan_to_num(x), [np.array([1.0, INF, NAN, -INF])], central=False)
+    check(f"{name} of special values")
+
+
+def test_special_values_of_the_tests_and_nan_to_num_like_torch():
+    for key in ("isnan isinf isfinite", "nan_to_num", "nan_to_num replaced", "nan_to_num gradient"):
+        check(key)
     assert str(minitorch.trunc(minitorch.tensor([-0.5], device="cpu"))) == "tensor([-0.])"
 
 
 def test_round_decimals_like_torch():
-    halves = np.array([1.25, 1.35, -2.45, 0.05])
-    compare(lambda lib, x: lib.round(x, decimals=1), [halves], grad=False)
-    compare(lambda lib, x: x.round(decimals=-1), [np.array([1234.5, 15.0, -25.0])], grad=False)
-    compare(lambda lib, x: lib.round(x, decimals=2), [np.array([0.1234, -5.4321])])
-    same_error(lambda lib: lib.round(lib.tensor([1, 2]), decimals=1))
-
-
-BINARY = {
-    "atan2": lambda lib, a, b: lib.atan2(a, b),
-    "hypot": lambda lib, a, b: lib.hypot(a, b),
-    "fmod": lambda lib, a, b: lib.fmod(a, b),
-    "fmod_number": lambda lib, a, b: lib.fmod(a, -1.5),
-    "remainder": lambda lib, a, b: lib.remainder(a, b),
-    "lerp": lambda lib, a, b: lib.lerp(a, b, 0.3),
-    "lerp_tensor": lambda lib, a, b: lib.lerp(a, b, b.abs() / 3),
-}
+    for key in ("round decimals=1", "round decimals=-1", "round decimals=2"):
+        check(key)
+    check_error("round decimals of integers")
 
 
 @pytest.mark.parametrize("name", BINARY)
 @pytest.mark.parametrize("permuted", [False, True])
 def test_binary_like_torch(name, permuted):
-    a, b = floats((3, 2), 3, -3, 3), floats((3, 2), 4, 0.5, 2.5)
-    compare(BINARY[name], [a, b], permuted=permuted)
+    check(f"{name} permuted={permuted}")
 
 
 @pytest.mark.parametrize("name", ["atan2", "hypot", "fmod"])
 def test_binary_broadcast_like_torch(name):
-    compare(BINARY[name], [floats((2, 1, 3), 5), floats((4, 1), 6, 0.5, 2.0)])
+    check(f"{name} broadcast")
 
 
 def test_binary_dtypes_and_errors_like_torch():
-    ints = [np.array([7, -7, 5, -5]), np.array([2, 2, -3, -3])]
-    compare(lambda lib, a, b: lib.fmod(a, b), ints)
-    compare(lambda lib, a, b: lib.atan2(a, b), ints)
-    compare(lambda lib, a, b: lib.fmod(a, 2.5), ints)
-    compare(lambda lib, a, b: lib.fmod(a, 0.0), [floats(3), floats(3)], grad=False)
-    same_error(lambda lib: lib.fmod(lib.tensor([1, 2]), 0))
-    same_error(lambda lib: lib.hypot(lib.tensor([1, 2]), lib.tensor([1, 2])))
-    same_error(lambda lib: lib.lerp(lib.tensor([1, 2]), lib.tensor([1, 2]), 0.5))
+    for key in ("fmod of integers", "atan2 of integers", "fmod of integers by a float",
+                "fmod by zero"):  # fmt: skip
+        check(key)
+    for case in ("fmod of integers by zero", "hypot of integers", "lerp of integers"):
+        check_error(case)
 
 
 def test_comparisons_of_closeness_like_torch():
-    a = np.array([1.0, 2.0, NAN, INF, 1e-9])
-    b = np.array([1.0 + 1e-6, 2.1, NAN, INF, 0.0])
-    compare(lambda lib, x, y: lib.isclose(x, y), [a, b], grad=False)
-    compare(lambda lib, x, y: lib.isclose(x, y, equal_nan=True, atol=0.2), [a, b], grad=False)
-    compare(lambda lib, x, y: (lib.allclose(x, y), lib.allclose(x, x, equal_nan=True)), [a, b])
-    compare(lambda lib, x, y: (lib.equal(x, x), lib.equal(x, y), lib.equal(x, x[:2])), [a, b])
-    compare(lambda lib, x, y: lib.isclose(x, y, atol=1), [np.array([1, 5]), np.array([2, 2])])
-    same_error(lambda lib: lib.isclose(lib.tensor([1]), lib.tensor([1.0])))
+    for key in ("isclose", "isclose equal_nan atol", "allclose", "equal", "isclose of integers"):
+        check(key)
+    check_error("isclose of integers and floats")
+
+
+# NumPy's rounding of a float32: the same IEEE operations as torch's (round: half to even)
+ROUNDING_REFERENCES = {
+    "floor": np.floor,
+    "ceil": np.ceil,
+    "round": np.round,
+    "trunc": np.trunc,
+    "frac": lambda x: x - np.trunc(x),
+    "sign": np.sign,
+}
 
 
 @settings(max_examples=8, deadline=None)
 @given(st.lists(st.floats(-50, 50, width=32), min_size=1, max_size=6))
-def test_rounding_matches_torch_on_any_float(values):
+def test_rounding_matches_numpy_on_any_float(values):
     x = np.array(values, dtype=np.float32)
-    for name in ("floor", "ceil", "round", "trunc", "frac", "sign"):
-        compare(lambda lib, t, name=name: getattr(lib, name)(t), [x], grad=False)
+    for name, reference in ROUNDING_REFERENCES.items():
+        result = getattr(minitorch, name)(minitorch.tensor(x))
+        assert result.dtype is minitorch.float32, name
+        np.testing.assert_array_equal(result.numpy(), reference(x), err_msg=name)
 
 
 def test_scalar_functions_keep_ieee_results():

@@ -1,22 +1,23 @@
 """Reductions beyond sum, mean, prod and max (test_tensor.py checks those against NumPy), scans,
-norms and sorting against PyTorch: values, dtypes, names, gradients."""
+norms and sorting against PyTorch: values, dtypes, names, gradients.
+
+Each case is a function of the library module (`lib`) and its NumPy inputs; what torch gave
+for it is recorded in tests/data/test_tensor_reductions.json (scripts/record_torch_answers.py
+from `torch_answers`), and minitorch must give the same, as `helpers.compare` checks it live,
+its gradients also passing central differences (except across ties, where they see one side).
+"""
 
 import numpy as np
 import pytest
-from helpers import compare, floats, same_error
+from helpers import ComparedCases, floats
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import minitorch
 
-# every test here compares with torch live (helpers.compare)
-pytest.importorskip(
-    "torch", reason="PyTorch is not installed: pip install -e '.[test,torch]' compares with it"
-)
-
 NAN, INF = float("nan"), float("inf")
 
-CASES = {
+REDUCTIONS = {
     "cumsum": lambda lib, x: x.cumsum(1),
     "cumsum_neg_dim": lambda lib, x: lib.cumsum(x, -2),
     "cumprod": lambda lib, x: x.cumprod(0),
@@ -58,68 +59,53 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-@pytest.mark.parametrize("permuted", [False, True])
-def test_like_torch(name, permuted):
-    compare(CASES[name], [floats((4, 3), 7, -3, 3)], permuted=permuted)
+TIES = np.array([[1.0, 3.0, 3.0, 0.0], [2.0, 2.0, 2.0, 2.0]])
+NANS = np.array([[3.0, NAN, 1.0, 2.0], [NAN, 0.0, NAN, -1.0], [4.0, 1.0, 2.0, 3.0]])
+INTS = np.array([[3, 1, 2], [1, 1, 5]])
+SCALAR = np.array(2.5)
+ONE_SIDED = {"central": False}
+INTEGER_REDUCTIONS = ("cumsum", "cumprod", "median_dim", "sort", "topk", "amax", "count_nonzero")
 
-
-def test_ties_share_or_keep_order_like_torch():
-    """amax/amin share the gradient among ties; sort keeps equal elements in order."""
-    x = np.array([[1.0, 3.0, 3.0, 0.0], [2.0, 2.0, 2.0, 2.0]])
+# key -> (function of lib and the inputs, the inputs as NumPy arrays, `compare`'s options)
+CASES = {
+    f"{name} permuted={permuted}": (fn, [floats((4, 3), 7, -3, 3)], {"permuted": permuted})
+    for name, fn in REDUCTIONS.items()
+    for permuted in (False, True)
+}
+CASES.update({f"{name} of integers": (REDUCTIONS[name], [INTS], {}) for name in INTEGER_REDUCTIONS})
+CASES.update({
     # central differences see one side of a tie: not the shared gradient
-    compare(lambda lib, t: t.amax(1), [x], central=False)
-    compare(lambda lib, t: lib.amin(t, 0), [x], central=False)
-    compare(lambda lib, t: lib.norm(t, INF), [x], central=False)
-    compare(lambda lib, t: t.sort(dim=1, stable=True), [x], central=False)
-    compare(lambda lib, t: t.sort(dim=1, descending=True, stable=True), [x], central=False)
-    compare(lambda lib, t: t.argsort(dim=1, stable=True), [x])
-    compare(lambda lib, t: t.median(1), [x], central=False)
-
-
-def test_nan_sorts_last_and_median_propagates_it():
-    x = np.array([[3.0, NAN, 1.0, 2.0], [NAN, 0.0, NAN, -1.0], [4.0, 1.0, 2.0, 3.0]])
-    compare(lambda lib, t: t.sort(1), [x], central=False)
-    compare(lambda lib, t: t.sort(1, descending=True), [x], central=False)
-    compare(lambda lib, t: t.median(1), [x], central=False)
-    compare(lambda lib, t: t.median(), [x], central=False)
-    compare(lambda lib, t: t.topk(2, 1), [x], central=False)
-    compare(lambda lib, t: (t.amax(1), t.logsumexp(1)), [x], central=False)
-
-
-def test_cumprod_gradient_through_zeros():
-    """No division by zero: one zero, two zeros, and a zero first, against torch."""
-    x = np.array([[2.0, 0.0, 3.0, 4.0], [0.0, 1.5, 0.0, 2.0], [0.0, 2.0, 3.0, -1.0]])
-    compare(lambda lib, t: t.cumprod(1), [x])
-
-
-def test_logsumexp_is_stable():
-    x = np.array([[1000.0, 1000.0], [-INF, -INF], [INF, 1.0], [-1000.0, -1001.0]])
-    compare(lambda lib, t: lib.logsumexp(t, 1), [x], central=False)
-
-
-def test_integer_inputs_like_torch():
-    ints = np.array([[3, 1, 2], [1, 1, 5]])
-    for name in ("cumsum", "cumprod", "median_dim", "sort", "topk", "amax", "count_nonzero"):
-        compare(CASES[name], [ints])
-    compare(lambda lib, t: lib.logsumexp(t, 0), [ints])
-    compare(lambda lib, t: (t.cumsum(0), t.cumsum(1, dtype=lib.float64)), [ints > 1])
-    for error in (
-        lambda lib: lib.tensor([1, 2]).std(),
-        lambda lib: lib.tensor([1, 2]).var(),
-        lambda lib: lib.tensor([1, 2]).norm(),
-    ):
-        same_error(error)
-
-
-def test_zero_dim_and_empty_like_torch():
-    scalar = np.array(2.5)
-    compare(lambda lib, t: (t.sort(), t.argsort(), t.cumsum(0), t.cumprod(-1)), [scalar])
-    compare(lambda lib, t: (t.topk(1), t.kthvalue(1), t.median(0)), [scalar], central=False)
-    compare(lambda lib, t: (t.median(), t.sort(0)), [np.zeros((0,))], grad=False)
-    compare(lambda lib: lib.zeros(0, 3).amax(1), [], grad=False)
-
-
+    "ties amax": (lambda lib, t: t.amax(1), [TIES], ONE_SIDED),
+    "ties amin": (lambda lib, t: lib.amin(t, 0), [TIES], ONE_SIDED),
+    "ties norm_inf": (lambda lib, t: lib.norm(t, INF), [TIES], ONE_SIDED),
+    "ties sort stable": (lambda lib, t: t.sort(dim=1, stable=True), [TIES], ONE_SIDED),
+    "ties sort descending stable": (
+        lambda lib, t: t.sort(dim=1, descending=True, stable=True), [TIES], ONE_SIDED),
+    "ties argsort stable": (lambda lib, t: t.argsort(dim=1, stable=True), [TIES], {}),
+    "ties median": (lambda lib, t: t.median(1), [TIES], ONE_SIDED),
+    "nan sort": (lambda lib, t: t.sort(1), [NANS], ONE_SIDED),
+    "nan sort descending": (lambda lib, t: t.sort(1, descending=True), [NANS], ONE_SIDED),
+    "nan median_dim": (lambda lib, t: t.median(1), [NANS], ONE_SIDED),
+    "nan median": (lambda lib, t: t.median(), [NANS], ONE_SIDED),
+    "nan topk": (lambda lib, t: t.topk(2, 1), [NANS], ONE_SIDED),
+    "nan amax logsumexp": (lambda lib, t: (t.amax(1), t.logsumexp(1)), [NANS], ONE_SIDED),
+    "cumprod through zeros": (
+        lambda lib, t: t.cumprod(1),
+        [np.array([[2.0, 0.0, 3.0, 4.0], [0.0, 1.5, 0.0, 2.0], [0.0, 2.0, 3.0, -1.0]])], {}),
+    "logsumexp of extremes": (
+        lambda lib, t: lib.logsumexp(t, 1),
+        [np.array([[1000.0, 1000.0], [-INF, -INF], [INF, 1.0], [-1000.0, -1001.0]])], ONE_SIDED),
+    "logsumexp of integers": (lambda lib, t: lib.logsumexp(t, 0), [INTS], {}),
+    "cumsum of booleans": (
+        lambda lib, t: (t.cumsum(0), t.cumsum(1, dtype=lib.float64)), [INTS > 1], {}),
+    "zero-dim sort argsort cumsum cumprod": (
+        lambda lib, t: (t.sort(), t.argsort(), t.cumsum(0), t.cumprod(-1)), [SCALAR], {}),
+    "zero-dim topk kthvalue median": (
+        lambda lib, t: (t.topk(1), t.kthvalue(1), t.median(0)), [SCALAR], ONE_SIDED),
+    "empty median sort": (
+        lambda lib, t: (t.median(), t.sort(0)), [np.zeros((0,))], {"grad": False}),
+    "empty amax": (lambda lib: lib.zeros(0, 3).amax(1), [], {"grad": False}),
+})  # fmt: skip
 ERRORS = {
     "topk_k": lambda lib: lib.ones(2, 3).topk(4),
     "kthvalue_k": lambda lib: lib.ones(2, 3).kthvalue(0, 1),
@@ -129,12 +115,62 @@ ERRORS = {
     "median_empty_dim": lambda lib: lib.ones(0, 2).median(0),
     "cumsum_dim": lambda lib: lib.ones(2).cumsum(2),
     "sort_dim": lambda lib: lib.ones(2).sort(1),
+    "std_of_integers": lambda lib: lib.tensor([1, 2]).std(),
+    "var_of_integers": lambda lib: lib.tensor([1, 2]).var(),
+    "norm_of_integers": lambda lib: lib.tensor([1, 2]).norm(),
 }
+RECORDED = ComparedCases(__file__, CASES, ERRORS)
+torch_answers = RECORDED.torch_answers
+check, check_error = RECORDED.check, RECORDED.check_error
 
 
-@pytest.mark.parametrize("name", ERRORS)
+@pytest.mark.parametrize("name", REDUCTIONS)
+@pytest.mark.parametrize("permuted", [False, True])
+def test_like_torch(name, permuted):
+    check(f"{name} permuted={permuted}")
+
+
+def test_ties_share_or_keep_order_like_torch():
+    """amax/amin share the gradient among ties; sort keeps equal elements in order."""
+    for key in CASES:
+        if key.startswith("ties "):
+            check(key)
+
+
+def test_nan_sorts_last_and_median_propagates_it():
+    for key in CASES:
+        if key.startswith("nan "):
+            check(key)
+
+
+def test_cumprod_gradient_through_zeros():
+    """No division by zero: one zero, two zeros, and a zero first, against torch."""
+    check("cumprod through zeros")
+
+
+def test_logsumexp_is_stable():
+    check("logsumexp of extremes")
+
+
+def test_integer_inputs_like_torch():
+    for name in INTEGER_REDUCTIONS:
+        check(f"{name} of integers")
+    check("logsumexp of integers")
+    check("cumsum of booleans")
+    for case in ("std_of_integers", "var_of_integers", "norm_of_integers"):
+        check_error(case)
+
+
+def test_zero_dim_and_empty_like_torch():
+    for key in ("zero-dim sort argsort cumsum cumprod", "zero-dim topk kthvalue median"):
+        check(key)
+    check("empty median sort")
+    check("empty amax")
+
+
+@pytest.mark.parametrize("name", [name for name in ERRORS if "integers" not in name])
 def test_errors_like_torch(name):
-    same_error(ERRORS[name])
+    check_error(name)
 
 
 def test_return_types_print_like_torch():
@@ -151,7 +187,16 @@ def test_return_types_print_like_torch():
     st.booleans(),
 )
 def test_sort_is_stable_on_any_line(values, descending):
-    """Many ties: the order of equal elements is their order in the input, as torch's stable."""
+    """Many ties: the order of equal elements is their order in the input (NumPy's stable
+    argsort, of -x when descending), as torch's stable sort; the cumulative sum is NumPy's, the
+    median the lower middle value (at the index it gives)."""
     x = np.array(values, dtype=np.float64)
-    compare(lambda lib, t: t.sort(descending=descending, stable=True), [x], grad=False)
-    compare(lambda lib, t: (t.cumsum(0), t.median(0)), [x], grad=False)
+    t = minitorch.tensor(x)
+    order = np.argsort(-x if descending else x, kind="stable")
+    result = t.sort(descending=descending, stable=True)
+    assert result.indices.tolist() == order.tolist()
+    assert result.values.tolist() == x[order].tolist()
+    np.testing.assert_allclose(t.cumsum(0).numpy(), np.cumsum(x), rtol=1e-15)
+    median = t.median(0)
+    assert median.values.item() == np.sort(x)[(len(x) - 1) // 2]
+    assert x[median.indices.item()] == median.values.item()

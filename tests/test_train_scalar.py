@@ -12,6 +12,7 @@ import random
 from pathlib import Path
 
 import pytest
+from matplotlib import image
 
 from minitorch import Scalar
 from minitorch.datasets import simple, xor
@@ -151,7 +152,6 @@ def test_progress_bar_shows_loss_and_accuracy(capsys: pytest.CaptureFixture[str]
 def test_cli_trains_and_writes_the_figure(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    image = pytest.importorskip("matplotlib.image")
     path = tmp_path / "figure.png"
     argv = ["--dataset", "diag", "--points", "10", "--hidden", "3", "--epochs", "4"]
     assert train_scalar.main([*argv, "--no-progress", "--plot", str(path)]) == 0

@@ -144,7 +144,8 @@ def test_resume_refuses_another_runs_folder(tmp_path):
 
 def test_no_progress_bar_when_stdout_is_not_a_terminal(capsys):
     wrap = train_mnist.progress_bar(1, 8, first=True)
-    assert wrap([1, 2]) == [1, 2]
+    assert list(wrap([1, 2])) == [1, 2]
+    assert capsys.readouterr() == ("", "")
 
 
 def test_missing_mnist_files_stop_the_job_with_where_to_put_them(tmp_path):

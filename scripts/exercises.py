@@ -551,8 +551,13 @@ class TaskResult:
 # The program of each grading subprocess (it runs pytest with a reporting plugin).
 RUNNER = Path(__file__).resolve().with_name("grade_runner.py")
 # It is sent on stdin, so that the channel and the secret of the results appear in no argument.
+# Python's safe-path mode (3.11+): the folder it starts in is not put first on its import path,
+# so a `pytest.py` or `json.py` there cannot replace the real module. Python 3.10 has no `-P`:
+# the program then drops that entry itself, as its first statement.
+SAFE_PATH = ["-P"] if sys.version_info >= (3, 11) else []
 BOOTSTRAP = (
     "import os, sys\n"
+    "sys.path[:] = [entry for entry in sys.path if entry not in ('', '.')]\n"
     "source = sys.stdin.read()\n"
     "os.dup2(os.open(os.devnull, os.O_RDONLY), 0)\n"
     "exec(compile(source, 'grade_runner.py', 'exec'), {'__name__': 'grade_runner'})\n"
@@ -591,6 +596,88 @@ def missing_test_tools() -> list[str]:
     import importlib.util
 
     return [name for name in ("pytest", "hypothesis") if importlib.util.find_spec(name) is None]
+
+
+# Checked in a subprocess that starts as a grading one does: each name's import error, if any.
+IMPORT_CHECK = (
+    "import sys\n"
+    "for name in sys.argv[1:]:\n"
+    "    try:\n"
+    "        __import__(name)\n"
+    "    except BaseException as error:\n"
+    "        message = ' '.join(str(error).split())\n"
+    "        print(f'{name} ({type(error).__name__}: {message})')\n"
+)
+
+
+def unimportable_test_tools(root: Path, env: dict[str, str] | None = None) -> list[str]:
+    """The test tools that are installed but fail to import in a grading subprocess of `root`,
+    each as "pytest (ImportError: ...)"."""
+    process = subprocess.run(
+        [sys.executable, *SAFE_PATH, "-c", IMPORT_CHECK, "pytest", "hypothesis"],
+        cwd=root,
+        env=env or grading_env(root),
+        capture_output=True,
+        text=True,
+    )
+    problems = process.stdout.splitlines()
+    if process.returncode != 0 and not problems:
+        problems = [f"python (exit code {process.returncode}: {_last_lines(process.stderr)})"]
+    return problems
+
+
+# Folders of a project that are on the import path of a grading process: the root (the package
+# under test is imported from there), tests/ (pytest puts a test file's folder first) and
+# scripts/ (Python puts grade.py's folder first for grade.py itself).
+IMPORT_FOLDERS = (".", "tests", "scripts")
+# The project's own top-level names, which an installed copy of the project also has.
+PROJECT_MODULES = ("minitorch", "tests", "scripts")
+
+
+def guarded_modules() -> set[str]:
+    """Top-level modules the grader and the tests may import: the standard library's and every
+    installed distribution's (pytest, hypothesis, numpy...), the project's own aside."""
+    from importlib.metadata import packages_distributions
+
+    return (set(sys.stdlib_module_names) | set(packages_distributions())) - set(PROJECT_MODULES)
+
+
+def modules_in(folder: Path) -> dict[str, str]:
+    """The top-level modules that `folder` provides when it is on sys.path: name -> file."""
+    import importlib.machinery
+
+    suffixes = (
+        importlib.machinery.SOURCE_SUFFIXES
+        + importlib.machinery.BYTECODE_SUFFIXES
+        + importlib.machinery.EXTENSION_SUFFIXES
+    )
+    found: dict[str, str] = {}
+    if not folder.is_dir():
+        return found
+    for path in sorted(folder.iterdir()):
+        if path.is_dir():
+            if any((path / f"__init__{suffix}").is_file() for suffix in suffixes):
+                found.setdefault(path.name, path.name + "/")
+            continue
+        for suffix in suffixes:
+            if path.name.endswith(suffix) and len(path.name) > len(suffix):
+                found.setdefault(path.name[: -len(suffix)], path.name)
+                break
+    return found
+
+
+def shadowing_files(root: Path, folders: tuple[str, ...] = IMPORT_FOLDERS) -> list[str]:
+    """Files of project `root` that would replace a standard or installed module for the grader
+    or the tests, e.g. "pytest.py shadows the installed module pytest"."""
+    guarded = guarded_modules()
+    problems = []
+    for folder in folders:
+        for name, file in modules_in(root / folder).items():
+            if name in guarded and not name.startswith("__"):
+                kind = "standard" if name in sys.stdlib_module_names else "installed"
+                where = file if folder == "." else f"{folder}/{file}"
+                problems.append(f"{where} shadows the {kind} module {name}")
+    return problems
 
 
 def run_task_tests(
@@ -707,7 +794,7 @@ def run_grading_subprocess(
     started = time.monotonic()
     try:
         process = subprocess.Popen(
-            [sys.executable, "-c", BOOTSTRAP],
+            [sys.executable, *SAFE_PATH, "-c", BOOTSTRAP],
             cwd=root,
             env=env,
             stdin=subprocess.PIPE,
@@ -990,6 +1077,15 @@ def manifest_problems(root: Path, manifest: dict) -> list[str]:
         if (root / name).exists():
             problems.append(f"{name} was added (it would change pytest's settings)")
     return problems
+
+
+def settings_files_added(root: Path) -> list[str]:
+    """Files of MANIFEST_ABSENT in `root`: pytest settings or hooks that no project has."""
+    return [
+        f"{name} was added (it would change pytest's settings)"
+        for name in MANIFEST_ABSENT
+        if (root / name).exists()
+    ]
 
 
 def remove_test_caches(root: Path) -> None:

@@ -20,22 +20,36 @@ with --hypothesis-profile (e.g. "default" for pytest's usual minimal failing exa
 
 A student copy written by make_exercises.py holds exercise-manifest.json: the checksums of
 tests/, pyproject.toml and setup.cfg, and each task's number of tests. grade.py refuses to grade
-a copy whose files differ, and gives no score when the test subprocess saw pytest's machinery
-replaced (TAMPERED). With --reference DIR it grades the package (minitorch/) of --project with
-the tests, conftest.py and settings of the pristine copy DIR instead of the project's own.
+a copy whose files differ or that has no manifest (--without-manifest grades an instructor's
+full project, which has none; a root conftest.py or pytest.ini is refused there too), and gives
+no score when the test subprocess saw pytest's machinery replaced (TAMPERED). It also refuses
+(TAMPERED) a file of the root, tests/ or scripts/ named like a standard or installed module (a
+`pytest.py`, `json.py`): the test subprocesses start in Python's safe-path mode (`-P`), but
+those folders are on some grading process's import path. With --reference DIR it grades the
+package (minitorch/) of --project with the tests, conftest.py and settings of the pristine copy
+DIR instead of the project's own.
 
 Exit status: 0 when every selected task passes, 1 otherwise, 2 for an unknown task or module or
-a bad option, 3 when it cannot grade: pytest or hypothesis is missing, or the tests or pytest
-were tampered with.
+a bad option, 3 when it cannot grade: pytest or hypothesis is missing or installed but does not
+import (with how to repair it), the manifest is missing, or the tests or pytest were tampered
+with.
 """
 
-import argparse
-import json
 import sys
-import tempfile
-from pathlib import Path
 
-from exercises import (
+if __name__ == "__main__":
+    # Python puts this script's folder first on its import path. Moved last, a file there named
+    # like a standard or installed module (scripts/json.py) cannot replace it for the grader;
+    # shadowing_files() then reports the file.
+    sys.path.append(sys.path.pop(0))
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import tempfile  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from exercises import (  # noqa: E402
+    MANIFEST,
     ExerciseError,
     Project,
     TaskResult,
@@ -48,10 +62,15 @@ from exercises import (
     read_manifest,
     remove_test_caches,
     run_task_tests,
+    settings_files_added,
+    shadowing_files,
+    unimportable_test_tools,
 )
 
 # The project this script lives in (in a student copy: the copy).
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
+# The folder of this script, on its own import path.
+GRADER_FOLDER = Path(__file__).resolve().parent
 CANNOT_GRADE = 3
 
 
@@ -87,6 +106,12 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         help="grade the project's minitorch/ with the tests and settings of this pristine copy",
     )
+    parser.add_argument(
+        "--without-manifest",
+        action="store_true",
+        help="grade a project that has no exercise-manifest.json (an instructor's full project): "
+        "its tests are not checked against one",
+    )
     args = parser.parse_args(argv)
 
     missing = missing_test_tools()
@@ -116,6 +141,17 @@ def main(argv: list[str] | None = None) -> int:
         except ExerciseError as error:
             print(f"grade: {error}", file=sys.stderr)
             return 1
+        shadows = shadowing_files(root) + shadowing_files(GRADER_FOLDER, (".",))
+        if shadows:
+            return refuse_tampered(shadows)
+        broken = unimportable_test_tools(root)
+        if broken:
+            print(
+                f"grade: cannot grade: {' and '.join(broken)}: installed but does not import; "
+                "repair the test tools with: pip install --force-reinstall -e '.[test]'",
+                file=sys.stderr,
+            )
+            return CANNOT_GRADE
         try:
             tasks = project.select(args.module, args.tasks)
         except ExerciseError as error:
@@ -126,8 +162,12 @@ def main(argv: list[str] | None = None) -> int:
         except ExerciseError as error:
             print(f"grade: {error}", file=sys.stderr)
             return 1
-        if expected is None:
-            print(f"Note: {root} has no exercise-manifest.json: its tests are not checked.")
+        if read_manifest(root) is None and args.reference is None:
+            if not args.without_manifest:
+                return refuse_unchecked(root)
+            added = settings_files_added(root)
+            if added:
+                return refuse_tampered(added)
         remove_test_caches(root)
         results = grade(root, tasks, expected, args.timeout, args.hypothesis_profile)
 
@@ -174,6 +214,23 @@ def tampering(root: Path, which: str) -> list[str]:
     if manifest is None:
         return []
     return [f"{which}: {problem}" for problem in manifest_problems(root, manifest)]
+
+
+def refuse_tampered(problems: list[str]) -> int:
+    print("grade: cannot grade: TAMPERED: files of the project would change what is graded:")
+    for problem in problems:
+        print(f"  {problem}")
+    print("Remove them and grade again; your own code belongs in minitorch/.")
+    return CANNOT_GRADE
+
+
+def refuse_unchecked(root: Path) -> int:
+    print(
+        f"grade: cannot grade: {root} has no {MANIFEST}, so its tests cannot be checked. A copy "
+        "made by make_exercises.py has one: restore it (e.g. from a fresh copy). An instructor "
+        "grading a full project passes --without-manifest."
+    )
+    return CANNOT_GRADE
 
 
 def refuse(problems: list[str]) -> int:

@@ -98,6 +98,14 @@ class Reporter:
         self._pm = None
         self._inner_hookexec = None
         self._reported = set()
+        # Top-level modules that a file of the project must not provide: the standard library's,
+        # pytest's and those of the tools loaded so far, and the ones the tests rely on.
+        self._shadowable = set(sys.stdlib_module_names) | {"hypothesis", "numpy"}
+        self._shadowable |= {name.partition(".")[0] for name in sys.modules}
+        self._shadowable -= {"minitorch", "tests", "scripts", "grade_runner", "__main__"}
+        # A virtual environment may live inside the project: its files are installed ones.
+        prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix}
+        self._installed = tuple(os.path.realpath(prefix) + os.sep for prefix in prefixes)
 
     # --- sending -----------------------------------------------------------------------------
 
@@ -144,8 +152,20 @@ class Reporter:
                 found.append("plugins were registered or unregistered during the tests")
         return found
 
-    def check(self, when: str) -> None:
-        for problem in self.problems():
+    def shadowing_modules(self) -> list[str]:
+        """Standard or testing modules that were imported from a file of the project."""
+        found = []
+        for name, module in list(sys.modules.items()):
+            file = getattr(module, "__file__", None)
+            if name in self._shadowable and isinstance(file, str):
+                relative = self.relative(file)
+                if relative is not None and not os.path.realpath(file).startswith(self._installed):
+                    found.append(f"{relative} was imported as the module {name}")
+        return found
+
+    def check(self, when: str, modules: bool = False) -> None:
+        problems = self.problems() + (self.shadowing_modules() if modules else [])
+        for problem in problems:
             if problem not in self._reported:
                 self._reported.add(problem)
                 self.send("tampered", what=problem, when=when)
@@ -170,7 +190,7 @@ class Reporter:
             for item in session.items
         ]
         self.send("collected", ids=ids, tasks=tasks)
-        self.check("after collection")
+        self.check("after collection", modules=True)
 
     def pytest_exception_interact(self, node, call, report) -> None:
         if isinstance(node, pytest.Collector):
@@ -223,7 +243,7 @@ class Reporter:
         )
 
     def pytest_sessionfinish(self, session, exitstatus) -> None:
-        self.check("at the end of the session")
+        self.check("at the end of the session", modules=True)
         self.send("finish", exitstatus=int(exitstatus))
 
     # --- locating errors -----------------------------------------------------------------------

@@ -16,8 +16,11 @@ $L = -\\frac{1}{n} \\sum_i \\log \\mathrm{softmax}(z_i)_{y_i}$ over a shuffled `
 `optimizer.zero_grad(); loss.backward(); optimizer.step()`, as in any PyTorch script. The
 code is plain PyTorch: `import torch as minitorch` would run it too.
 
-Each epoch prints one line (train loss, test loss, test accuracy, seconds, images/s), with a
-progress bar while it runs when the output is a terminal. DIR receives:
+Each epoch prints one line (train loss, test loss, test accuracy, seconds, and images/s, which
+leaves out the time spent compiling kernels), with a progress bar on stdout while it runs when
+that is a terminal; while a kernel compiles the bar says "compiling kernels" with the seconds
+so far. When something compiles (a first run, or edited kernels), the job says so once. DIR
+receives:
 
 - `metrics.json`: a list with one record per epoch: `epoch`, `train_loss`, `test_loss`,
   `test_accuracy`, `seconds` (the epoch's wall time, training and testing);
@@ -32,8 +35,10 @@ progress bar while it runs when the output is a terminal. DIR receives:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,6 +49,7 @@ matplotlib.use("Agg")  # files only, no window
 
 import matplotlib.pyplot as plt  # noqa: E402 -- after choosing the backend
 import numpy as np  # noqa: E402
+from numba.core import event as numba_event  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
 import minitorch  # noqa: E402
@@ -215,10 +221,11 @@ def plot_curves(records: list[dict], path: Path) -> None:
 
 def plot_predictions(
     images: np.ndarray, predicted: list[int], true: list[int], classes: list[str], path: Path
-) -> None:
+) -> str:
     """A grid of test images titled "predicted (true)"; mistakes in red with a red frame.
 
-    Shows the first 30 test images and the first 10 mistakes among all of them."""
+    Shows the first 30 test images and the first 10 mistakes among all of them; the title
+    (returned) says how many of the mistakes are shown."""
     wrong = [k for k, (p, t) in enumerate(zip(predicted, true, strict=True)) if p != t]
     shown = sorted(set(range(min(30, len(true)))) | set(wrong[:10]))
     columns = 10
@@ -237,14 +244,20 @@ def plot_predictions(
             axes.set_yticks([])
             for spine in axes.spines.values():
                 spine.set(color="red", linewidth=2)
-    fig.suptitle(
-        f"predicted (true): {len(wrong)} mistakes in {len(true)} test images, "
-        "the first ones in red",
-        fontsize=10,
-    )
+    title = predictions_title(len(shown), len(true), len(wrong), len(set(shown) & set(wrong)))
+    fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
+    return title
+
+
+def predictions_title(shown: int, images: int, mistakes: int, mistakes_shown: int) -> str:
+    """ "predicted (true) of 40 of 359 test images: 10 of the 12 mistakes shown, in red"."""
+    return (
+        f"predicted (true) of {shown} of {images} test images: "
+        f"{mistakes_shown} of the {mistakes} mistakes shown, in red"
+    )
 
 
 def confusion_matrix(predicted: list[int], true: list[int], classes: int) -> np.ndarray:
@@ -325,21 +338,114 @@ def load_checkpoint(model, optimizer, settings: dict, out: Path) -> None:
 # ---- the job ---------------------------------------------------------------------------------
 
 
-def progress_bar(epoch: int, epochs: int, first: bool):
-    """Wrap a loader in a tqdm bar when stdout is a terminal. The first epoch of a process
+class CompileWatch(numba_event.Listener):
+    """Numba's "numba:compile" events (a kernel compiled, not loaded from the cache): whether
+    one is compiling now and since when, and the seconds spent compiling so far. `announce`
+    runs when the first compile starts."""
+
+    def __init__(self, announce=None):
+        self.announce = announce
+        self.depth = 0  # compiles nest: a kernel compiles the functions it calls
+        self.started: float | None = None
+        self.seconds = 0.0
+        self.count = 0
+
+    def on_start(self, event) -> None:
+        if self.depth == 0:
+            self.started = time.perf_counter()
+            if self.count == 0 and self.announce is not None:
+                self.announce()
+            self.count += 1
+        self.depth += 1
+
+    def on_end(self, event) -> None:
+        self.depth -= 1
+        if self.depth == 0 and self.started is not None:
+            self.seconds += time.perf_counter() - self.started
+            self.started = None
+
+    def status(self) -> str:
+        """ "compiling kernels 12s" while a kernel compiles, else ""."""
+        started = self.started
+        return "" if started is None else f"compiling kernels {time.perf_counter() - started:.0f}s"
+
+
+@contextlib.contextmanager
+def watching_compiles(announce=None):
+    """A `CompileWatch` listening while the block runs."""
+    watch = CompileWatch(announce)
+    with numba_event.install_listener("numba:compile", watch):
+        yield watch
+
+
+def announce_compiling() -> None:
+    tqdm.write(COMPILING, file=sys.stdout)
+    sys.stdout.flush()
+
+
+# How often the bar's compile status is redrawn (a compile gives the bar no updates of its own).
+STATUS_SECONDS = 0.5
+
+
+def progress_bar(epoch: int, epochs: int, first: bool, watch: CompileWatch | None = None):
+    """Wrap a loader in a tqdm bar on stdout when it is a terminal. The first epoch of a process
     shows no time estimate: it includes compiling the kernels, which says nothing about the
-    time the rest will take."""
+    time the rest will take. While `watch` sees a kernel compile, the bar says so, with the
+    seconds it has taken so far."""
     if not sys.stdout.isatty():
         return lambda loader: loader
-    layout = "{l_bar}{bar}| {n_fmt}/{total_fmt} [{elapsed}, {rate_fmt}]" if first else None
-    return lambda loader: tqdm(
-        loader, desc=f"epoch {epoch}/{epochs}", unit="batch", leave=False, bar_format=layout
-    )
+    layout = "{l_bar}{bar}| {n_fmt}/{total_fmt} [{elapsed}, {rate_fmt}{postfix}]" if first else None
+
+    def wrap(loader):
+        bar = tqdm(
+            loader,
+            desc=f"epoch {epoch}/{epochs}",
+            unit="batch",
+            leave=False,
+            bar_format=layout,
+            file=sys.stdout,
+        )
+        return bar if watch is None else with_compile_status(bar, watch)
+
+    return wrap
+
+
+def with_compile_status(bar, watch: CompileWatch):
+    """The items of `bar`; meanwhile a thread shows `watch.status()` after it."""
+    stop = threading.Event()
+
+    def redraw() -> None:
+        shown = ""
+        while not stop.wait(STATUS_SECONDS):
+            status = watch.status()
+            if status or shown:
+                bar.set_postfix_str(status)
+                shown = status
+
+    thread = threading.Thread(target=redraw, daemon=True)
+    thread.start()
+    try:
+        yield from bar
+    finally:
+        stop.set()
+        thread.join()
+        bar.close()
+
+
+def images_per_second(images: int, seconds: float, compiling: float) -> float:
+    """The training rate, without the seconds spent compiling kernels."""
+    return images / max(seconds - compiling, 1e-9)
 
 
 def run(args: argparse.Namespace) -> list[dict]:
     """Train as `args` say, writing everything to `args.out`; the metrics of every epoch."""
     args.out.mkdir(parents=True, exist_ok=True)
+    with watching_compiles(announce_compiling) as watch:
+        return train_job(args, watch)
+
+
+def train_job(args: argparse.Namespace, watch: CompileWatch) -> list[dict]:
+    """`run`, with `watch` seeing the kernels compile."""
     try:
         train_set, test_set = load_data(args.dataset, args.root)
     except (FileNotFoundError, ValueError) as error:  # missing or corrupt IDX files
@@ -357,14 +463,13 @@ def run(args: argparse.Namespace) -> list[dict]:
     result = None
     if len(records) >= args.epochs:
         print(f"{args.out} already holds {len(records)} epochs (--epochs {args.epochs})")
-    else:
-        print(COMPILING, flush=True)
     for epoch in range(len(records) + 1, args.epochs + 1):
         minitorch.manual_seed(args.seed + epoch)  # each epoch's order, the same when resumed
-        start = time.perf_counter()
-        progress = progress_bar(epoch, args.epochs, first=epoch == len(records) + 1)
+        start, compiled = time.perf_counter(), watch.seconds
+        progress = progress_bar(epoch, args.epochs, epoch == len(records) + 1, watch)
         train_loss, count = train_epoch(model, train_loader, optimizer, args.device, progress)
         train_seconds = time.perf_counter() - start
+        rate = images_per_second(count, train_seconds, watch.seconds - compiled)
         result = evaluate(model, test_loader, args.device)
         record = {
             "epoch": epoch,
@@ -374,7 +479,7 @@ def run(args: argparse.Namespace) -> list[dict]:
             "seconds": time.perf_counter() - start,
         }
         records.append(record)
-        print(summary(record, args.epochs, count / train_seconds), flush=True)
+        print(summary(record, args.epochs, rate), flush=True)
         write_metrics(records, args.out)
         save_checkpoint(model, optimizer, settings, args.out)
 

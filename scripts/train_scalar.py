@@ -12,8 +12,8 @@ descent on the binary cross-entropy
 $$L = -\\frac{1}{n} \\sum_i \\left[ y_i \\ln p_i + (1 - y_i) \\ln (1 - p_i) \\right]$$
 
 with the update $w \\leftarrow w - \\mathrm{lr} \\cdot \\partial L / \\partial w$ once per epoch.
-A progress bar shows the loss and the training accuracy; `--plot` saves a figure with the
-decision boundary and the loss curve.
+A progress bar (when stdout is a terminal) shows the loss and the training accuracy; `--plot`
+saves a figure with the decision boundary and the loss curve.
 """
 
 from __future__ import annotations
@@ -145,18 +145,19 @@ def train(
                 scalar.data -= lr * scalar.grad
         result.losses.append(loss.data)
         result.accuracies.append(right / data.n)
-        if progress:
+        if not isinstance(bar, range):
             bar.set_postfix(loss=f"{loss.data:.4f}", accuracy=f"{right / data.n:.1%}")
     result.accuracy = accuracy(model, data)
     return result
 
 
 def _progress_bar(epochs: int, name: str, show: bool):
-    if not show:
+    """A tqdm bar on stdout when it is a terminal: redirected to a log, no bar frames go there."""
+    if not show or not sys.stdout.isatty():
         return range(epochs)
     from tqdm import tqdm
 
-    return tqdm(range(epochs), desc=f"training on {name}", unit="epoch")
+    return tqdm(range(epochs), desc=f"training on {name}", unit="epoch", file=sys.stdout)
 
 
 def plot(result: TrainResult, path: str | Path, grid: int = 30) -> None:

@@ -10,6 +10,7 @@ minitorch's layout code.
 from __future__ import annotations
 
 import numpy as np
+from hypothesis import settings
 from hypothesis import strategies as st
 
 import minitorch
@@ -17,6 +18,17 @@ import minitorch
 DTYPES = [minitorch.float32, minitorch.float64, minitorch.int64, minitorch.bool]
 FLOAT_DTYPES = [minitorch.float32, minitorch.float64]
 NUMERIC_DTYPES = [minitorch.float32, minitorch.float64, minitorch.int64]
+
+
+def examples(count: int) -> int:
+    """`count` hypothesis examples, or fewer where the settings profile asks for fewer.
+
+    Written as `@settings(max_examples=examples(25))`: an explicit count is not lowered by a
+    profile, and the cuda run in Numba's simulator (tests/conftest.py, "cuda-simulator"), where
+    each CUDA thread is a Python thread, loads a profile of a few examples.
+    """
+    return min(count, settings().max_examples)
+
 
 # kept small: the reference backend loops in Python
 MAX_DIMS = 3

@@ -2,8 +2,9 @@
 
 Results are made without `Tensor.__init__`, Function.apply reads `requires_grad` off the
 fields, strided layouts share cached index arrays, a float tensor with a Python float skips
-promotion, a 2-D @ 2-D matmul skips the view steps, and ReLU's backward is one kernel when no
-graph is recorded. Each test here fails if its shortcut answers differently.
+promotion, and a 2-D @ 2-D matmul skips the view steps. Each test here fails if its shortcut
+answers differently. ReLU's backward, 0 where x <= 0 and the gradient elsewhere, is checked
+with NaN among the inputs: a NaN input passes the gradient on, as in torch.
 """
 
 import numpy as np

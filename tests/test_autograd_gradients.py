@@ -17,12 +17,14 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from strategies import FLOAT_DTYPES, broadcastable_shapes, shapes
+from strategies import FLOAT_DTYPES, broadcastable_shapes, examples, shapes
 
 import minitorch
 from minitorch.autograd.graph import sum_to
 
-SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 SMALL = {"max_dims": 2}
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from sklearn import datasets as sklearn_datasets
 
 import minitorch
 from minitorch.datasets import MNIST, Digits, FashionMNIST, read_idx
@@ -165,7 +166,6 @@ def test_a_broken_gzip_file_is_rejected_naming_it(tmp_path):
 
 
 def test_digits_split_into_disjoint_train_and_test_sets_covering_all():
-    sklearn_datasets = pytest.importorskip("sklearn.datasets")
     bundle = sklearn_datasets.load_digits()
     train, test = Digits(train=True), Digits(train=False)
     assert (len(train), len(test)) == (1438, 359)

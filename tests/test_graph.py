@@ -6,6 +6,7 @@ import difflib
 from pathlib import Path
 
 import pytest
+from matplotlib import image
 
 import minitorch
 from minitorch import Scalar
@@ -110,7 +111,6 @@ def test_layout_columns() -> None:
 
 
 def test_draw_with_matplotlib_writes_a_png(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    image = pytest.importorskip("matplotlib.image")
     monkeypatch.setattr(graph_module.shutil, "which", lambda name: None)  # no Graphviz
     x = Scalar(2.0, name="x")
     y = x * x + 1.0
@@ -195,7 +195,6 @@ def test_tensor_graph_has_torchs_nodes_in_an_order_that_puts_inputs_first() -> N
 def test_draw_a_tensor_graph_with_matplotlib(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    image = pytest.importorskip("matplotlib.image")
     monkeypatch.setattr(graph_module.shutil, "which", lambda name: None)  # no Graphviz
     w = minitorch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
     path = draw((w @ w).sum(), tmp_path / "tensor.png", names={"w": w})

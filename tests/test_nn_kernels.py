@@ -7,6 +7,7 @@ three gradients.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import conv2d_settings
@@ -138,9 +139,8 @@ def pool_cases(draw):
 
 
 def window_wholly_in_padding(shape, kwargs) -> bool:
-    """Whether some window of the pooling lies wholly in the padding: torch 2.13 names an
-    index past the input for it, and its backward then writes out of bounds (the process can
-    abort), so such cases are checked against the exercise path instead of torch."""
+    """Whether some window of the pooling lies wholly in the padding: torch 2.13's backward
+    then writes out of bounds (the process can abort), so only its forward is compared."""
     for dim, length in enumerate(shape[2:]):
         k, s, p, d = (kwargs[key][dim] for key in ("kernel_size", "stride", "padding", "dilation"))
         span = length + 2 * p - d * (k - 1) - 1 + (s - 1 if kwargs["ceil_mode"] else 0)
@@ -170,21 +170,23 @@ def test_max_pool2d_kernel_matches_the_exercise_path(case, seed):
     x, upstream, kwargs = pool_operands(case, seed)
     tuned = run("fast", F.max_pool2d, [x], [True], upstream, **kwargs)
     exercise = run("simple", F.max_pool2d, [x], [True], upstream, **kwargs)
-    # values and gradients; the indices of windows that lie wholly in the padding (torch names
-    # a position past them; the exercise path one in the padding) are checked against torch
-    assert_same((tuned[0][:1], tuned[1]), (exercise[0][:1], exercise[1]), "kernel vs exercise")
+    # values, indices and the input's gradient: a window wholly in the padding has the value
+    # -inf and the index torch names, past the input, and passes no gradient on
+    assert_same(tuned, exercise, "kernel vs exercise path")
 
 
 @SETTINGS
 @given(pool_cases(), st.integers(0, 2**32 - 1))
 def test_max_pool2d_kernel_matches_torch(torch, case, seed):
     x, upstream, kwargs = pool_operands(case, seed)
+    tuned = run("fast", F.max_pool2d, [x], [True], upstream, **kwargs)
     if window_wholly_in_padding(x.shape, kwargs):
-        return  # torch would write out of bounds (window_wholly_in_padding)
+        values, indices = torch.nn.functional.max_pool2d(torch.tensor(x), **kwargs)
+        assert_same(tuned[:1] + ([],), ([values.numpy(), indices.numpy()], []), "forward vs torch")
+        return
     expected = outputs_and_grads(
         torch, torch.nn.functional.max_pool2d, [x], [True], upstream, **kwargs
     )
-    tuned = run("fast", F.max_pool2d, [x], [True], upstream, **kwargs)
     assert_same(tuned, expected, "kernel vs torch")
 
 
@@ -213,3 +215,21 @@ def test_only_the_default_backend_on_floats_takes_the_kernels():
             assert window_kernels(minitorch.ones(1)) is None
         finally:
             minitorch.set_backend(previous)
+
+
+@pytest.mark.parametrize("backend", ["fast", "simple"])
+def test_a_window_wholly_in_the_padding_names_the_position_torch_names(backend):
+    """Its value is -inf, its index the first tap at or after the input's start (1: past the
+    input, as torch 2.13 names it), and no gradient comes back from it."""
+    kwargs = {"kernel_size": (1, 2), "padding": (0, 1), "dilation": (1, 2), "ceil_mode": True}
+    (values, indices), (grad,) = run(
+        backend,
+        F.max_pool2d,
+        [np.array([[[[5.0]]]])],
+        [True],
+        np.array([[[[3.0]]]]),
+        return_indices=True,
+        **kwargs,
+    )
+    assert values.tolist() == [[[[-np.inf]]]] and indices.tolist() == [[[[1]]]]
+    assert grad.tolist() == [[[[0.0]]]]

@@ -12,6 +12,7 @@ from strategies import (
     NUMERIC_DTYPES,
     assert_matches,
     broadcastable_shapes,
+    examples,
     shapes,
     tensors,
 )
@@ -53,7 +54,7 @@ def check_unary(name, dtype, data):
 @pytest.mark.task2_4
 @pytest.mark.parametrize("name, dtype", unary_cases(["neg", "exp"]))
 @given(data=st.data())
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 def test_neg_and_exp(name, dtype, data):
     check_unary(name, dtype, data)
 
@@ -62,7 +63,7 @@ def test_neg_and_exp(name, dtype, data):
     "name, dtype", unary_cases(["abs", "log", "sqrt", "sigmoid", "tanh", "relu"])
 )
 @given(data=st.data())
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 def test_unary(name, dtype, data):
     check_unary(name, dtype, data)
 
@@ -116,7 +117,7 @@ def check_binary(name, dtype, data):
 @pytest.mark.parametrize("name", ["add", "mul"])
 @pytest.mark.parametrize("dtype", NUMERIC_DTYPES)
 @given(data=st.data())
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 def test_add_and_mul_broadcast(name, dtype, data):
     check_binary(name, dtype, data)
 
@@ -124,14 +125,14 @@ def test_add_and_mul_broadcast(name, dtype, data):
 @pytest.mark.parametrize("name", sorted(set(BINARY) - {"add", "mul"}))
 @pytest.mark.parametrize("dtype", NUMERIC_DTYPES)
 @given(data=st.data())
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 def test_binary_broadcast(name, dtype, data):
     check_binary(name, dtype, data)
 
 
 @pytest.mark.parametrize("dtype", NUMERIC_DTYPES)
 @given(data=st.data())
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 def test_division_family(dtype, data):
     shape_a, shape_b = data.draw(broadcastable_shapes())
     a, a_values = data.draw(tensors(dtype, shape_a))
@@ -147,7 +148,7 @@ def test_division_family(dtype, data):
 
 @pytest.mark.parametrize("dtype", [minitorch.bool, minitorch.int64])
 @given(data=st.data())
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 def test_bitwise_ops(dtype, data):
     shape_a, shape_b = data.draw(broadcastable_shapes())
     a, a_values = data.draw(tensors(dtype, shape_a))
@@ -159,7 +160,7 @@ def test_bitwise_ops(dtype, data):
 
 
 @given(tensors(minitorch.float64), st.floats(-3, 3), st.floats(-3, 3))
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 def test_clamp_and_where(case, low, high):
     a, values = case
     assert_matches(a.clamp(low, high), np.minimum(np.maximum(values, low), high))
@@ -206,7 +207,7 @@ def reduction_case(data, dtype):
 @pytest.mark.task2_4
 @pytest.mark.parametrize("dtype", DTYPES)
 @given(data=st.data())
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 def test_sum(dtype, data):
     a, values, dim, keepdim = reduction_case(data, dtype)
     result_dtype = dtype if dtype.is_floating_point else minitorch.int64
@@ -217,7 +218,7 @@ def test_sum(dtype, data):
 
 @pytest.mark.parametrize("dtype", FLOAT_DTYPES)
 @given(data=st.data())
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 def test_mean_and_prod(dtype, data):
     a, values, dim, keepdim = reduction_case(data, dtype)
     assert_matches(a.mean(dim, keepdim=keepdim), values.mean(axis=dim, keepdims=keepdim), dtype)
@@ -226,7 +227,7 @@ def test_mean_and_prod(dtype, data):
 
 
 @given(data=st.data())
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 def test_sum_over_several_dims(data):
     shape = data.draw(shapes(min_dims=2))
     a, values = data.draw(tensors(minitorch.float64, shape))
@@ -269,7 +270,7 @@ def test_sums_of_every_dim_keep_dtype_rules():
 
 @pytest.mark.parametrize("dtype", NUMERIC_DTYPES)
 @given(data=st.data())
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 def test_max_min_argmax_argmin(dtype, data):
     a, values, dim, keepdim = reduction_case(data, dtype)
     result = a.max(dim, keepdim=keepdim)
@@ -284,7 +285,7 @@ def test_max_min_argmax_argmin(dtype, data):
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @given(data=st.data())
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 def test_all_any(dtype, data):
     a, values, dim, keepdim = reduction_case(data, dtype)
     assert_matches(a.all(dim, keepdim=keepdim), values.all(axis=dim, keepdims=keepdim))
@@ -293,7 +294,7 @@ def test_all_any(dtype, data):
 
 @pytest.mark.parametrize("dtype", FLOAT_DTYPES)
 @given(data=st.data())
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 def test_softmax_and_log_softmax(dtype, data):
     a, values, dim, _ = reduction_case(data, dtype)
     exps = np.exp(values - values.max(axis=dim, keepdims=True))
@@ -332,7 +333,7 @@ def matmul_shapes(draw):
 
 @pytest.mark.parametrize("dtype", NUMERIC_DTYPES)
 @given(data=st.data())
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 def test_matmul_matches_numpy(dtype, data):
     shape_a, shape_b = data.draw(matmul_shapes())
     a, a_values = data.draw(tensors(dtype, shape_a))
@@ -364,7 +365,7 @@ def test_view_and_permute_share_storage():
 
 @pytest.mark.task2_4
 @given(tensors(minitorch.float32, layouts=("permuted", "sliced")), st.data())
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 def test_permute_matches_numpy(case, data):
     a, values = case
     order = data.draw(st.permutations(range(a.dim())))
@@ -395,7 +396,7 @@ def test_expand_squeeze_unsqueeze_flatten():
 
 
 @given(tensors(), st.data())
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 def test_clone_contiguous_and_to_copy_values(case, data):
     a, values = case
     assert_matches(a.clone(), values, a.dtype, exact=True)

@@ -4,10 +4,15 @@ matrix and optimizer checkpoint format. (The end-to-end run is tests/test_train_
 from __future__ import annotations
 
 import json
+import re
+import sys
+import time
 
 import matplotlib.image
+import numba
 import numpy as np
 import pytest
+from numba.core import event as numba_event
 
 import minitorch
 from scripts import train_mnist
@@ -144,7 +149,8 @@ def test_resume_refuses_another_runs_folder(tmp_path):
 
 def test_no_progress_bar_when_stdout_is_not_a_terminal(capsys):
     wrap = train_mnist.progress_bar(1, 8, first=True)
-    assert wrap([1, 2]) == [1, 2]
+    assert list(wrap([1, 2])) == [1, 2]
+    assert capsys.readouterr() == ("", "")
 
 
 def test_missing_mnist_files_stop_the_job_with_where_to_put_them(tmp_path):
@@ -153,3 +159,71 @@ def test_missing_mnist_files_stop_the_job_with_where_to_put_them(tmp_path):
     )
     with pytest.raises(SystemExit, match=r"^error: MNIST: .*never downloads"):
         train_mnist.run(args)
+
+
+# ---- compiling kernels: the status, the one-time line, the rate ------------------------------
+
+
+def compiling(seconds: float) -> None:
+    """What Numba reports while it compiles a kernel (not one loaded from its cache)."""
+    with numba_event.trigger_event("numba:compile"):
+        time.sleep(seconds)
+
+
+def test_the_compile_watch_sees_real_compiles_once_and_announces_the_first():
+    announced = []
+    with train_mnist.watching_compiles(lambda: announced.append(True)) as watch:
+        square = numba.njit(lambda x: x * x)  # new in this process: it compiles
+        assert square(3) == 9 and watch.count == 1 and watch.seconds > 0
+        assert square(4) == 16 and watch.count == 1, "compiled once"
+        cube = numba.njit(lambda x: x * x * x)
+        assert cube(2) == 8 and watch.count == 2
+    assert announced == [True], "the first compile is announced, only it"
+    assert watch.status() == ""
+
+
+def test_nothing_is_announced_when_nothing_compiles(capsys):
+    with train_mnist.watching_compiles(train_mnist.announce_compiling) as watch:
+        assert minitorch.tensor([1.0, 2.0]).tolist() == [1.0, 2.0]
+    assert watch.count == 0 and capsys.readouterr().out == ""
+    with train_mnist.watching_compiles(train_mnist.announce_compiling):
+        compiling(0.01)
+        compiling(0.01)
+    assert capsys.readouterr().out == train_mnist.COMPILING + "\n"
+
+
+def test_the_bar_shows_a_live_compiling_status_with_the_seconds(capsys, monkeypatch):
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)  # a terminal
+
+    def batches():
+        compiling(2.3)  # the first batch compiles its kernels
+        yield from range(3)
+
+    with train_mnist.watching_compiles() as watch:
+        wrap = train_mnist.progress_bar(1, 2, first=True, watch=watch)
+        assert list(wrap(batches())) == [0, 1, 2]
+    out = capsys.readouterr().out
+    seconds = {int(s) for s in re.findall(r"compiling kernels (\d+)s", out)}
+    assert len(seconds) >= 2 and max(seconds) >= 1, f"no live compile status in {out!r}"
+    assert "0/" in out, "the bar itself is there"
+
+
+def test_images_per_second_leave_out_compiling():
+    assert train_mnist.images_per_second(1000, 12.0, 10.0) == 500.0
+    assert train_mnist.images_per_second(1000, 2.0, 0.0) == 500.0
+
+
+def test_the_predictions_title_says_how_many_mistakes_are_shown(tmp_path):
+    rng = np.random.default_rng(0)
+    true = rng.integers(0, 10, 60).tolist()
+    predicted = list(true)
+    wrong = [3, 7, 31, 35, 36, 40, 44, 45, 47, 50, 52, 58]  # 2 among the first 30, 10 later
+    for k in wrong:
+        predicted[k] = (true[k] + 1) % 10
+    images = rng.uniform(size=(60, 8, 8))
+    title = train_mnist.plot_predictions(
+        images, predicted, true, [str(d) for d in range(10)], tmp_path / "p.png"
+    )
+    # shown: the first 30 images, and the first 10 mistakes (8 of them after the first 30)
+    assert title == "predicted (true) of 38 of 60 test images: 10 of the 12 mistakes shown, in red"
+    assert (tmp_path / "p.png").stat().st_size > 0

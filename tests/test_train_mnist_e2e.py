@@ -1,6 +1,5 @@
 """scripts/train_mnist.py end to end on the bundled digits: it learns, writes every file it
-promises, and `--resume` continues the run. Needs nn.Conv2d/MaxPool2d/Flatten,
-F.cross_entropy, optim.Adam and minitorch.save/load."""
+promises, and `--resume` continues the run."""
 
 from __future__ import annotations
 
@@ -13,23 +12,6 @@ import pytest
 
 import minitorch
 from scripts import train_mnist
-
-NEEDED = {
-    "nn.Conv2d": hasattr(minitorch.nn, "Conv2d"),
-    "nn.MaxPool2d": hasattr(minitorch.nn, "MaxPool2d"),
-    "nn.Sequential": hasattr(minitorch.nn, "Sequential"),
-    "nn.Flatten": hasattr(minitorch.nn, "Flatten"),
-    "nn.functional.cross_entropy": hasattr(minitorch.nn.functional, "cross_entropy"),
-    "optim.Adam": hasattr(minitorch.optim, "Adam"),
-    "save": hasattr(minitorch, "save"),
-    "load": hasattr(minitorch, "load"),
-}
-# Until the branches that build these are merged; then the test runs by itself.
-pytestmark = pytest.mark.skipif(
-    not all(NEEDED.values()),
-    reason="the main job needs minitorch."
-    + ", minitorch.".join(name for name, present in NEEDED.items() if not present),
-)
 
 FILES = {
     "metrics.json",
@@ -46,7 +28,9 @@ FILES = {
 def test_digits_learn_and_resume_continues_the_run(tmp_path, capsys):
     assert train_mnist.main(["--dataset", "digits", "--epochs", "1", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert out.startswith(train_mnist.COMPILING)
+    # said once, first, where kernels compile (a fresh cache), else not at all
+    assert out.count(train_mnist.COMPILING) <= 1
+    assert train_mnist.COMPILING not in out or out.startswith(train_mnist.COMPILING)
     assert "\r" not in out  # no progress bar when stdout is not a terminal
     assert {p.name for p in tmp_path.iterdir()} == FILES
     first = json.loads((tmp_path / "metrics.json").read_text())

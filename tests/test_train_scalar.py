@@ -9,9 +9,11 @@ from __future__ import annotations
 import copy
 import math
 import random
+import sys
 from pathlib import Path
 
 import pytest
+from matplotlib import image
 
 from minitorch import Scalar
 from minitorch.datasets import simple, xor
@@ -141,17 +143,27 @@ def test_bad_settings_are_refused(kwargs: dict) -> None:
         train_scalar.train(simple(4), **kwargs)
 
 
-def test_progress_bar_shows_loss_and_accuracy(capsys: pytest.CaptureFixture[str]) -> None:
+def test_progress_bar_shows_loss_and_accuracy(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)  # a terminal
     train_scalar.train(simple(6), hidden=2, epochs=3, progress=True)
-    err = capsys.readouterr().err
-    assert "training on simple" in err and "3/3" in err, f"no progress bar in: {err!r}"
-    assert "loss=" in err and "accuracy=" in err, f"no loss/accuracy in: {err!r}"
+    out = capsys.readouterr().out
+    assert "training on simple" in out and "3/3" in out, f"no progress bar in: {out!r}"
+    assert "loss=" in out and "accuracy=" in out, f"no loss/accuracy in: {out!r}"
+
+
+def test_no_progress_bar_frames_when_stdout_is_not_a_terminal(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    result = train_scalar.train(simple(6), hidden=2, epochs=3, progress=True)
+    assert len(result.losses) == 3
+    assert capsys.readouterr() == ("", "")
 
 
 def test_cli_trains_and_writes_the_figure(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    image = pytest.importorskip("matplotlib.image")
     path = tmp_path / "figure.png"
     argv = ["--dataset", "diag", "--points", "10", "--hidden", "3", "--epochs", "4"]
     assert train_scalar.main([*argv, "--no-progress", "--plot", str(path)]) == 0

@@ -301,6 +301,9 @@ def test_manual_seed_makes_unseeded_shuffles_reproducible():
     first = order()
     minitorch.manual_seed(5)
     assert order() == first
+    assert sorted(first) == list(range(20)) and first != list(range(20))
+    minitorch.manual_seed(6)
+    assert order() != first, "the shuffle ignores the seed"
 
 
 def test_generator_of_another_kind_is_a_type_error():
@@ -344,6 +347,10 @@ def test_random_sampler_draws_whole_permutations(num_samples):
 def test_random_sampler_with_replacement_repeats_indices_in_range():
     drawn = list(RandomSampler(range(3), True, 60, generator=np.random.default_rng(0)))
     assert len(drawn) == 60 and set(drawn) == {0, 1, 2}
+    # without replacement each block of 3 would be a permutation; drawn independently, 20
+    # blocks without a repeat have probability (6/27)**20
+    blocks = [drawn[k : k + 3] for k in range(0, 60, 3)]
+    assert any(len(set(block)) < 3 for block in blocks), "replacement=True was ignored"
 
 
 @pytest.mark.parametrize(("replacement", "num_samples"), [(1, None), (False, 0), (False, 2.5)])

@@ -118,11 +118,18 @@ class MaxPool2DWithIndices(Op):
         if not with_indices:
             return values.view(shape)
         # the index of each maximum in its input plane: row * W + column
-        row = arange(out_size[0], device=x.device).view(-1, 1, 1) * stride[0] - padding[0]
-        col = arange(out_size[1], device=x.device).view(1, -1, 1) * stride[1] - padding[1]
-        row = row + (best // kernel[1]) * dilation[0]
-        col = col + (best % kernel[1]) * dilation[1]
-        return values.view(shape), (row * image.shape[3] + col).view(shape)
+        top = arange(out_size[0], device=x.device).view(-1, 1, 1) * stride[0] - padding[0]
+        left = arange(out_size[1], device=x.device).view(1, -1, 1) * stride[1] - padding[1]
+        row = top + (best // kernel[1]) * dilation[0]
+        col = left + (best % kernel[1]) * dilation[1]
+        # A maximum in the padding (no element of the window above it): PyTorch names the
+        # window's first position at or after the input's start, where its loops begin, which
+        # lies past the input for a window wholly in the padding.
+        height, width = image.shape[2:]
+        outside = (row < 0) | (row >= height) | (col < 0) | (col >= width)
+        row = row.where(~outside, first_tap(top, dilation[0]))
+        col = col.where(~outside, first_tap(left, dilation[1]))
+        return values.view(shape), (row * width + col).view(shape)
 
     @staticmethod
     def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
@@ -132,6 +139,11 @@ class MaxPool2DWithIndices(Op):
         (best,) = ctx.saved_tensors
         windows_grad = max_to_windows(grad.reshape(best.shape[:4]), best, ctx.kernel)
         return back_through_windows(ctx, windows_grad, ctx.dilation)
+
+
+def first_tap(start: Tensor, dilation: int) -> Tensor:
+    """The first tap $start + k d \\ge 0$ of windows that start at `start`."""
+    return start + ((-start).clamp(min=0) + dilation - 1) // dilation * dilation
 
 
 def tuned_max_pool(image, kernel, stride, padding, dilation, out_size) -> tuple[Tensor, Tensor]:

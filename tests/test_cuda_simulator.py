@@ -1,0 +1,88 @@
+"""The cuda backend in Numba's CUDA simulator, run from a plain `python -m pytest`.
+
+The simulator must be on before minitorch is imported, and the rest of the suite runs without
+a cuda device (tests/test_cuda.py). So each test here starts a pytest of its own with
+`NUMBA_ENABLE_CUDASIM=1`: tests/test_cuda_backend.py (every cuda kernel against `cpu`), and
+the core tensor and autograd suites with cuda tensors (`MINITORCH_TEST_BACKENDS=cuda`, a few
+hypothesis examples per test: tests/conftest.py). The 1,000-step memory test is left to
+scripts/check_gpu.sh. A test inside may skip only for an extra that is not installed (its
+reason says `pip install`); any other skip fails here.
+"""
+
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+pytestmark = pytest.mark.skipif(
+    importlib.util.find_spec("numba_cuda") is None,
+    reason="numba-cuda (the cuda extra) is not installed: pip install -e '.[test,cuda]'",
+)
+
+CORE_SUITES = [
+    "tests/test_tensor.py",
+    "tests/test_tensor_torch.py",
+    "tests/test_autograd.py",
+    "tests/test_autograd_api.py",
+    "tests/test_autograd_gradients.py",
+    "tests/test_autograd_torch.py",
+]
+# Variables of this run that would change the inner one (an xdist worker's, pytest's own).
+INHERITED_OUT = (
+    "PYTEST_ADDOPTS",
+    "PYTEST_CURRENT_TEST",
+    "PYTEST_XDIST_WORKER",
+    "PYTEST_XDIST_WORKER_COUNT",
+    "PYTEST_XDIST_TESTRUNUID",
+    "MINITORCH_TEST_BACKENDS",
+)
+
+
+def run_in_simulator(args: list[str], **env: str) -> subprocess.CompletedProcess:
+    """`python -m pytest ARGS` in the project root with the simulator on; its output on failure.
+
+    pyproject.toml's addopts has `-q`: the summary line still counts the passed tests."""
+    environment = {k: v for k, v in os.environ.items() if k not in INHERITED_OUT}
+    environment.update(NUMBA_ENABLE_CUDASIM="1", **env)
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-rs",
+        "-p",
+        "no:cacheprovider",
+        "-p",
+        "no:xdist",
+        *args,
+    ]
+    run = subprocess.run(command, cwd=ROOT, env=environment, capture_output=True, text=True)
+    output = run.stdout + run.stderr
+    assert run.returncode == 0, output[-6000:]
+    assert re.search(r"\b\d+ passed\b", output), output[-3000:]
+    skips = [line for line in output.splitlines() if line.startswith("SKIPPED")]
+    unexplained = [line for line in skips if "pip install" not in line]
+    assert not unexplained, "skips that no missing extra explains:\n" + "\n".join(unexplained)
+    return run
+
+
+def test_cuda_kernels_match_cpu_in_the_simulator():
+    run_in_simulator(["tests/test_cuda_backend.py"])
+
+
+def test_core_suites_pass_on_cuda_in_the_simulator():
+    run_in_simulator(
+        [
+            *CORE_SUITES,
+            "-m",
+            "not cpu_only",
+            "--deselect",
+            "tests/test_autograd.py::test_training_loop_keeps_memory_flat[cuda]",
+        ],
+        MINITORCH_TEST_BACKENDS="cuda",
+    )

@@ -323,6 +323,7 @@ from .ops.special_functions import atanh as arctanh
 from .ops.special_functions import atanh as atanh
 from .ops.special_functions import deg2rad as deg2rad
 from .ops.special_functions import erfc as erfc
+from .ops.special_functions import erfinv as erfinv
 from .ops.special_functions import exp2 as exp2
 from .ops.special_functions import rad2deg as rad2deg
 from .ops.statistics import amax as amax
@@ -895,6 +896,13 @@ class Tensor(TensorBase):
 
     def erfc_(self) -> Tensor:
         """In-place version of `erfc`: the result is written into the tensor."""
+
+    def erfinv(self) -> Tensor:
+        """The inverse error function elementwise: $x$ with $\\operatorname{erf} x = a$
+        ($\\pm\\infty$ at $\\pm 1$, NaN outside $[-1, 1]$)."""
+
+    def erfinv_(self) -> Tensor:
+        """In-place version of `erfinv`: the result is written into the tensor."""
 
     def exp(self) -> Tensor:
         """$e^a$ elementwise (integers give the default float dtype)."""
@@ -1869,6 +1877,9 @@ def erf_(a) -> Tensor:
 def erfc_(a) -> Tensor:
     """In-place version of `erfc`: the result is written into the tensor."""
 
+def erfinv_(a) -> Tensor:
+    """In-place version of `erfinv`: the result is written into the tensor."""
+
 def exp2_(a) -> Tensor:
     """In-place version of `exp2`: the result is written into the tensor."""
 
@@ -2249,6 +2260,8 @@ __all__ = [
     "erf_",
     "erfc",
     "erfc_",
+    "erfinv",
+    "erfinv_",
     "exp",
     "exp2",
     "exp2_",

@@ -25,6 +25,20 @@ UNARY = [
 POSITIVE = ["log2", "log10", "log1p", "rsqrt"]
 UNIT = ["asin", "acos", "atanh"]
 ABOVE_ONE = ["acosh"]
+
+
+def inverse_of_erf(y: float) -> float:
+    """$x$ with $\\operatorname{erf} x = y$ by bisection: slow, simple, and independent of
+    the library's closed-form guess and Newton steps."""
+    if y == 0.0:
+        return y
+    low, high = -7.0, 7.0
+    for _ in range(200):
+        middle = (low + high) / 2
+        low, high = (middle, high) if math.erf(middle) < y else (low, middle)
+    return (low + high) / 2
+
+
 # Independent references for the declared forms (no torch needed):
 # name -> (the reference, aliases, where to compare: values with the domain's edges)
 EVERYWHERE = [-30.0, -2.0, -0.5, 0.0, 0.25, 1.0, 3.0, 1e5]
@@ -34,6 +48,7 @@ NUMPY_REFERENCES = {
     "atanh": (np.arctanh, ("arctanh",), [-0.999, -0.5, 0.0, 0.25, 0.9]),
     "exp2": (np.exp2, (), [-30.0, -2.0, -0.5, 0.0, 0.25, 1.0, 3.0, 100.0]),
     "erfc": (np.vectorize(math.erfc), (), [-3.0, -0.5, 0.0, 0.25, 1.0, 3.0, 20.0]),
+    "erfinv": (np.vectorize(inverse_of_erf), (), [-0.999, -0.9, -0.5, 0.0, 0.25, 0.6, 0.99]),
     "deg2rad": (np.deg2rad, (), [-720.0, -30.0, -0.5, 0.0, 0.25, 1.0, 90.0, 180.0]),
     "rad2deg": (np.rad2deg, (), [-30.0, -2.0, -0.5, 0.0, 0.25, 1.0, math.pi, 100.0]),
 }
@@ -175,6 +190,22 @@ def test_every_declared_form_matches_numpy(name):
     h = 1e-6
     shifted = getattr(minitorch, name)(x.detach() + h) - getattr(minitorch, name)(x.detach() - h)
     np.testing.assert_allclose(x.grad.numpy(), (shifted / (2 * h)).numpy(), rtol=1e-6)
+
+
+def test_erfinv_edges_and_live_torch_values():
+    edges = minitorch.tensor([1.0, -1.0, 1.5, -2.0, NAN, -0.0, 1e-300], dtype=minitorch.float64)
+    result = minitorch.erfinv(edges).tolist()
+    assert result[:2] == [INF, -INF] and all(math.isnan(v) for v in result[2:5])
+    assert math.copysign(1.0, result[5]) == -1.0 and result[6] == pytest.approx(8.86226925e-301)
+    inputs = np.array([0.5, 0.999], dtype=np.float32)  # 0.999 is 0.99900001... in float32
+    float32 = minitorch.erfinv(minitorch.tensor(inputs)).numpy()
+    np.testing.assert_allclose(float32, [inverse_of_erf(float(y)) for y in inputs], rtol=1e-6)
+
+
+def test_erfinv_matches_live_torch(torch):
+    values = np.linspace(-0.9999, 0.9999, 41)
+    ours = minitorch.erfinv(minitorch.tensor(values, dtype=minitorch.float64)).numpy()
+    np.testing.assert_allclose(ours, torch.erfinv(torch.tensor(values)).numpy(), rtol=1e-14)
 
 
 @pytest.mark.parametrize("name", ALL_UNARY)

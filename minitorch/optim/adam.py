@@ -7,8 +7,8 @@ from typing import Any
 
 from .._tensor import Tensor
 from ..ops.inplace import _fused_adam_, _fused_adamw_
-from ..tensors.creation import tensor, zeros_like
-from .optimizer import Optimizer, check_options, check_supported
+from .moments import check_adam_options, counted_state, decayed_gradient
+from .optimizer import Optimizer, check_supported
 
 
 class Adam(Optimizer):
@@ -40,11 +40,7 @@ class Adam(Optimizer):
         fused: bool | None = None,
         decoupled_weight_decay: bool = False,
     ) -> None:
-        check_options(lr=lr, eps=eps)
-        for i, beta in enumerate(betas):
-            if not 0.0 <= beta < 1.0:
-                raise ValueError(f"Invalid beta parameter at index {i}: {beta}")
-        check_options(weight_decay=weight_decay)
+        check_adam_options(lr, eps, betas, weight_decay)
         if not all(isinstance(beta, float) for beta in betas):
             raise ValueError("betas must be either both floats or both Tensors")
         defaults = {
@@ -66,24 +62,12 @@ class Adam(Optimizer):
     def _update(self, p: Tensor, group: dict[str, Any]) -> None:
         """Weight decay, then the Adam step of `p` (its moments live in `state[p]`)."""
         state = self.state[p]
-        if not state:
-            state["step"] = tensor(0.0)  # a float32 tensor, as PyTorch keeps it
-            state["exp_avg"] = zeros_like(p)
-            state["exp_avg_sq"] = zeros_like(p)
-            if group["amsgrad"]:
-                state["max_exp_avg_sq"] = zeros_like(p)
-        state["step"] += 1
+        amsgrad = ("max_exp_avg_sq",) if group["amsgrad"] else ()
+        counted_state(state, p, "exp_avg", "exp_avg_sq", *amsgrad)
         if group["fused"] is not False and fusable(p, state, group):
             fused_step(p, state, group)
             return
-        grad = -p.grad if group["maximize"] else p.grad
-        lr, weight_decay = group["lr"], group["weight_decay"]
-        if weight_decay != 0:
-            if group["decoupled_weight_decay"]:
-                p.mul_(1 - lr * weight_decay)
-            else:
-                grad = grad.add(p, alpha=weight_decay)
-        adam_step(p, grad, state, group)
+        adam_step(p, decayed_gradient(p, group), state, group)
 
 
 def adam_step(p: Tensor, grad: Tensor, state: dict[str, Any], group: dict[str, Any]) -> None:

@@ -6,8 +6,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from .._tensor import Tensor
-from .moments import check_betas, counted_state
-from .optimizer import Optimizer, check_options, check_supported, descent_gradient
+from .moments import check_adam_options, counted_state
+from .optimizer import Optimizer, check_supported, descent_gradient
 
 
 class Adamax(Optimizer):
@@ -31,9 +31,7 @@ class Adamax(Optimizer):
         differentiable: bool = False,
         capturable: bool = False,
     ) -> None:
-        check_options(lr=lr, eps=eps)
-        check_betas(betas)
-        check_options(weight_decay=weight_decay)
+        check_adam_options(lr, eps, betas, weight_decay)
         defaults = {
             "lr": lr,
             "betas": betas,

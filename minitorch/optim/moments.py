@@ -8,14 +8,20 @@ from typing import Any
 
 from .._tensor import Tensor
 from ..tensors.creation import tensor, zeros_like
-from .optimizer import descent_gradient
+from .optimizer import check_options, descent_gradient
 
 
-def check_betas(betas: tuple[float, float]) -> None:
-    """PyTorch's `ValueError` unless $0 \\le \\beta_i < 1$."""
+def check_adam_options(
+    lr: float, eps: float, betas: tuple[float, float], weight_decay: float, **more: float
+) -> None:
+    """An Adam-family constructor's checks, in PyTorch's order and with its `ValueError`s:
+    `lr` and `eps` nonnegative, $0 \\le \\beta_i < 1$, then `weight_decay` and the
+    optimizer's `more` options nonnegative."""
+    check_options(lr=lr, eps=eps)
     for i, beta in enumerate(betas):
         if not 0.0 <= beta < 1.0:
             raise ValueError(f"Invalid beta parameter at index {i}: {beta}")
+    check_options(weight_decay=weight_decay, **more)
 
 
 def counted_state(

@@ -7,8 +7,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from .._tensor import Tensor
-from .moments import check_betas, counted_state, decayed_gradient, update_moments
-from .optimizer import Optimizer, check_options, check_supported
+from .moments import check_adam_options, counted_state, decayed_gradient, update_moments
+from .optimizer import Optimizer, check_supported
 
 
 class RAdam(Optimizer):
@@ -38,9 +38,7 @@ class RAdam(Optimizer):
         capturable: bool = False,
         differentiable: bool = False,
     ) -> None:
-        check_options(lr=lr, eps=eps)
-        check_betas(betas)
-        check_options(weight_decay=weight_decay)
+        check_adam_options(lr, eps, betas, weight_decay)
         defaults = {
             "lr": lr,
             "betas": betas,

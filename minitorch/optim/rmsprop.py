@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .._tensor import Tensor
-from ..tensors.creation import tensor, zeros_like
+from .moments import counted_state
 from .optimizer import Optimizer, check_options, check_supported, descent_gradient
 
 
@@ -53,14 +53,12 @@ class RMSprop(Optimizer):
 
     def _update(self, p: Tensor, group: dict[str, Any]) -> None:
         state = self.state[p]
-        if not state:
-            state["step"] = tensor(0.0)
-            state["square_avg"] = zeros_like(p)
-            if group["momentum"] > 0:
-                state["momentum_buffer"] = zeros_like(p)
-            if group["centered"]:
-                state["grad_avg"] = zeros_like(p)
-        state["step"] += 1
+        entries = ["square_avg"]
+        if group["momentum"] > 0:
+            entries.append("momentum_buffer")
+        if group["centered"]:
+            entries.append("grad_avg")
+        counted_state(state, p, *entries)
         grad = descent_gradient(p, group)
         alpha, square_avg = group["alpha"], state["square_avg"]
         square_avg.mul_(alpha).addcmul_(grad, grad, value=1 - alpha)

@@ -112,33 +112,32 @@ def _dim_or_implicit(dim: int | None, name: str, ndim: int) -> int:
     return 0 if ndim in (0, 1, 3) else 1
 
 
-class Softmax(Module):
+class _AlongDim(Module):
+    """A normalisation along `dim` (softmax and its kin): `function` of the input and the
+    dim, guessed as PyTorch does (with its warning) when `dim` is None."""
+
+    function = staticmethod(functional.softmax)
+
+    def __init__(self, dim: int | None = None) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        function = type(self).function
+        return function(input, _dim_or_implicit(self.dim, function.__name__, input.ndim))
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class Softmax(_AlongDim):
     """$e^{x_i} / \\sum_j e^{x_j}$ along `dim`."""
 
-    def __init__(self, dim: int | None = None) -> None:
-        super().__init__()
-        self.dim = dim
 
-    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        return functional.softmax(input, _dim_or_implicit(self.dim, "softmax", input.ndim))
-
-    def extra_repr(self) -> str:
-        return f"dim={self.dim}"
-
-
-class LogSoftmax(Module):
+class LogSoftmax(_AlongDim):
     """$x_i - \\ln \\sum_j e^{x_j}$ along `dim`."""
 
-    def __init__(self, dim: int | None = None) -> None:
-        super().__init__()
-        self.dim = dim
-
-    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        dim = _dim_or_implicit(self.dim, "log_softmax", input.ndim)
-        return functional.log_softmax(input, dim)
-
-    def extra_repr(self) -> str:
-        return f"dim={self.dim}"
+    function = staticmethod(functional.log_softmax)
 
 
 def _inplace_repr(inplace: bool) -> str:
@@ -315,18 +314,10 @@ class Softmax2d(Module):
         return functional.softmax(input, -3)
 
 
-class Softmin(Module):
+class Softmin(_AlongDim):
     """$e^{-x_i} / \\sum_j e^{-x_j}$ along `dim`."""
 
-    def __init__(self, dim: int | None = None) -> None:
-        super().__init__()
-        self.dim = dim
-
-    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        return functional.softmin(input, _dim_or_implicit(self.dim, "softmin", input.ndim))
-
-    def extra_repr(self) -> str:
-        return f"dim={self.dim}"
+    function = staticmethod(functional.softmin)
 
 
 class GLU(Module):

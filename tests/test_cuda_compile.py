@@ -73,7 +73,7 @@ def run_check(*command: str) -> subprocess.CompletedProcess:
     """`python *command` from the project root, outside the simulator; a skip when
     numba-cuda or NVIDIA's compiler libraries are missing (the check exits 2)."""
     if importlib.util.find_spec("numba_cuda") is None:
-        pytest.skip("numba-cuda is not installed (the cuda extra)")
+        pytest.skip("numba-cuda is not installed: pip install -e '.[test,cuda]'")
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_ENABLE_CUDASIM"}
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])  # this checkout
     result = subprocess.run(

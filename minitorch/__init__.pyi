@@ -334,6 +334,8 @@ from .ops.statistics import logsumexp as logsumexp
 from .ops.statistics import norm as norm
 from .ops.statistics import std as std
 from .ops.statistics import var as var
+from .ops.strided_views import as_strided as as_strided
+from .ops.strided_views import frombuffer as frombuffer
 from .ops.unary import exp as exp
 from .ops.unary import log as log
 from .ops.unary import neg as neg
@@ -610,6 +612,10 @@ class Tensor(TensorBase):
 
     def argwhere(self) -> Tensor:
         """`nonzero(a)`: one row of indices per nonzero element."""
+
+    def as_strided(self, size, stride, storage_offset=None) -> Tensor:
+        """A view of `a`'s storage with shape `size`, strides `stride`, and `storage_offset`
+        (`a`'s own by default): element $i$ is $storage[offset + \\sum_k i_k stride_k]$."""
 
     def asin(self) -> Tensor:
         """$\\arcsin a$ elementwise (NaN outside $[-1, 1]$)."""
@@ -1690,6 +1696,10 @@ class Tensor(TensorBase):
     def unflatten(self, dim, sizes) -> Tensor:
         """`a` with dim `dim` split into `sizes` (one of them may be -1)."""
 
+    def unfold(self, dimension, size, step) -> Tensor:
+        """Every window of `size` elements, `step` apart, along `dimension`, as a view with the
+        windows in a new last dim of size `size`: shape $(n - size) // step + 1$ along `dimension`."""
+
     def uniform_(self, low=0.0, high=1.0, *, generator=None) -> Tensor:
         """Fill `a` with samples from $U(low, high)$ drawn by `generator` (or the default one)."""
 
@@ -2127,6 +2137,7 @@ __all__ = [
     "argmin",
     "argsort",
     "argwhere",
+    "as_strided",
     "as_tensor",
     "asarray",
     "asin",
@@ -2280,6 +2291,7 @@ __all__ = [
     "frac",
     "frac_",
     "from_numpy",
+    "frombuffer",
     "full",
     "full_like",
     "gather",

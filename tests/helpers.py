@@ -64,6 +64,7 @@ ANSWERED_FILES = (
     "test_tensor_gather",
     "test_tensor_math",
     "test_tensor_reductions",
+    "test_tensor_strided_views",
     "test_tensor_indexing",
     "test_tensor_conveniences",
     "test_tensor_creation",

@@ -50,6 +50,7 @@ from . import (  # noqa: F401 -- imported for their declarations
     sorting,
     special_functions,
     statistics,
+    strided_views,
     unary,
     views,
 )

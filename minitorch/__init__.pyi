@@ -175,6 +175,9 @@ from .ops.gather import scatter_add as scatter_add
 from .ops.gather import tensor_take as take
 from .ops.inplace import _fused_adam_ as _fused_adam_
 from .ops.inplace import _fused_adamw_ as _fused_adamw_
+from .ops.integer_math import frexp as frexp
+from .ops.integer_math import gcd as gcd
+from .ops.integer_math import lcm as lcm
 from .ops.joins import addmm as addmm
 from .ops.joins import bmm as bmm
 from .ops.joins import cat as cat
@@ -993,8 +996,18 @@ class Tensor(TensorBase):
     def frac_(self) -> Tensor:
         """In-place version of `frac`: the result is written into the tensor."""
 
+    def frexp(self):
+        """(mantissa, exponent) with $a = mantissa \\cdot 2^{exponent}$ and $0.5 \\le |mantissa| < 1$
+        (exponent int32; 0 and 0 for zeros)."""
+
     def gather(self, dim, index) -> Tensor:
         """$out[i][j] = a[index[i][j]][j]$ for `dim=0` ($a[i][index[i][j]]$ for `dim=1`, ...)."""
+
+    def gcd(self, b) -> Tensor:
+        """The greatest common divisor of $|a|$ and $|b|$ elementwise (integers)."""
+
+    def gcd_(self, b) -> Tensor:
+        """In-place version of `gcd`: the result is written into the tensor."""
 
     def ge(self, b) -> Tensor:
         """$a \\ge b$ elementwise (bool)."""
@@ -1121,6 +1134,12 @@ class Tensor(TensorBase):
 
     def kthvalue(self, k, dim=-1, keepdim=False):
         """`(values, indices)` of the `k`-th smallest element along `dim` (`k` from 1)."""
+
+    def lcm(self, b) -> Tensor:
+        """The least common multiple of $|a|$ and $|b|$ elementwise (integers; 0 if either is 0)."""
+
+    def lcm_(self, b) -> Tensor:
+        """In-place version of `lcm`: the result is written into the tensor."""
 
     def ldexp(self, b) -> Tensor:
         """$a \\cdot 2^b$."""
@@ -1906,6 +1925,9 @@ def fmod_(a, b) -> Tensor:
 def frac_(a) -> Tensor:
     """In-place version of `frac`: the result is written into the tensor."""
 
+def gcd_(a, b) -> Tensor:
+    """In-place version of `gcd`: the result is written into the tensor."""
+
 def ge_(a, b) -> Tensor:
     """In-place version of `ge`: the result is written into the tensor."""
 
@@ -1923,6 +1945,9 @@ def heaviside_(a, values) -> Tensor:
 
 def hypot_(a, b) -> Tensor:
     """In-place version of `hypot`: the result is written into the tensor."""
+
+def lcm_(a, b) -> Tensor:
+    """In-place version of `lcm`: the result is written into the tensor."""
 
 def ldexp_(a, b) -> Tensor:
     """In-place version of `ldexp`: the result is written into the tensor."""
@@ -2290,11 +2315,14 @@ __all__ = [
     "fmod_",
     "frac",
     "frac_",
+    "frexp",
     "from_numpy",
     "frombuffer",
     "full",
     "full_like",
     "gather",
+    "gcd",
+    "gcd_",
     "ge",
     "ge_",
     "ger",
@@ -2358,6 +2386,8 @@ __all__ = [
     "kaiser_window",
     "kron",
     "kthvalue",
+    "lcm",
+    "lcm_",
     "ldexp",
     "ldexp_",
     "le",

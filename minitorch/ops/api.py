@@ -31,6 +31,7 @@ from . import (  # noqa: F401 -- imported for their declarations
     gather,
     indexing,
     inplace,
+    integer_math,
     joins,
     layouts,
     linalg,

@@ -166,6 +166,7 @@ from .ops.factories import range as range
 from .ops.factories import scalar_tensor as scalar_tensor
 from .ops.factories import unravel_index as unravel_index
 from .ops.factories import vander as vander
+from .ops.frequencies import mode as mode
 from .ops.gather import gather as gather
 from .ops.gather import index_add as index_add
 from .ops.gather import index_fill as index_fill
@@ -255,6 +256,8 @@ from .ops.more_compositions import tensordot as tensordot
 from .ops.more_compositions import trace as trace
 from .ops.more_compositions import var_mean as var_mean
 from .ops.more_compositions import vdot as vdot
+from .ops.more_indexing import index_reduce as index_reduce
+from .ops.more_indexing import put as put
 from .ops.pooling import adaptive_avg_pool1d as adaptive_avg_pool1d
 from .ops.pooling import avg_pool1d as avg_pool1d
 from .ops.pooling import max_pool1d as max_pool1d
@@ -1090,6 +1093,14 @@ class Tensor(TensorBase):
     def index_put_(self, indices, values, accumulate=False) -> Tensor:
         """`a[indices] = values` for a tuple of index tensors (added up if `accumulate`)."""
 
+    def index_reduce(self, dim, index, source, reduce, *, include_self=True) -> Tensor:
+        """A copy of `a` whose slice `index[i]` along `dim` is folded with slice `i` of `source`
+        by `reduce` ("prod", "mean", "amax", "amin"), starting from `a`'s own slice unless
+        `include_self=False` (slices no index names stay as they are)."""
+
+    def index_reduce_(self, dim, index, source, reduce, *, include_self=True) -> Tensor:
+        """In-place version of `index_reduce`: the result is written into the tensor."""
+
     def index_select(self, dim, index) -> Tensor:
         """The slices of `a` along `dim` at `index`, in that order: `a[:, index]` for `dim=1`."""
 
@@ -1296,6 +1307,10 @@ class Tensor(TensorBase):
     def mm(self, b) -> Tensor:
         """Product of two matrices."""
 
+    def mode(self, dim=-1, keepdim=False):
+        """(values, indices): the value that occurs most often along `dim` (the smallest of
+        those tied), and the last index where it occurs; the gradient flows to that element."""
+
     def moveaxis(self, source, destination) -> Tensor:
         """`a` with dims `source` moved to positions `destination` (ints or sequences), the
         other dims keeping their order (a view)."""
@@ -1412,6 +1427,13 @@ class Tensor(TensorBase):
 
     def prod(self, dim=None, keepdim=False, dtype=None) -> Tensor:
         """Product over `dim` (`minitorch.prod`)."""
+
+    def put(self, index, source, accumulate=False) -> Tensor:
+        """A copy of `a` with `source` written at the flat (row-major) positions `index`
+        (added up if `accumulate`; negative positions count from the end)."""
+
+    def put_(self, index, source, accumulate=False) -> Tensor:
+        """In-place version of `put`: the result is written into the tensor."""
 
     def quantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
         """The `q`-quantiles (a number or a 1-D tensor of them, in $[0, 1]$) along `dim` (of all
@@ -1946,6 +1968,9 @@ def heaviside_(a, values) -> Tensor:
 def hypot_(a, b) -> Tensor:
     """In-place version of `hypot`: the result is written into the tensor."""
 
+def index_reduce_(a, dim, index, source, reduce, *, include_self=True) -> Tensor:
+    """In-place version of `index_reduce`: the result is written into the tensor."""
+
 def lcm_(a, b) -> Tensor:
     """In-place version of `lcm`: the result is written into the tensor."""
 
@@ -2014,6 +2039,9 @@ def ones(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
 
 def pow_(a, b) -> Tensor:
     """In-place version of `pow`: the result is written into the tensor."""
+
+def put_(a, index, source, accumulate=False) -> Tensor:
+    """In-place version of `put`: the result is written into the tensor."""
 
 def rad2deg_(a) -> Tensor:
     """In-place version of `rad2deg`: the result is written into the tensor."""
@@ -2356,6 +2384,8 @@ __all__ = [
     "index_copy",
     "index_fill",
     "index_put",
+    "index_reduce",
+    "index_reduce_",
     "index_select",
     "inference_mode",
     "initial_seed",
@@ -2442,6 +2472,7 @@ __all__ = [
     "min",
     "minimum",
     "mm",
+    "mode",
     "moveaxis",
     "movedim",
     "msort",
@@ -2484,6 +2515,8 @@ __all__ = [
     "prod",
     "profiler",
     "promote_types",
+    "put",
+    "put_",
     "quantile",
     "rad2deg",
     "rad2deg_",

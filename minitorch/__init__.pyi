@@ -167,6 +167,8 @@ from .ops.factories import scalar_tensor as scalar_tensor
 from .ops.factories import unravel_index as unravel_index
 from .ops.factories import vander as vander
 from .ops.frequencies import mode as mode
+from .ops.gamma_functions import digamma as digamma
+from .ops.gamma_functions import lgamma as lgamma
 from .ops.gather import gather as gather
 from .ops.gather import index_add as index_add
 from .ops.gather import index_fill as index_fill
@@ -859,6 +861,13 @@ class Tensor(TensorBase):
         """The `n`-th forward difference $a_{i+1} - a_i$ along `dim` (after joining `prepend`
         and `append`); booleans give `a_{i+1} != a_i`."""
 
+    def digamma(self) -> Tensor:
+        """$\\psi(a) = \\frac{d}{da} \\ln \\Gamma(a)$ elementwise ($-\\infty$ at 0, NaN at the
+        negative integers); its gradient is $\\psi'(a)$, once differentiable."""
+
+    def digamma_(self) -> Tensor:
+        """In-place version of `digamma`: the result is written into the tensor."""
+
     def dist(self, b, p=2) -> Tensor:
         """$\\|a - b\\|_p$ over all elements (after broadcasting)."""
 
@@ -1181,6 +1190,13 @@ class Tensor(TensorBase):
 
     def less_equal_(self, b) -> Tensor:
         """In-place version of `less_equal`: the result is written into the tensor."""
+
+    def lgamma(self) -> Tensor:
+        """$\\ln |\\Gamma(a)|$ elementwise ($+\\infty$ at $0, -1, -2, \\dots$; integers give the
+        default float dtype)."""
+
+    def lgamma_(self) -> Tensor:
+        """In-place version of `lgamma`: the result is written into the tensor."""
 
     def log(self) -> Tensor:
         """$\\ln a$ elementwise."""
@@ -1905,6 +1921,9 @@ def cumsum_(a, dim, dtype=None) -> Tensor:
 def deg2rad_(a) -> Tensor:
     """In-place version of `deg2rad`: the result is written into the tensor."""
 
+def digamma_(a) -> Tensor:
+    """In-place version of `digamma`: the result is written into the tensor."""
+
 def divide_(a, b, *, rounding_mode=None) -> Tensor:
     """In-place version of `divide`: the result is written into the tensor."""
 
@@ -1985,6 +2004,9 @@ def less_(a, b) -> Tensor:
 
 def less_equal_(a, b) -> Tensor:
     """In-place version of `less_equal`: the result is written into the tensor."""
+
+def lgamma_(a) -> Tensor:
+    """In-place version of `lgamma`: the result is written into the tensor."""
 
 def log10_(a) -> Tensor:
     """In-place version of `log10`: the result is written into the tensor."""
@@ -2292,6 +2314,8 @@ __all__ = [
     "diagonal",
     "diagonal_scatter",
     "diff",
+    "digamma",
+    "digamma_",
     "dist",
     "div",
     "divide",
@@ -2427,6 +2451,8 @@ __all__ = [
     "less_",
     "less_equal",
     "less_equal_",
+    "lgamma",
+    "lgamma_",
     "linalg",
     "linspace",
     "load",

@@ -67,6 +67,7 @@ ANSWERED_FILES = (
     "test_tensor_strided_views",
     "test_tensor_integer_math",
     "test_tensor_more_indexing",
+    "test_tensor_gamma_functions",
     "test_tensor_indexing",
     "test_tensor_conveniences",
     "test_tensor_creation",

@@ -29,6 +29,7 @@ from . import (  # noqa: F401 -- imported for their declarations
     elementwise_compositions,
     factories,
     frequencies,
+    gamma_functions,
     gather,
     indexing,
     inplace,

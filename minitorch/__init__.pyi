@@ -1966,9 +1966,6 @@ def fmod_(a, b) -> Tensor:
 def frac_(a) -> Tensor:
     """In-place version of `frac`: the result is written into the tensor."""
 
-def gcd_(a, b) -> Tensor:
-    """In-place version of `gcd`: the result is written into the tensor."""
-
 def ge_(a, b) -> Tensor:
     """In-place version of `ge`: the result is written into the tensor."""
 
@@ -1989,9 +1986,6 @@ def hypot_(a, b) -> Tensor:
 
 def index_reduce_(a, dim, index, source, reduce, *, include_self=True) -> Tensor:
     """In-place version of `index_reduce`: the result is written into the tensor."""
-
-def lcm_(a, b) -> Tensor:
-    """In-place version of `lcm`: the result is written into the tensor."""
 
 def ldexp_(a, b) -> Tensor:
     """In-place version of `ldexp`: the result is written into the tensor."""
@@ -2374,7 +2368,6 @@ __all__ = [
     "full_like",
     "gather",
     "gcd",
-    "gcd_",
     "ge",
     "ge_",
     "ger",
@@ -2441,7 +2434,6 @@ __all__ = [
     "kron",
     "kthvalue",
     "lcm",
-    "lcm_",
     "ldexp",
     "ldexp_",
     "le",

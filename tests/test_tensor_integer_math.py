@@ -44,6 +44,9 @@ ERRORS = {
     "lcm of a float": lambda lib: lib.lcm(lib.tensor([1.0]), lib.tensor([2])),
     "gcd of bools": lambda lib: lib.gcd(lib.tensor([True]), lib.tensor([True])),
     "gcd with a number": lambda lib: lib.gcd(lib.tensor([4]), 3),
+    "gcd_ of an integer by a float": lambda lib: lib.tensor([4]).gcd_(lib.tensor([6.0])),
+    "lcm_ of a float by an integer": lambda lib: lib.tensor([4.0]).lcm_(lib.tensor([6])),
+    "gcd_ with a number": lambda lib: lib.tensor([4]).gcd_(3),
     "frexp of integers": lambda lib: lib.frexp(lib.tensor([1, 2])),
 }
 RECORDED = ComparedCases(__file__, CASES, ERRORS)

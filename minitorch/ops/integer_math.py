@@ -15,6 +15,7 @@ from ..tensors.base import TensorBase
 from ..tensors.kernels import apply_map, apply_zip, as_operands
 from ..tensors.shapes import not_implemented
 from .functions import Op
+from .inplace import inplace
 from .public import declare, public
 from .running import result_pair
 
@@ -39,12 +40,18 @@ def least_multiple(x: int, y: int) -> int:
     return abs(x // g * y)
 
 
-def integer_zip(fn, name: str, a: Tensor, b: Tensor) -> Tensor:
-    """`fn` elementwise on integer tensors; PyTorch's errors for numbers, floats and bools."""
+def other_tensor(name: str, b, position: int) -> None:
+    """PyTorch's error when `other` is not a tensor."""
     if not isinstance(b, TensorBase):
         raise TypeError(
-            f"{name}(): argument 'other' (position 2) must be Tensor, not {type(b).__name__}"
+            f"{name}(): argument 'other' (position {position}) must be Tensor, not "
+            f"{type(b).__name__}"
         )
+
+
+def integer_zip(fn, name: str, a: Tensor, b: Tensor) -> Tensor:
+    """`fn` elementwise on integer tensors; PyTorch's errors for numbers, floats and bools."""
+    other_tensor(name, b, 2)
     x, y, dtype = as_operands(a, b)
     if dtype.is_floating_point or dtype is dtypes.bool_:
         raise not_implemented(f"{name}_cpu", dtype)
@@ -54,13 +61,37 @@ def integer_zip(fn, name: str, a: Tensor, b: Tensor) -> Tensor:
 # fmt: off
 gcd = declare(
     "gcd", "The greatest common divisor of $|a|$ and $|b|$ elementwise (integers).",
-    integer_zip, greatest_divisor, "gcd", operands=2, inplace=True,
+    integer_zip, greatest_divisor, "gcd", operands=2,
 )
 lcm = declare(
     "lcm", "The least common multiple of $|a|$ and $|b|$ elementwise (integers; 0 if either is 0).",
-    integer_zip, least_multiple, "lcm", operands=2, inplace=True,
+    integer_zip, least_multiple, "lcm", operands=2,
 )
 # fmt: on
+
+
+def integer_write(operation, name: str, a: Tensor, b: Tensor) -> Tensor:
+    """`a <- operation(a, b)`, refusing a result type `a` cannot hold before computing it."""
+    other_tensor(name, b, 1)
+    result = dtypes.result_type(a, b)
+    if not dtypes.can_cast(result, a.dtype):
+        raise RuntimeError(
+            f"result type {result.torch_scalar_name} can't be cast to the desired output type "
+            f"{a.dtype.torch_scalar_name}"
+        )
+    return inplace(a, operation, b)
+
+
+@public(torch=False)
+def gcd_(a: Tensor, b: Tensor) -> Tensor:
+    """In-place version of `gcd`: the result is written into the tensor."""
+    return integer_write(gcd, "gcd_", a, b)
+
+
+@public(torch=False)
+def lcm_(a: Tensor, b: Tensor) -> Tensor:
+    """In-place version of `lcm`: the result is written into the tensor."""
+    return integer_write(lcm, "lcm_", a, b)
 
 
 def mantissa_of(x: float) -> float:

@@ -180,7 +180,9 @@ from .ops.inplace import _fused_adam_ as _fused_adam_
 from .ops.inplace import _fused_adamw_ as _fused_adamw_
 from .ops.integer_math import frexp as frexp
 from .ops.integer_math import gcd as gcd
+from .ops.integer_math import gcd_ as gcd_
 from .ops.integer_math import lcm as lcm
+from .ops.integer_math import lcm_ as lcm_
 from .ops.joins import addmm as addmm
 from .ops.joins import bmm as bmm
 from .ops.joins import cat as cat
@@ -2368,6 +2370,7 @@ __all__ = [
     "full_like",
     "gather",
     "gcd",
+    "gcd_",
     "ge",
     "ge_",
     "ger",
@@ -2434,6 +2437,7 @@ __all__ = [
     "kron",
     "kthvalue",
     "lcm",
+    "lcm_",
     "ldexp",
     "ldexp_",
     "le",

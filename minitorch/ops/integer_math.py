@@ -82,13 +82,13 @@ def integer_write(operation, name: str, a: Tensor, b: Tensor) -> Tensor:
     return inplace(a, operation, b)
 
 
-@public(torch=False)
+@public()
 def gcd_(a: Tensor, b: Tensor) -> Tensor:
     """In-place version of `gcd`: the result is written into the tensor."""
     return integer_write(gcd, "gcd_", a, b)
 
 
-@public(torch=False)
+@public()
 def lcm_(a: Tensor, b: Tensor) -> Tensor:
     """In-place version of `lcm`: the result is written into the tensor."""
     return integer_write(lcm, "lcm_", a, b)

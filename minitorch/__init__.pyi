@@ -166,6 +166,9 @@ from .ops.factories import range as range
 from .ops.factories import scalar_tensor as scalar_tensor
 from .ops.factories import unravel_index as unravel_index
 from .ops.factories import vander as vander
+from .ops.frequencies import mode as mode
+from .ops.gamma_functions import digamma as digamma
+from .ops.gamma_functions import lgamma as lgamma
 from .ops.gather import gather as gather
 from .ops.gather import index_add as index_add
 from .ops.gather import index_fill as index_fill
@@ -175,6 +178,11 @@ from .ops.gather import scatter_add as scatter_add
 from .ops.gather import tensor_take as take
 from .ops.inplace import _fused_adam_ as _fused_adam_
 from .ops.inplace import _fused_adamw_ as _fused_adamw_
+from .ops.integer_math import frexp as frexp
+from .ops.integer_math import gcd as gcd
+from .ops.integer_math import gcd_ as gcd_
+from .ops.integer_math import lcm as lcm
+from .ops.integer_math import lcm_ as lcm_
 from .ops.joins import addmm as addmm
 from .ops.joins import bmm as bmm
 from .ops.joins import cat as cat
@@ -252,6 +260,8 @@ from .ops.more_compositions import tensordot as tensordot
 from .ops.more_compositions import trace as trace
 from .ops.more_compositions import var_mean as var_mean
 from .ops.more_compositions import vdot as vdot
+from .ops.more_indexing import index_reduce as index_reduce
+from .ops.more_indexing import put as put
 from .ops.pooling import adaptive_avg_pool1d as adaptive_avg_pool1d
 from .ops.pooling import avg_pool1d as avg_pool1d
 from .ops.pooling import max_pool1d as max_pool1d
@@ -335,6 +345,8 @@ from .ops.statistics import logsumexp as logsumexp
 from .ops.statistics import norm as norm
 from .ops.statistics import std as std
 from .ops.statistics import var as var
+from .ops.strided_views import as_strided as as_strided
+from .ops.strided_views import frombuffer as frombuffer
 from .ops.unary import exp as exp
 from .ops.unary import log as log
 from .ops.unary import neg as neg
@@ -612,6 +624,10 @@ class Tensor(TensorBase):
     def argwhere(self) -> Tensor:
         """`nonzero(a)`: one row of indices per nonzero element."""
 
+    def as_strided(self, size, stride, storage_offset=None) -> Tensor:
+        """A view of `a`'s storage with shape `size`, strides `stride`, and `storage_offset`
+        (`a`'s own by default): element $i$ is $storage[offset + \\sum_k i_k stride_k]$."""
+
     def asin(self) -> Tensor:
         """$\\arcsin a$ elementwise (NaN outside $[-1, 1]$)."""
 
@@ -848,6 +864,13 @@ class Tensor(TensorBase):
         """The `n`-th forward difference $a_{i+1} - a_i$ along `dim` (after joining `prepend`
         and `append`); booleans give `a_{i+1} != a_i`."""
 
+    def digamma(self) -> Tensor:
+        """$\\psi(a) = \\frac{d}{da} \\ln \\Gamma(a)$ elementwise ($-\\infty$ at 0, NaN at the
+        negative integers); its gradient is $\\psi'(a)$, once differentiable."""
+
+    def digamma_(self) -> Tensor:
+        """In-place version of `digamma`: the result is written into the tensor."""
+
     def dist(self, b, p=2) -> Tensor:
         """$\\|a - b\\|_p$ over all elements (after broadcasting)."""
 
@@ -995,8 +1018,18 @@ class Tensor(TensorBase):
     def frac_(self) -> Tensor:
         """In-place version of `frac`: the result is written into the tensor."""
 
+    def frexp(self):
+        """(mantissa, exponent) with $a = mantissa \\cdot 2^{exponent}$ and $0.5 \\le |mantissa| < 1$
+        (exponent int32; 0 and 0 for zeros)."""
+
     def gather(self, dim, index) -> Tensor:
         """$out[i][j] = a[index[i][j]][j]$ for `dim=0` ($a[i][index[i][j]]$ for `dim=1`, ...)."""
+
+    def gcd(self, b) -> Tensor:
+        """The greatest common divisor of $|a|$ and $|b|$ elementwise (integers)."""
+
+    def gcd_(self, b) -> Tensor:
+        """In-place version of `gcd`: the result is written into the tensor."""
 
     def ge(self, b) -> Tensor:
         """$a \\ge b$ elementwise (bool)."""
@@ -1079,6 +1112,14 @@ class Tensor(TensorBase):
     def index_put_(self, indices, values, accumulate=False) -> Tensor:
         """`a[indices] = values` for a tuple of index tensors (added up if `accumulate`)."""
 
+    def index_reduce(self, dim, index, source, reduce, *, include_self=True) -> Tensor:
+        """A copy of `a` whose slice `index[i]` along `dim` is folded with slice `i` of `source`
+        by `reduce` ("prod", "mean", "amax", "amin"), starting from `a`'s own slice unless
+        `include_self=False` (slices no index names stay as they are)."""
+
+    def index_reduce_(self, dim, index, source, reduce, *, include_self=True) -> Tensor:
+        """In-place version of `index_reduce`: the result is written into the tensor."""
+
     def index_select(self, dim, index) -> Tensor:
         """The slices of `a` along `dim` at `index`, in that order: `a[:, index]` for `dim=1`."""
 
@@ -1124,6 +1165,12 @@ class Tensor(TensorBase):
     def kthvalue(self, k, dim=-1, keepdim=False):
         """`(values, indices)` of the `k`-th smallest element along `dim` (`k` from 1)."""
 
+    def lcm(self, b) -> Tensor:
+        """The least common multiple of $|a|$ and $|b|$ elementwise (integers; 0 if either is 0)."""
+
+    def lcm_(self, b) -> Tensor:
+        """In-place version of `lcm`: the result is written into the tensor."""
+
     def ldexp(self, b) -> Tensor:
         """$a \\cdot 2^b$."""
 
@@ -1153,6 +1200,13 @@ class Tensor(TensorBase):
 
     def less_equal_(self, b) -> Tensor:
         """In-place version of `less_equal`: the result is written into the tensor."""
+
+    def lgamma(self) -> Tensor:
+        """$\\ln |\\Gamma(a)|$ elementwise ($+\\infty$ at $0, -1, -2, \\dots$; integers give the
+        default float dtype)."""
+
+    def lgamma_(self) -> Tensor:
+        """In-place version of `lgamma`: the result is written into the tensor."""
 
     def log(self) -> Tensor:
         """$\\ln a$ elementwise."""
@@ -1279,6 +1333,10 @@ class Tensor(TensorBase):
     def mm(self, b) -> Tensor:
         """Product of two matrices."""
 
+    def mode(self, dim=-1, keepdim=False):
+        """(values, indices): the value that occurs most often along `dim` (the smallest of
+        those tied), and the last index where it occurs; the gradient flows to that element."""
+
     def moveaxis(self, source, destination) -> Tensor:
         """`a` with dims `source` moved to positions `destination` (ints or sequences), the
         other dims keeping their order (a view)."""
@@ -1395,6 +1453,13 @@ class Tensor(TensorBase):
 
     def prod(self, dim=None, keepdim=False, dtype=None) -> Tensor:
         """Product over `dim` (`minitorch.prod`)."""
+
+    def put(self, index, source, accumulate=False) -> Tensor:
+        """A copy of `a` with `source` written at the flat (row-major) positions `index`
+        (added up if `accumulate`; negative positions count from the end)."""
+
+    def put_(self, index, source, accumulate=False) -> Tensor:
+        """In-place version of `put`: the result is written into the tensor."""
 
     def quantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
         """The `q`-quantiles (a number or a 1-D tensor of them, in $[0, 1]$) along `dim` (of all
@@ -1698,6 +1763,10 @@ class Tensor(TensorBase):
     def unflatten(self, dim, sizes) -> Tensor:
         """`a` with dim `dim` split into `sizes` (one of them may be -1)."""
 
+    def unfold(self, dimension, size, step) -> Tensor:
+        """Every window of `size` elements, `step` apart, along `dimension`, as a view with the
+        windows in a new last dim of size `size`: shape $(n - size) // step + 1$ along `dimension`."""
+
     def uniform_(self, low=0.0, high=1.0, *, generator=None) -> Tensor:
         """Fill `a` with samples from $U(low, high)$ drawn by `generator` (or the default one)."""
 
@@ -1862,6 +1931,9 @@ def cumsum_(a, dim, dtype=None) -> Tensor:
 def deg2rad_(a) -> Tensor:
     """In-place version of `deg2rad`: the result is written into the tensor."""
 
+def digamma_(a) -> Tensor:
+    """In-place version of `digamma`: the result is written into the tensor."""
+
 def divide_(a, b, *, rounding_mode=None) -> Tensor:
     """In-place version of `divide`: the result is written into the tensor."""
 
@@ -1925,6 +1997,9 @@ def heaviside_(a, values) -> Tensor:
 def hypot_(a, b) -> Tensor:
     """In-place version of `hypot`: the result is written into the tensor."""
 
+def index_reduce_(a, dim, index, source, reduce, *, include_self=True) -> Tensor:
+    """In-place version of `index_reduce`: the result is written into the tensor."""
+
 def ldexp_(a, b) -> Tensor:
     """In-place version of `ldexp`: the result is written into the tensor."""
 
@@ -1936,6 +2011,9 @@ def less_(a, b) -> Tensor:
 
 def less_equal_(a, b) -> Tensor:
     """In-place version of `less_equal`: the result is written into the tensor."""
+
+def lgamma_(a) -> Tensor:
+    """In-place version of `lgamma`: the result is written into the tensor."""
 
 def log10_(a) -> Tensor:
     """In-place version of `log10`: the result is written into the tensor."""
@@ -1990,6 +2068,9 @@ def ones(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
 
 def pow_(a, b) -> Tensor:
     """In-place version of `pow`: the result is written into the tensor."""
+
+def put_(a, index, source, accumulate=False) -> Tensor:
+    """In-place version of `put`: the result is written into the tensor."""
 
 def rad2deg_(a) -> Tensor:
     """In-place version of `rad2deg`: the result is written into the tensor."""
@@ -2138,6 +2219,7 @@ __all__ = [
     "argmin",
     "argsort",
     "argwhere",
+    "as_strided",
     "as_tensor",
     "asarray",
     "asin",
@@ -2239,6 +2321,8 @@ __all__ = [
     "diagonal",
     "diagonal_scatter",
     "diff",
+    "digamma",
+    "digamma_",
     "dist",
     "div",
     "divide",
@@ -2292,10 +2376,14 @@ __all__ = [
     "fmod_",
     "frac",
     "frac_",
+    "frexp",
     "from_numpy",
+    "frombuffer",
     "full",
     "full_like",
     "gather",
+    "gcd",
+    "gcd_",
     "ge",
     "ge_",
     "ger",
@@ -2329,6 +2417,8 @@ __all__ = [
     "index_copy",
     "index_fill",
     "index_put",
+    "index_reduce",
+    "index_reduce_",
     "index_select",
     "inference_mode",
     "initial_seed",
@@ -2359,6 +2449,8 @@ __all__ = [
     "kaiser_window",
     "kron",
     "kthvalue",
+    "lcm",
+    "lcm_",
     "ldexp",
     "ldexp_",
     "le",
@@ -2368,6 +2460,8 @@ __all__ = [
     "less_",
     "less_equal",
     "less_equal_",
+    "lgamma",
+    "lgamma_",
     "linalg",
     "linspace",
     "load",
@@ -2413,6 +2507,7 @@ __all__ = [
     "min",
     "minimum",
     "mm",
+    "mode",
     "moveaxis",
     "movedim",
     "msort",
@@ -2455,6 +2550,8 @@ __all__ = [
     "prod",
     "profiler",
     "promote_types",
+    "put",
+    "put_",
     "quantile",
     "rad2deg",
     "rad2deg_",

@@ -64,6 +64,10 @@ ANSWERED_FILES = (
     "test_tensor_gather",
     "test_tensor_math",
     "test_tensor_reductions",
+    "test_tensor_strided_views",
+    "test_tensor_integer_math",
+    "test_tensor_more_indexing",
+    "test_tensor_gamma_functions",
     "test_tensor_indexing",
     "test_tensor_conveniences",
     "test_tensor_creation",
@@ -369,7 +373,8 @@ def assert_matches(
     central differences."""
     ours, leaves, inputs, result = comparison_run(minitorch, fn, arrays, permuted, grad)
     if ours.get("return type"):
-        assert result.values is result[0] and result.indices is result[1]
+        fields = getattr(result, "_fields", ("values", "indices"))
+        assert all(getattr(result, f) is result[k] for k, f in enumerate(fields))
     kept = [k for k in theirs if names or not k.endswith("grad_fn")]
     values = [k for k in kept if not k.startswith("grad ")]
     grads = [k for k in kept if k.startswith("grad ")]

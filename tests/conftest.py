@@ -114,13 +114,17 @@ def pytest_generate_tests(metafunc):
         metafunc.parametrize("cpu_backend", backends, indirect=True)
 
 
+# Files that turn on Numba's CUDA simulator when they are the first to import minitorch.
+SIMULATOR_FILES = {"test_cuda_backend.py", "test_cuda_allocator.py"}
+
+
 def pytest_ignore_collect(collection_path, config):
-    """tests/test_cuda_backend.py is collected where it is named (`pytest
+    """The SIMULATOR_FILES are collected where they are named (`pytest
     tests/test_cuda_backend.py`, as grading tasks 3.3-3.5 runs it: importing minitorch first,
     it turns on Numba's CUDA simulator) or where the simulator is on already. A run of a whole
     folder imports minitorch earlier, without a cuda device: there tests/test_cuda_simulator.py
-    runs the file in a pytest of its own instead."""
-    if collection_path.name != "test_cuda_backend.py" or SIMULATOR_ON:
+    runs them in a pytest of their own instead."""
+    if collection_path.name not in SIMULATOR_FILES or SIMULATOR_ON:
         return None
     start = config.invocation_params.dir
     named = {(start / arg.split("::")[0]).resolve() for arg in config.args}

@@ -11,7 +11,7 @@ imported). minitorch places tensors on one GPU, `cuda:0`.
 2.0
 """
 
-from ..backends import has_backend
+from ..backends import get_backend, has_backend
 from ..backends.cuda import driver
 from ..tensors import creation
 
@@ -52,6 +52,50 @@ def manual_seed_all(seed: int) -> None:
     creation.manual_seed(seed)
 
 
+def _allocator():
+    """The cuda backend's caching allocator (backends/cuda/memory.py), or None without cuda."""
+    return get_backend("cuda").memory if is_available() else None
+
+
+def memory_allocated(device=None) -> int:
+    """Bytes of device memory that live tensors occupy (in the allocator's 512-byte blocks);
+    0 without cuda, as torch's."""
+    allocator = _allocator()
+    return allocator.allocated if allocator else 0
+
+
+def max_memory_allocated(device=None) -> int:
+    """The largest `memory_allocated()` since the start or `reset_peak_memory_stats()`."""
+    allocator = _allocator()
+    return allocator.peak_allocated if allocator else 0
+
+
+def memory_reserved(device=None) -> int:
+    """Bytes the allocator holds from the driver: the live tensors' blocks and its cache."""
+    allocator = _allocator()
+    return allocator.reserved if allocator else 0
+
+
+def max_memory_reserved(device=None) -> int:
+    """The largest `memory_reserved()` since the start or `reset_peak_memory_stats()`."""
+    allocator = _allocator()
+    return allocator.peak_reserved if allocator else 0
+
+
+def reset_peak_memory_stats(device=None) -> None:
+    """Start the peaks of `max_memory_allocated` and `max_memory_reserved` from now."""
+    check_available()
+    _allocator().reset_peak()
+
+
+def empty_cache() -> None:
+    """Give the cached free blocks back to the driver (memory other programs can then use);
+    the memory of live tensors stays. Nothing to do without cuda."""
+    allocator = _allocator()
+    if allocator:
+        allocator.empty_cache()
+
+
 def check_available() -> None:
     """Raise torch's error when there is no CUDA device."""
     if not is_available():
@@ -64,8 +108,14 @@ def check_available() -> None:
 __all__ = [
     "current_device",
     "device_count",
+    "empty_cache",
     "is_available",
     "manual_seed",
     "manual_seed_all",
+    "max_memory_allocated",
+    "max_memory_reserved",
+    "memory_allocated",
+    "memory_reserved",
+    "reset_peak_memory_stats",
     "synchronize",
 ]

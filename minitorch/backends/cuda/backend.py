@@ -1,8 +1,9 @@
 """`CudaBackend`: device memory, the compiled kernels of this package, and their launches.
 
 Every operation runs on the device: storages come to the host only when asked
-(`to_host`: printing, `.item()`, `.cpu()`). The optional kernel `adam_step` is one
-kernel over the five tensors of a parameter.
+(`to_host`: printing, `.item()`, `.cpu()`). Storages come from a caching allocator
+(`memory.py`), so a training step's temporaries reuse device blocks instead of calling the
+driver. The optional kernel `adam_step` is one kernel over the five tensors of a parameter.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from ..tensor_data import TensorData
 from .compiler import MAX_DIMS
 from .driver import DEFAULT_SIZES, cuda
 from .kernels import KERNELS, fold_start, matmul_settings, reduce_settings
+from .memory import CachingAllocator
 
 # A grid has at most 65535 blocks along y and z (matmul's row blocks and batch).
 MAX_GRID_YZ = 65535
@@ -56,21 +58,29 @@ class CudaBackend(OptionalKernels):
         self.threads, self.block, self.tile = threads, block, tile
         self._kernels: dict[tuple, Callable] = {}
         self._layout_arrays: dict[tuple, tuple] = {}
+        self.memory = CachingAllocator(
+            lambda nbytes: cuda.device_array(nbytes, np.uint8),
+            out_of_memory=cuda.cudadrv.driver.CudaAPIError,
+        )
 
     # -- memory -------------------------------------------------------------
 
     def zeros(self, size: int, dtype: np.dtype):
-        storage = cuda.device_array(size, dtype)
+        storage = self.empty(size, dtype)
         if size:
             self.launch(self.compiled("fill"), size, storage, 0)
         return storage
 
     def empty(self, size: int, dtype: np.dtype):
         """Device memory left as it is: for a result whose every element a kernel writes."""
-        return cuda.device_array(size, dtype)
+        return self.memory.storage(size, dtype)
 
     def from_host(self, array: np.ndarray):
-        return cuda.to_device(np.ascontiguousarray(array))
+        array = np.ascontiguousarray(array)
+        storage = self.empty(array.size, array.dtype)
+        if array.size:
+            storage.copy_to_device(array.reshape(-1))
+        return storage
 
     def to_host(self, storage) -> np.ndarray:
         return storage.copy_to_host()

@@ -115,7 +115,7 @@ def pytest_generate_tests(metafunc):
 
 
 # Files that turn on Numba's CUDA simulator when they are the first to import minitorch.
-SIMULATOR_FILES = {"test_cuda_backend.py", "test_cuda_allocator.py"}
+SIMULATOR_FILES = {"test_cuda_backend.py", "test_cuda_allocator.py", "test_cuda_matmul.py"}
 
 
 def pytest_ignore_collect(collection_path, config):

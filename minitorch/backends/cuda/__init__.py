@@ -3,8 +3,11 @@
 - `driver.py`: whether kernels can run here (the simulator, or a driver and numba.cuda);
 - `compiler.py`: the index and scalar functions compiled as device functions;
 - `cuda_ops.py`: the kernels of the exercises (map, zip, reduce, matmul: tasks 3.3-3.5);
-- `elementwise.py`, `reductions.py`, `indexing.py`: where and fill, arg_reduce and
-  scan, take and put;
+- `elementwise.py`, `reductions.py`, `indexing.py`, `folds.py`: where and fill,
+  arg_reduce, scan and sort, take and put, folding puts;
+- `matmul.py`: the register-blocked matmul that products run;
+- `kernels.py`: the table of every kernel and its launches (the PTX check reads it);
+- `memory.py`: the caching allocator of device storages;
 - `backend.py`: `CudaBackend`, which allocates device memory and launches them.
 
 `numba.cuda` is imported only where kernels can run (`driver.available()`).

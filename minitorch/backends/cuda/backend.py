@@ -15,7 +15,7 @@ import numpy as np
 from ..interface import OptionalKernels
 from ..tensor_data import TensorData
 from .compiler import MAX_DIMS
-from .driver import DEFAULT_SIZES, cuda
+from .driver import DEFAULT_MATMUL_BLOCKS, DEFAULT_SIZES, cuda
 from .kernels import KERNELS, fold_start, matmul_settings, reduce_settings
 from .memory import CachingAllocator
 
@@ -42,9 +42,12 @@ class CudaBackend(OptionalKernels):
     """`cuda` tensors: device memory and `numba.cuda` kernels.
 
     `threads` (threads per block of the elementwise kernels), `block` (of the
-    reduction, a power of two) and `tile` (of matmul) are settings (see
-    `DEFAULT_SIZES`): the tests lower them so that the simulator covers
-    multi-block cases on tiny tensors.
+    reduction, a power of two) and `tile` (of the exercise's matmul) are settings (see
+    `DEFAULT_SIZES`), and so are `matmul_blocks` (of the blocked matmul,
+    `DEFAULT_MATMUL_BLOCKS`) and `matmul_kernel`, the one products run: `"matmul_blocked"`,
+    or `"matmul"` for the exercise's kernel (tests/test_cuda_backend.py grades task 3.5
+    with it). The tests lower the sizes so that the simulator covers multi-block cases on
+    tiny tensors.
     """
 
     name = "cuda"
@@ -56,6 +59,8 @@ class CudaBackend(OptionalKernels):
         if block & (block - 1):
             raise ValueError(f"the reduction's block must be a power of two, got {block}")
         self.threads, self.block, self.tile = threads, block, tile
+        self.matmul_blocks = DEFAULT_MATMUL_BLOCKS
+        self.matmul_kernel = "matmul_blocked"
         self._kernels: dict[tuple, Callable] = {}
         self._layout_arrays: dict[tuple, tuple] = {}
         self.memory = CachingAllocator(
@@ -168,18 +173,25 @@ class CudaBackend(OptionalKernels):
         check_dims(out, a, b)
         if out.numel() == 0:
             return
-        kernel = self.compiled("matmul", *matmul_settings(self.tile, out.storage.dtype))
-        tile = self.tile
+        if self.matmul_kernel == "matmul":
+            sizes = self.tile
+            block_rows = block_columns = self.tile
+            threads = (self.tile, self.tile)
+        else:
+            sizes = self.matmul_blocks
+            block_rows, block_columns, _, thread_rows, thread_columns = sizes
+            threads = (block_columns // thread_columns, block_rows // thread_rows)
+        kernel = self.compiled(self.matmul_kernel, *matmul_settings(sizes, out.storage.dtype))
         rows, columns = out.shape[-2], out.shape[-1]
         batches = out.numel() // (rows * columns)
-        if batches > MAX_GRID_YZ or blocks(rows, tile) > MAX_GRID_YZ:
+        if batches > MAX_GRID_YZ or blocks(rows, block_rows) > MAX_GRID_YZ:
             raise RuntimeError(
                 f"the cuda matmul takes at most {MAX_GRID_YZ} matrices of at most "
-                f"{MAX_GRID_YZ * tile} rows, got {batches} of {rows}"
+                f"{MAX_GRID_YZ * block_rows} rows, got {batches} of {rows}"
             )
-        grid = (blocks(columns, tile), blocks(rows, tile), batches)
+        grid = (blocks(columns, block_columns), blocks(rows, block_rows), batches)
         args = self.layout_args(out) + self.layout_args(a) + self.layout_args(b)
-        kernel[grid, (tile, tile)](*args)
+        kernel[grid, threads](*args)
 
     def lines(self, a: TensorData, dim: int) -> tuple:
         """(`a`'s shape with size 1 in `dim`, in device memory; how many lines `a` has along

@@ -42,6 +42,10 @@ if SIMULATOR or COMPILE_ONLY or driver_present():
 # (threads per block of the elementwise kernels, threads per reduction block, matmul tile):
 # a GPU runs 256-thread blocks well; the simulator starts one Python thread per CUDA thread.
 DEFAULT_SIZES = (32, 8, 4) if SIMULATOR else (256, 256, 16)
+# The blocked matmul's (rows, columns, depth) of a block's tiles and (rows, columns) of a
+# thread's outputs (`matmul.py`): 64 x 64 outputs from 256 threads on a GPU.
+GPU_MATMUL_BLOCKS = (64, 64, 16, 4, 4)
+DEFAULT_MATMUL_BLOCKS = (8, 8, 4, 2, 2) if SIMULATOR else GPU_MATMUL_BLOCKS
 
 
 def available() -> bool:

@@ -19,9 +19,11 @@ import numpy as np
 from numba import types
 
 from .cuda_ops import cuda_map, cuda_matmul, cuda_reduce, cuda_zip
+from .driver import GPU_MATMUL_BLOCKS
 from .elementwise import cuda_adam, cuda_fill, cuda_where
 from .folds import cuda_count_targets, cuda_fold_groups, cuda_group_ends, cuda_group_ordinals
 from .indexing import cuda_put, cuda_scatter_along, cuda_take
+from .matmul import cuda_matmul_blocked
 from .reductions import cuda_arg_reduce, cuda_scan, cuda_sort
 
 INDEX = types.Array(types.int64, 1, "C")  # a shape or strides buffer on the device
@@ -83,9 +85,11 @@ def reduce_settings(fn: Callable, block: int, dtype: np.dtype) -> tuple:
     return (fn, block, fold_start(dtype)[0])
 
 
-def matmul_settings(tile: int, dtype: np.dtype) -> tuple:
-    """The settings of a matmul launch: the tile, the tiles' element type, the sum's start."""
-    return (tile, numba.from_dtype(dtype), np.dtype(dtype).type(0))
+def matmul_settings(tile, dtype: np.dtype) -> tuple:
+    """The settings of a matmul launch: the tile (of the blocked kernel: its five sizes),
+    the tiles' element type, the sum's start."""
+    sizes = tile if isinstance(tile, tuple) else (tile,)
+    return (*sizes, numba.from_dtype(dtype), np.dtype(dtype).type(0))
 
 
 KERNELS: dict[str, Kernel] = {
@@ -124,6 +128,11 @@ KERNELS: dict[str, Kernel] = {
         cuda_matmul,
         lambda dtype: layout(dtype) * 3,
         lambda _, dtype, sizes: [matmul_settings(sizes[2], dtype)],
+    ),
+    "matmul_blocked": Kernel(
+        cuda_matmul_blocked,
+        lambda dtype: layout(dtype) * 3,
+        lambda _, dtype, sizes: [matmul_settings(GPU_MATMUL_BLOCKS, dtype)],
     ),
     "scan": Kernel(
         cuda_scan,

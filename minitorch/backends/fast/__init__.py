@@ -11,7 +11,7 @@ with the tuning that makes them compete with NumPy. One file per kernel family:
   computed positions);
 - `sorting.py`: a stable merge sort of each line;
 - `matmul.py`: packed operands and 4 x 4 register tiles, or rows for small products;
-- `vector_math.py`: NumPy's SIMD loops for exp, log, tanh, sigmoid of large arrays;
+- `transcendentals.py`: exp, log, tanh and sigmoid as polynomials LLVM vectorises;
 - `windows.py`: one-pass convolution and max pooling (optional kernels);
 - `adam.py`: the fused Adam step (an optional kernel);
 - `threads.py`: starting Numba's worker threads, asleep when idle, and one

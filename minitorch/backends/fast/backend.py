@@ -27,7 +27,7 @@ from .matmul import _matmul, _matmul_rows
 from .reductions import accumulator_start, tensor_arg_reduce, tensor_reduce, tensor_scan
 from .sorting import _sort
 from .threads import one_at_a_time
-from .vector_math import VECTOR_MATH, _vector_math
+from .transcendentals import polynomial_form
 from .windows import WindowKernels
 
 
@@ -103,8 +103,7 @@ class FastBackend(HostMemory, WindowKernels, OptionalKernels):
 
     def map(self, fn: Callable, out: TensorData, a: TensorData) -> None:
         """$out[i] = fn(a[i])$ for every index $i$ of `out`, with `a` broadcast."""
-        if fn in VECTOR_MATH and _vector_math(self, fn, out, a):
-            return
+        fn = polynomial_form(fn, out.storage.dtype, a.storage.dtype)
         pair = self._kernels.get((tensor_map, fn)) or self.kernels(tensor_map, fn)
         kernel, n_chunks = self.choose(pair, math.prod(out.shape), self.parallel_threshold)
         kernel(

@@ -1,5 +1,5 @@
 """What the Adam family of optimizers share: the step count and running moments they keep
-per parameter, the betas they check, and weight decay applied either way."""
+per parameter, and weight decay applied either way."""
 
 from __future__ import annotations
 
@@ -8,20 +8,7 @@ from typing import Any
 
 from .._tensor import Tensor
 from ..tensors.creation import tensor, zeros_like
-from .optimizer import check_options, descent_gradient
-
-
-def check_adam_options(
-    lr: float, eps: float, betas: tuple[float, float], weight_decay: float, **more: float
-) -> None:
-    """An Adam-family constructor's checks, in PyTorch's order and with its `ValueError`s:
-    `lr` and `eps` nonnegative, $0 \\le \\beta_i < 1$, then `weight_decay` and the
-    optimizer's `more` options nonnegative."""
-    check_options(lr=lr, eps=eps)
-    for i, beta in enumerate(betas):
-        if not 0.0 <= beta < 1.0:
-            raise ValueError(f"Invalid beta parameter at index {i}: {beta}")
-    check_options(weight_decay=weight_decay, **more)
+from .optimizer import descent_gradient
 
 
 def counted_state(

@@ -25,7 +25,7 @@ from __future__ import annotations
 import bisect
 import math
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from .lr_schedules import (
@@ -46,14 +46,6 @@ class LambdaLR(LambdaScheduler):
     `lr_lambda` is one function of the epoch, or a list with one per parameter group.
     """
 
-    def __init__(
-        self,
-        optimizer: Optimizer,
-        lr_lambda: Callable[[int], float] | list[Callable[[int], float]],
-        last_epoch: int = -1,
-    ) -> None:
-        super().__init__(optimizer, lr_lambda, last_epoch)
-
     def get_lr(self) -> list[float]:
         pairs = zip(self.base_lrs, self.lr_lambdas, strict=True)
         return [base * f(self.last_epoch) for base, f in pairs]
@@ -69,8 +61,7 @@ class StepLR(LRScheduler):
     def __init__(
         self, optimizer: Optimizer, step_size: int, gamma: float = 0.1, last_epoch: int = -1
     ) -> None:
-        self.step_size = step_size
-        self.gamma = gamma
+        self.step_size, self.gamma = step_size, gamma
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self) -> list[float]:
@@ -136,8 +127,7 @@ class CosineAnnealingLR(LRScheduler):
     def __init__(
         self, optimizer: Optimizer, T_max: int, eta_min: float = 0.0, last_epoch: int = -1
     ) -> None:
-        self.T_max = T_max
-        self.eta_min = eta_min
+        self.T_max, self.eta_min = T_max, eta_min
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self) -> list[float]:

@@ -28,8 +28,7 @@ class Adadelta(Optimizer):
     )
 
     def _update(self, p: Tensor, group: dict[str, Any]) -> None:
-        state = self.state[p]
-        counted_state(state, p, "square_avg", "acc_delta")
+        state, _ = counted_state(self.state, p, "square_avg", "acc_delta")
         grad = descent_gradient(p, group)
         rho, eps = group["rho"], group["eps"]
         square_avg, acc_delta = state["square_avg"], state["acc_delta"]

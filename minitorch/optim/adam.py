@@ -42,9 +42,8 @@ class Adam(Optimizer):
 
     def _update(self, p: Tensor, group: dict[str, Any]) -> None:
         """Weight decay, then the Adam step of `p` (its moments live in `state[p]`)."""
-        state = self.state[p]
         amsgrad = ("max_exp_avg_sq",) if group["amsgrad"] else ()
-        counted_state(state, p, "exp_avg", "exp_avg_sq", *amsgrad)
+        state, _ = counted_state(self.state, p, "exp_avg", "exp_avg_sq", *amsgrad)
         if group["fused"] is not False and fusable(p, state, group):
             fused_step(p, state, group)
             return

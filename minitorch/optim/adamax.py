@@ -25,8 +25,7 @@ class Adamax(Optimizer):
     )
 
     def _update(self, p: Tensor, group: dict[str, Any]) -> None:
-        state = self.state[p]
-        t = counted_state(state, p, "exp_avg", "exp_inf")
+        state, t = counted_state(self.state, p, "exp_avg", "exp_inf")
         grad = descent_gradient(p, group)
         beta1, beta2 = group["betas"]
         exp_avg, exp_inf = state["exp_avg"], state["exp_inf"]

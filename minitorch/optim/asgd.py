@@ -32,10 +32,8 @@ class ASGD(Optimizer):
     )
 
     def _update(self, p: Tensor, group: dict[str, Any]) -> None:
-        state = self.state[p]
-        t = counted_state(
-            state, p, ("eta", lambda: tensor(float(group["lr"]))), ("mu", lambda: tensor(1.0)), "ax"
-        )
+        eta_at_first = ("eta", lambda: tensor(float(group["lr"])))
+        state, t = counted_state(self.state, p, eta_at_first, ("mu", lambda: tensor(1.0)), "ax")
         grad = descent_gradient(p, group)
         lr, lambd = group["lr"], group["lambd"]
         eta, mu, ax = state["eta"], state["mu"], state["ax"]

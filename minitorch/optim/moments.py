@@ -12,21 +12,24 @@ from .optimizer import descent_gradient
 
 
 def counted_state(
-    state: dict[str, Any], p: Tensor, *entries: str | tuple[str, Callable[[], Tensor]]
-) -> int:
-    """Add one to `state["step"]` and return the new count $t$.
+    states: dict[Tensor, dict[str, Any]],
+    p: Tensor,
+    *entries: str | tuple[str, Callable[[], Tensor]],
+) -> tuple[dict[str, Any], int]:
+    """`p`'s state in `states`, with one added to its `state["step"]`, and the new count $t$.
 
     On the first step the state is made, in PyTorch's order: `step`, a float32 0-dim
     tensor at 0, then `entries`, each a name (zeros shaped as `p`) or a (name, function
     that makes the starting tensor) pair.
     """
+    state = states[p]
     if not state:
         state["step"] = tensor(0.0)
         for entry in entries:
             name, make = (entry, lambda: zeros_like(p)) if isinstance(entry, str) else entry
             state[name] = make()
     state["step"] += 1
-    return int(state["step"].item())
+    return state, int(state["step"].item())
 
 
 def decayed_gradient(p: Tensor, group: dict[str, Any]) -> Tensor:

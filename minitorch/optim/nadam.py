@@ -33,8 +33,9 @@ class NAdam(Optimizer):
     )
 
     def _update(self, p: Tensor, group: dict[str, Any]) -> None:
-        state = self.state[p]
-        t = counted_state(state, p, ("mu_product", lambda: tensor(1.0)), "exp_avg", "exp_avg_sq")
+        state, t = counted_state(
+            self.state, p, ("mu_product", lambda: tensor(1.0)), "exp_avg", "exp_avg_sq"
+        )
         grad = decayed_gradient(p, group)
         beta1, beta2 = group["betas"]
         lr, decay = group["lr"], group["momentum_decay"]

@@ -33,8 +33,7 @@ class RAdam(Optimizer):
     )
 
     def _update(self, p: Tensor, group: dict[str, Any]) -> None:
-        state = self.state[p]
-        t = counted_state(state, p, "exp_avg", "exp_avg_sq")
+        state, t = counted_state(self.state, p, "exp_avg", "exp_avg_sq")
         grad = decayed_gradient(p, group)
         beta1, beta2 = group["betas"]
         lr = group["lr"]

@@ -30,13 +30,12 @@ class RMSprop(Optimizer):
     )
 
     def _update(self, p: Tensor, group: dict[str, Any]) -> None:
-        state = self.state[p]
         entries = ["square_avg"]
         if group["momentum"] > 0:
             entries.append("momentum_buffer")
         if group["centered"]:
             entries.append("grad_avg")
-        counted_state(state, p, *entries)
+        state, _ = counted_state(self.state, p, *entries)
         grad = descent_gradient(p, group)
         alpha, square_avg = group["alpha"], state["square_avg"]
         square_avg.mul_(alpha).addcmul_(grad, grad, value=1 - alpha)

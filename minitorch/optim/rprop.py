@@ -31,8 +31,9 @@ class Rprop(Optimizer):
     )
 
     def _update(self, p: Tensor, group: dict[str, Any]) -> None:
-        state = self.state[p]
-        counted_state(state, p, "prev", ("step_size", lambda: full_like(p.grad, group["lr"])))
+        state, _ = counted_state(
+            self.state, p, "prev", ("step_size", lambda: full_like(p.grad, group["lr"]))
+        )
         grad = -p.grad if group["maximize"] else p.grad
         etaminus, etaplus = group["etas"]
         step_size_min, step_size_max = group["step_sizes"]

@@ -48,9 +48,7 @@ class ConstantLR(LRScheduler):
         last_epoch: int = -1,
     ) -> None:
         _check_factor(factor, "Constant multiplicative factor expected to be between 0 and 1.")
-        self.factor = factor
-        self.total_iters = total_iters
-        super().__init__(optimizer, last_epoch)
+        super().__init__(optimizer, last_epoch, factor=factor, total_iters=total_iters)
 
     def get_lr(self) -> list[float]:
         if self.last_epoch == 0:
@@ -80,10 +78,13 @@ class LinearLR(LRScheduler):
         start_error = "Starting multiplicative factor expected to be greater than 0 and less or"
         _check_factor(start_factor, start_error + " equal to 1.", zero=False)
         _check_factor(end_factor, "Ending multiplicative factor expected to be between 0 and 1.")
-        self.start_factor = start_factor
-        self.end_factor = end_factor
-        self.total_iters = total_iters
-        super().__init__(optimizer, last_epoch)
+        super().__init__(
+            optimizer,
+            last_epoch,
+            start_factor=start_factor,
+            end_factor=end_factor,
+            total_iters=total_iters,
+        )
 
     def get_lr(self) -> list[float]:
         if self.last_epoch == 0:
@@ -109,9 +110,7 @@ class PolynomialLR(LRScheduler):
     def __init__(
         self, optimizer: Optimizer, total_iters: int = 5, power: float = 1.0, last_epoch: int = -1
     ) -> None:
-        self.total_iters = total_iters
-        self.power = power
-        super().__init__(optimizer, last_epoch)
+        super().__init__(optimizer, last_epoch, total_iters=total_iters, power=power)
 
     def get_lr(self) -> list[float]:
         if self._is_initial or self.last_epoch > self.total_iters:

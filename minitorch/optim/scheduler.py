@@ -74,10 +74,12 @@ class LRScheduler:
     `last_epoch` counts the `step()` calls (the constructor makes the first, to
     epoch 0); `base_lrs` are the groups' rates when the schedule started
     (kept in each group as `"initial_lr"`). Subclasses write `get_lr`, the
-    rates of epoch `last_epoch`.
+    rates of epoch `last_epoch`, and pass their `options` (`gamma=...`), which are
+    kept as attributes (set before the first step reads them; saved by `state_dict`).
     """
 
-    def __init__(self, optimizer: Optimizer, last_epoch: int = -1) -> None:
+    def __init__(self, optimizer: Optimizer, last_epoch: int = -1, **options: Any) -> None:
+        vars(self).update(options)
         self.optimizer = _checked(optimizer)
         if last_epoch == -1:
             for group in optimizer.param_groups:

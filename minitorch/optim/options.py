@@ -74,8 +74,9 @@ def declared_init(
     """The `__init__(self, params, <signature>)` of an optimizer.
 
     `signature` is PyTorch's, after `params` ("lr=1e-3, betas=(0.9, 0.999), *, maximize=False":
-    every option has a default, a literal). `checked` names the options checked, in order;
-    then `check(defaults)` runs, if given. `defaults` holds the options in the order `stored`
+    every option has a default, a literal). `checked` names the options checked, in PyTorch's
+    order (each by its `CHECKS` entry, else as nonnegative); then `check(defaults)` runs, if
+    given. `defaults` holds the options in the order `stored`
     names them (PyTorch's order, where it is not the signature's), then those of `fixed`
     (options set by the class, not by the caller).
     """

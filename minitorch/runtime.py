@@ -129,15 +129,17 @@ class LegacyTensorType(type):
         return creation.zeros(*args, dtype=cls.dtype, device=device)
 
 
-def legacy_type(name: str, dtype: dtypes.DType) -> type:
-    return LegacyTensorType(name, (), {"dtype": dtype, "__doc__": f"A {dtype} tensor type."})
+def legacy_type(dtype: dtypes.DType) -> type:
+    """The legacy tensor type of `dtype`, named as `Tensor.type()` names it (`FloatTensor`)."""
+    doc = f"A {dtype} tensor type."
+    return LegacyTensorType(dtype.tensor_type, (), {"dtype": dtype, "__doc__": doc})
 
 
-FloatTensor = legacy_type("FloatTensor", dtypes.float32)
-DoubleTensor = legacy_type("DoubleTensor", dtypes.float64)
-LongTensor = legacy_type("LongTensor", dtypes.int64)
-IntTensor = legacy_type("IntTensor", dtypes.int32)
-ShortTensor = legacy_type("ShortTensor", dtypes.int16)
-CharTensor = legacy_type("CharTensor", dtypes.int8)
-ByteTensor = legacy_type("ByteTensor", dtypes.uint8)
-BoolTensor = legacy_type("BoolTensor", dtypes.bool_)
+FloatTensor = legacy_type(dtypes.float32)
+DoubleTensor = legacy_type(dtypes.float64)
+LongTensor = legacy_type(dtypes.int64)
+IntTensor = legacy_type(dtypes.int32)
+ShortTensor = legacy_type(dtypes.int16)
+CharTensor = legacy_type(dtypes.int8)
+ByteTensor = legacy_type(dtypes.uint8)
+BoolTensor = legacy_type(dtypes.bool_)

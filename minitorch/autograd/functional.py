@@ -153,6 +153,16 @@ def zeros_where_unused(
     return tuple(results)
 
 
+def vector_product(ends, starts, v, like, strict, create_graph, missing, order="jacobian"):
+    """$v^T \\partial\\,\\mathrm{ends} / \\partial\\,\\mathrm{starts}$ (`v` carried back from
+    the tuple `ends` to the tuple `starts`), recorded only with `create_graph` or grad mode on;
+    zeros shaped as `like` where a start is unused (`zeros_where_unused`, with `missing` and
+    `order`)."""
+    with set_grad_enabled(create_graph or is_grad_enabled()):
+        found = grads(ends, starts, v, create_graph)
+        return zeros_where_unused(found, like, strict, create_graph, missing, order)
+
+
 def need_v_or_single_element(v, tensors: tuple, of_what: str) -> None:
     if v is None and (len(tensors) != 1 or tensors[0].numel() != 1):
         raise RuntimeError(
@@ -160,6 +170,7 @@ def need_v_or_single_element(v, tensors: tuple, of_what: str) -> None:
         )
 
 
+@enable_grad()
 def prepare(func: Callable, inputs, v, fn_name: str, create_graph: bool, strict: bool, v_like):
     """Run `func` on fresh inputs in grad mode; check `v` against the inputs or outputs."""
     inputs_tuple, inputs = as_tuple(inputs, "inputs", fn_name)
@@ -192,17 +203,14 @@ def vjp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool
     >>> vjp(lambda x: x * x, minitorch.tensor([1.0, 2.0]), minitorch.tensor([1.0, 1.0]))
     (tensor([1., 4.]), tensor([2., 4.]))
     """
-    with enable_grad():
-        inputs_tuple, inputs, outputs_tuple, outputs, v = prepare(
-            func, inputs, v, "vjp", create_graph, strict, "outputs"
-        )
-    with set_grad_enabled(create_graph or is_grad_enabled()):
-        found = grads(outputs, inputs, v, create_graph)
-        product = zeros_where_unused(
-            found, inputs, strict, create_graph,
-            "The output of the user-provided function is independent of input {k}. This is "
-            "not allowed in strict mode.",
-        )  # fmt: skip
+    inputs_tuple, inputs, outputs_tuple, outputs, v = prepare(
+        func, inputs, v, "vjp", create_graph, strict, "outputs"
+    )
+    product = vector_product(
+        outputs, inputs, v, inputs, strict, create_graph,
+        "The output of the user-provided function is independent of input {k}. This is "
+        "not allowed in strict mode.",
+    )  # fmt: skip
     return finished(outputs, outputs_tuple, product, inputs_tuple, create_graph)
 
 
@@ -233,14 +241,12 @@ def jvp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool
                         f"The gradient with respect to input {k} is independent of the inputs "
                         "of the user-provided function. This is not allowed in strict mode."
                     )
-    with set_grad_enabled(create_graph or is_grad_enabled()):
-        found = grads(transposed, u, v, create_graph)
-        product = zeros_where_unused(
-            found, outputs, strict, create_graph,
-            "The gradient with respect to the input is independent of entry {k} in the "
-            "grad_outputs when using the double backward trick to compute forward mode "
-            "gradients. This is not allowed in strict mode.",
-        )  # fmt: skip
+    product = vector_product(
+        transposed, u, v, outputs, strict, create_graph,
+        "The gradient with respect to the input is independent of entry {k} in the "
+        "grad_outputs when using the double backward trick to compute forward mode "
+        "gradients. This is not allowed in strict mode.",
+    )  # fmt: skip
     return finished(outputs, outputs_tuple, product, outputs_tuple, create_graph)
 
 
@@ -267,10 +273,10 @@ def check_strategy(strategy: str, vectorize: bool, create_graph: bool) -> None:
 def jacobian(
     func: Callable,
     inputs,
-    create_graph: bool = False,
-    strict: bool = False,
-    vectorize: bool = False,
-    strategy: str = "reverse-mode",
+    create_graph=False,
+    strict=False,
+    vectorize=False,
+    strategy="reverse-mode",
 ) -> Any:
     """$J_{ij} = \\partial\\, out_i / \\partial\\, in_j$, of shape `out.shape + in.shape`.
 
@@ -339,9 +345,10 @@ def check_gradient_has_graph(gradient: tuple, strict: bool) -> None:
                 )
 
 
+@enable_grad()
 def scalar_function_gradient(func, inputs, fn_name, create_graph, strict, v):
-    """Shared first half of `vhp` and `hvp`: fresh inputs, the output (checked to be one
-    element) and its gradient with a graph, and `v` checked against the inputs."""
+    """Shared first half of `vhp` and `hvp` (in grad mode): fresh inputs, the output (checked
+    to be one element) and its gradient with a graph, and `v` checked against the inputs."""
     inputs_tuple, inputs, outputs_tuple, outputs, v = prepare(
         func, inputs, v, fn_name, create_graph, strict, "inputs"
     )
@@ -366,17 +373,14 @@ def vhp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool
     >>> vhp(lambda x: (x**3).sum(), minitorch.tensor([1.0, 2.0]), minitorch.tensor([1.0, 1.0]))
     (tensor(9.), tensor([ 6., 12.]))
     """
-    with enable_grad():
-        inputs_tuple, inputs, outputs, gradient, v = scalar_function_gradient(
-            func, inputs, "vhp", create_graph, strict, v
-        )
-    with set_grad_enabled(create_graph or is_grad_enabled()):
-        found = grads(gradient, inputs, v, create_graph)
-        product = zeros_where_unused(
-            found, inputs, strict, create_graph,
-            "The jacobian of the user-provided function is independent of input {k}. This is "
-            "not allowed in strict mode.", "hessian",
-        )  # fmt: skip
+    inputs_tuple, inputs, outputs, gradient, v = scalar_function_gradient(
+        func, inputs, "vhp", create_graph, strict, v
+    )
+    product = vector_product(
+        gradient, inputs, v, inputs, strict, create_graph,
+        "The jacobian of the user-provided function is independent of input {k}. This is "
+        "not allowed in strict mode.", "hessian",
+    )  # fmt: skip
     return finished(outputs, False, product, inputs_tuple, create_graph)
 
 
@@ -395,14 +399,12 @@ def hvp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool
         )
         u = tuple(creation.zeros_like(x, requires_grad=True) for x in inputs)
         transposed = grads(gradient, inputs, u, create_graph=True)  # H^T u, linear in u
-    with set_grad_enabled(create_graph or is_grad_enabled()):
-        found = grads(transposed, u, v, create_graph)
-        product = zeros_where_unused(
-            found, inputs, strict, create_graph,
-            "The hessian of the user-provided function is independent of entry {k} in the "
-            "grad_jacobian. This is not allowed in strict mode as it prevents from using the "
-            "double backward trick to replace forward mode AD.", "hessian",
-        )  # fmt: skip
+    product = vector_product(
+        transposed, u, v, inputs, strict, create_graph,
+        "The hessian of the user-provided function is independent of entry {k} in the "
+        "grad_jacobian. This is not allowed in strict mode as it prevents from using the "
+        "double backward trick to replace forward mode AD.", "hessian",
+    )  # fmt: skip
     return finished(outputs, False, product, inputs_tuple, create_graph)
 
 

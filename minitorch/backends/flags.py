@@ -9,6 +9,11 @@ is False.
 from __future__ import annotations
 
 
+def unavailable() -> bool:
+    """False: minitorch's GPU kernels are its own, neither cuDNN's nor Apple's (MPS)."""
+    return False
+
+
 class CudnnFlags:
     """The `torch.backends.cudnn` flags: stored, with no effect on minitorch's kernels."""
 
@@ -18,10 +23,7 @@ class CudnnFlags:
         self.deterministic = False
         self.allow_tf32 = True
 
-    @staticmethod
-    def is_available() -> bool:
-        """False: minitorch's GPU kernels are its own, not cuDNN's."""
-        return False
+    is_available = staticmethod(unavailable)
 
     @staticmethod
     def version() -> None:
@@ -32,13 +34,7 @@ class CudnnFlags:
 class MpsFlags:
     """`torch.backends.mps`: no Apple GPU backend."""
 
-    @staticmethod
-    def is_available() -> bool:
-        return False
-
-    @staticmethod
-    def is_built() -> bool:
-        return False
+    is_available = is_built = staticmethod(unavailable)
 
 
 cudnn = CudnnFlags()

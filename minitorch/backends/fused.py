@@ -25,19 +25,11 @@ SIGN, L2, DECAY, WEIGHT1, BETA2, WEIGHT2, EPS, STEP_SIZE, CORRECTION2, AMSGRAD =
 
 
 def adam_settings(
-    dtype: np.dtype,
-    *,
-    lr: float,
-    beta1: float,
-    beta2: float,
-    weight_decay: float,
-    eps: float,
-    amsgrad: bool,
-    maximize: bool,
-    decoupled: bool,
-    step: float,
+    dtype: np.dtype, step: float, lr, beta1, beta2, weight_decay, eps, amsgrad, maximize, decoupled
 ) -> np.ndarray:
-    """The numbers of one Adam step at step $t$ = `step`, in `dtype`, for `adam_element`.
+    """The numbers of one Adam step at step $t$ = `step`, in `dtype`, for `adam_element`:
+    from the options of `torch._fused_adam_` (numbers; `amsgrad`, `maximize` and `decoupled`
+    flags).
 
     Weight decay is $\\lambda w$ added to the gradient (L2), or with `decoupled`
     (AdamW) the factor $1 - \\mathrm{lr}\\,\\lambda$ on $w$; the bias corrections

@@ -99,13 +99,13 @@ for function, name, aliases in [
 
 
 @public(inplace=True)
-def clamp_min(a: Tensor, min) -> Tensor:  # noqa: A002 -- PyTorch's name
+def clamp_min(a: Tensor, min) -> Tensor:
     """$\\max(a, min)$ elementwise (`clamp(a, min=min)`)."""
     return clamp(a, min=min)
 
 
 @public(inplace=True)
-def clamp_max(a: Tensor, max) -> Tensor:  # noqa: A002 -- PyTorch's name
+def clamp_max(a: Tensor, max) -> Tensor:
     """$\\min(a, max)$ elementwise (`clamp(a, max=max)`)."""
     return clamp(a, max=max)
 

@@ -100,7 +100,7 @@ class Clamp(Op):
 
 
 @public(inplace=True, aliases=("clip",), keywords=1)
-def clamp(a: Tensor, min: Number | None = None, max: Number | None = None) -> Tensor:  # noqa: A002
+def clamp(a: Tensor, min: Number | None = None, max: Number | None = None) -> Tensor:
     """Limit every element to `[min, max]` (either bound may be None)."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")

@@ -262,7 +262,7 @@ class Im2Col(Op):
 
 
 @public(torch=False, method=False, functional=True)
-def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:  # noqa: A002
+def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
     """im2col: the sliding kH x kW windows of `input` (N, C, H, W) or (C, H, W) as columns,
     (N, C * kH * kW, L) with L the number of windows (`torch.nn.functional.unfold`).
 
@@ -406,7 +406,7 @@ def convolution(x, weight, bias, stride, padding, dilation, groups, dims: int, n
 
 
 @public(method=False, functional=True)
-def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):  # noqa: A002
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """1-D convolution (cross-correlation) of `input` (N, C, L) with `weight` (O, C/groups, k).
 
     >>> import minitorch
@@ -418,7 +418,7 @@ def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
 
 
 @public(method=False, functional=True)
-def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):  # noqa: A002
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """2-D convolution of `input` (N, C, H, W) with `weight` (O, C/groups, kH, kW).
 
     `padding` is an int, a pair, `"valid"` (none) or `"same"` (output size = input size).
@@ -485,7 +485,7 @@ class ConstantPadNd(Op):
 
 
 @public("pad", torch=False, method=False, functional=True)
-def pad_constant(input: Tensor, pad: tuple, mode: str = "constant", value=None) -> Tensor:  # noqa: A002
+def pad_constant(input: Tensor, pad: tuple, mode: str = "constant", value=None) -> Tensor:
     """`input` padded with `value` (0 by default): `pad` = (left, right, top, bottom, ...),
     starting from the last dimension; negative amounts crop.
 
@@ -512,6 +512,6 @@ def pad_constant(input: Tensor, pad: tuple, mode: str = "constant", value=None) 
 
 
 @public(method=False)
-def constant_pad_nd(input: Tensor, pad: tuple, value=0) -> Tensor:  # noqa: A002
+def constant_pad_nd(input: Tensor, pad: tuple, value=0) -> Tensor:
     """`pad` in constant mode (`minitorch.constant_pad_nd`, as `torch.constant_pad_nd`)."""
     return pad_constant(input, pad, "constant", value)

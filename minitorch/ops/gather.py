@@ -250,7 +250,7 @@ class ScatterWithReduce(Op):
 
 
 @public()
-def scatter(a: Tensor, dim: int, index: Tensor, src=None, value=None, reduce=None) -> Tensor:  # noqa: A002
+def scatter(a: Tensor, dim: int, index: Tensor, src=None, value=None, reduce=None) -> Tensor:
     """A copy of `a` with $a[index[i][j]][j] = src[i][j]$ for `dim=0` (and so on).
 
     `src` may be a number (or given as `value=`); `reduce="add"` adds and
@@ -282,7 +282,7 @@ def scatter(a: Tensor, dim: int, index: Tensor, src=None, value=None, reduce=Non
 
 
 @public(torch=False)
-def scatter_(a: Tensor, dim: int, index: Tensor, src=None, value=None, reduce=None) -> Tensor:  # noqa: A002
+def scatter_(a: Tensor, dim: int, index: Tensor, src=None, value=None, reduce=None) -> Tensor:
     """`scatter` in place."""
     return inplace(a, scatter, dim, index, src, value, reduce)
 

@@ -464,6 +464,7 @@ def _fused_adam_(
     """
     if grad_scale is not None or found_inf is not None:
         raise NotImplementedError("minitorch's fused Adam takes no grad_scale or found_inf")
+    options = (lr, beta1, beta2, weight_decay, eps, amsgrad, maximize, decoupled_weight_decay)
     count = len(self)
     lists = (grads, exp_avgs, exp_avg_sqs, state_steps) + ((max_exp_avg_sqs,) if amsgrad else ())
     if any(len(tensors) != count for tensors in lists):
@@ -472,18 +473,7 @@ def _fused_adam_(
         p = self[k]
         moments = [exp_avgs[k], exp_avg_sqs[k], max_exp_avg_sqs[k] if amsgrad else exp_avg_sqs[k]]
         check_fused_operands(p, [grads[k], *moments])
-        settings = adam_settings(
-            p.dtype.numpy_dtype,
-            lr=lr,
-            beta1=beta1,
-            beta2=beta2,
-            weight_decay=weight_decay,
-            eps=eps,
-            amsgrad=amsgrad,
-            maximize=maximize,
-            decoupled=decoupled_weight_decay,
-            step=state_steps[k].item(),
-        )
+        settings = adam_settings(p.dtype.numpy_dtype, state_steps[k].item(), *options)
         layouts = [x._layout for x in (p, grads[k], *moments)]
         backend = backend_for(p.device)
         fused = backend.kernel("adam_step")

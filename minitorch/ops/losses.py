@@ -51,7 +51,7 @@ def loss_scale(losses: Tensor, reduction: str) -> float:
 # ---------------------------------------------------------------------------
 
 
-def target_mask(input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
+def target_mask(input: Tensor, target: Tensor) -> Tensor:
     """True where the class (dim 1 of `input`, dim 0 when 1-D) is the sample's target.
 
     A one-hot table made by comparing the targets with $0, 1, \\ldots, C-1$: one kernel for
@@ -85,7 +85,7 @@ class NllLoss(Op):
     @staticmethod
     def forward(
         ctx: GraphContext,
-        input: Tensor,  # noqa: A002
+        input: Tensor,
         target: Tensor,
         weight: Tensor | None,
         reduction: str,
@@ -121,7 +121,7 @@ class NllLoss(Op):
         # END SOLUTION 4.5
 
 
-def check_nll_arguments(input: Tensor, target: Tensor, weight: Tensor | None) -> None:  # noqa: A002
+def check_nll_arguments(input: Tensor, target: Tensor, weight: Tensor | None) -> None:
     """PyTorch's checks of `nll_loss`'s arguments (shapes, dtypes, class range)."""
     if input.ndim < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {input.ndim})")
@@ -183,11 +183,7 @@ def check_class_range(target: Tensor, classes: int, ignore_index: int) -> None:
 
 @public(torch=False, method=False, functional=True)
 def nll_loss(
-    input: Tensor,  # noqa: A002
-    target: Tensor,
-    weight: Tensor | None = None,
-    ignore_index: int = -100,
-    reduction: str = "mean",
+    input: Tensor, target: Tensor, weight: Tensor | None = None, ignore_index=-100, reduction="mean"
 ) -> Tensor:
     """The negative log-likelihood $-w_{t_i} x_{i, t_i}$ of class indices `target`, from
     log-probabilities `input` of shape (C), (N, C) or (N, C, d1, ...).
@@ -240,7 +236,7 @@ def check_label_smoothing(label_smoothing: float) -> None:
 
 @public(torch=False, method=False, functional=True)
 def cross_entropy(
-    input: Tensor,  # noqa: A002
+    input: Tensor,
     target: Tensor,
     weight: Tensor | None = None,
     ignore_index: int = -100,
@@ -288,7 +284,7 @@ def cross_entropy(
 
 
 def cross_entropy_probabilities(
-    input: Tensor,  # noqa: A002
+    input: Tensor,
     target: Tensor,
     weight: Tensor | None,
     ignore_index: int,
@@ -366,10 +362,7 @@ class BinaryCrossEntropy(Op):
 
 @public(torch=False, method=False, functional=True)
 def binary_cross_entropy(
-    input: Tensor,  # noqa: A002
-    target: Tensor,
-    weight: Tensor | None = None,
-    reduction: str = "mean",
+    input: Tensor, target: Tensor, weight: Tensor | None = None, reduction: str = "mean"
 ) -> Tensor:
     """$-w [y \\ln p + (1 - y) \\ln(1 - p)]$ of probabilities $p$ (`input`) against $y$.
 
@@ -443,7 +436,7 @@ class BinaryCrossEntropyWithLogits(Op):
 
 @public(torch=False, method=False, functional=True)
 def binary_cross_entropy_with_logits(
-    input: Tensor,  # noqa: A002
+    input: Tensor,
     target: Tensor,
     weight: Tensor | None = None,
     reduction: str = "mean",

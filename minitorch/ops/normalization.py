@@ -113,7 +113,7 @@ class NativeLayerNorm(Normalization):
 
 @public(torch=False, method=False, functional=True)
 def layer_norm(
-    input: Tensor,  # noqa: A002
+    input: Tensor,
     normalized_shape,
     weight: Tensor | None = None,
     bias: Tensor | None = None,
@@ -154,7 +154,7 @@ def layer_norm(
     return NativeLayerNorm.apply(input, weight, bias, normalized_shape=shape, eps=eps)
 
 
-def check_parameter_dtypes(input: Tensor, *parameters: Tensor | None) -> None:  # noqa: A002
+def check_parameter_dtypes(input: Tensor, *parameters: Tensor | None) -> None:
     """PyTorch's error for a weight or bias whose dtype is not the input's."""
     for parameter in parameters:
         if parameter is not None and parameter.dtype is not input.dtype:
@@ -206,7 +206,7 @@ def update_running_stats(x, mean, variance, running_mean, running_var, momentum)
 
 @public(torch=False, method=False, functional=True)
 def batch_norm(
-    input: Tensor,  # noqa: A002
+    input: Tensor,
     running_mean: Tensor | None,
     running_var: Tensor | None,
     weight: Tensor | None = None,
@@ -259,12 +259,7 @@ def batch_norm(
 
 
 @public(torch=False, method=False, functional=True)
-def normalize(
-    input: Tensor,  # noqa: A002
-    p: float = 2.0,
-    dim: int = 1,
-    eps: float = 1e-12,
-) -> Tensor:
+def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12) -> Tensor:
     """$x / \\max(\\|x\\|_p, \\epsilon)$ along `dim`: vectors scaled to unit $p$-norm.
 
     >>> import minitorch

@@ -326,13 +326,7 @@ def check_pool(x, kernel, stride, padding, dilation, ceil_mode) -> tuple:
 
 @public(method=False, functional=True)
 def max_pool2d(
-    input: Tensor,  # noqa: A002
-    kernel_size,
-    stride=None,
-    padding=0,
-    dilation=1,
-    ceil_mode: bool = False,
-    return_indices: bool = False,
+    input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False
 ):
     """The maximum of each kH x kW window of `input` (N, C, H, W) or (C, H, W).
 
@@ -355,13 +349,7 @@ def max_pool2d(
 
 @public(method=False, functional=True)
 def max_pool1d(
-    input: Tensor,  # noqa: A002
-    kernel_size,
-    stride=None,
-    padding=0,
-    dilation=1,
-    ceil_mode: bool = False,
-    return_indices: bool = False,
+    input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False
 ):
     """The maximum of each window of `input` (N, C, L) or (C, L): 2-D pooling of height 1.
 
@@ -393,12 +381,12 @@ def max_pool1d(
 
 @public(torch=False, method=False, functional=True)
 def avg_pool2d(
-    input: Tensor,  # noqa: A002
+    input,
     kernel_size,
     stride=None,
     padding=0,
-    ceil_mode: bool = False,
-    count_include_pad: bool = True,
+    ceil_mode=False,
+    count_include_pad=True,
     divisor_override=None,
 ) -> Tensor:
     """The mean of each kH x kW window of `input` (N, C, H, W) or (C, H, W).
@@ -426,12 +414,7 @@ def avg_pool2d(
 
 @public(method=False, functional=True)
 def avg_pool1d(
-    input: Tensor,  # noqa: A002
-    kernel_size,
-    stride=None,
-    padding=0,
-    ceil_mode: bool = False,
-    count_include_pad: bool = True,
+    input: Tensor, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True
 ) -> Tensor:
     """The mean of each window of `input` (N, C, L) or (C, L): 2-D pooling of height 1.
 
@@ -452,7 +435,7 @@ def avg_pool1d(
 
 
 @public(torch=False, method=False, functional=True)
-def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:  # noqa: A002
+def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
     """Average pooling to a given `output_size` (an int, or a pair; None keeps that size):
     output row i averages input rows $\\lfloor iH/o \\rfloor$ to $\\lceil (i+1)H/o \\rceil$.
 
@@ -474,7 +457,7 @@ def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:  # noqa: A002
 
 
 @public(method=False, functional=True)
-def adaptive_avg_pool1d(input: Tensor, output_size) -> Tensor:  # noqa: A002
+def adaptive_avg_pool1d(input: Tensor, output_size) -> Tensor:
     """Average pooling of `input` (N, C, L) or (C, L) to length `output_size`."""
     if input.ndim not in (2, 3):
         raise RuntimeError(

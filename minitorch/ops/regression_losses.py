@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from .._tensor import Tensor
 
 
-def broadcast_pair(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:  # noqa: A002
+def broadcast_pair(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:
     """`input` and `target` expanded to one shape, with PyTorch's warning when they differ."""
     if tuple(input.shape) == tuple(target.shape):
         return input, target
@@ -40,7 +40,7 @@ class PairLoss(Op):
     """A loss of the difference $d = x - y$: `loss(d)` forward, `slope(d)` = $\\ell'(d)$ back."""
 
     @classmethod
-    def forward(cls, ctx, input: Tensor, target: Tensor, reduction: str, size: float):  # noqa: A002
+    def forward(cls, ctx, input: Tensor, target: Tensor, reduction: str, size: float):
         difference = input - target
         losses = cls.loss(difference, size)
         ctx.save_for_backward(difference)
@@ -97,14 +97,14 @@ class HuberLoss(PairLoss):
         return d.clamp(-delta, delta)
 
 
-def check_floating(input: Tensor, target: Tensor, kernel: str) -> None:  # noqa: A002
+def check_floating(input: Tensor, target: Tensor, kernel: str) -> None:
     """PyTorch's NotImplementedError when neither operand is floating (e.g. "mse_cpu")."""
     if not (input.dtype.is_floating_point or target.dtype.is_floating_point):
         raise not_implemented(kernel, input.dtype)
 
 
 @public(torch=False, method=False, functional=True)
-def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  # noqa: A002
+def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
     """$(x_i - y_i)^2$, averaged (or summed) over the elements.
 
     Shapes that differ broadcast, as in PyTorch, with its warning: a (n, 1) prediction against
@@ -122,7 +122,7 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor: 
 
 
 @public(torch=False, method=False, functional=True)
-def l1_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  # noqa: A002
+def l1_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
     """$|x_i - y_i|$, averaged (or summed) over the elements."""
     check_reduction(reduction)
     input, target = broadcast_pair(input, target)  # noqa: A001
@@ -131,10 +131,7 @@ def l1_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  
 
 @public(torch=False, method=False, functional=True)
 def smooth_l1_loss(
-    input: Tensor,  # noqa: A002
-    target: Tensor,
-    reduction: str = "mean",
-    beta: float = 1.0,
+    input: Tensor, target: Tensor, reduction: str = "mean", beta: float = 1.0
 ) -> Tensor:
     """$0.5 d^2 / \\beta$ where $|d| < \\beta$, else $|d| - 0.5 \\beta$, for $d = x - y$
     (the L1 loss when $\\beta = 0$)."""
@@ -150,10 +147,7 @@ def smooth_l1_loss(
 
 @public(torch=False, method=False, functional=True)
 def huber_loss(
-    input: Tensor,  # noqa: A002
-    target: Tensor,
-    reduction: str = "mean",
-    delta: float = 1.0,
+    input: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0
 ) -> Tensor:
     """$0.5 d^2$ where $|d| < \\delta$, else $\\delta (|d| - 0.5 \\delta)$, for $d = x - y$."""
     check_reduction(reduction)

@@ -165,7 +165,7 @@ def aminmax(a: Tensor, *, dim: int | None = None, keepdim: bool = False):
 
 
 @public()
-def histogram(a: Tensor, bins=100, *, range=None, weight=None, density=False):  # noqa: A002
+def histogram(a: Tensor, bins=100, *, range=None, weight=None, density=False):
     """Counts (or summed `weight`s) of `a`'s elements in `bins` equal bins over `range`
     (the data's min and max by default), or between the edges of a `bins` tensor; the last
     bin includes its right edge. `density` divides by the total and the bin widths."""

@@ -159,7 +159,7 @@ def argwhere(a: Tensor) -> Tensor:
 
 
 @public(method=False)
-def where(condition: Tensor, input=None, other=None):  # noqa: A002 -- PyTorch's name
+def where(condition: Tensor, input=None, other=None):
     """`input` where `condition` is True, else `other`; with the condition alone, its
     nonzero indices (`nonzero(condition, as_tuple=True)`)."""
     if input is None and other is None:
@@ -177,7 +177,7 @@ def where(condition: Tensor, input=None, other=None):  # noqa: A002 -- PyTorch's
 @public()
 def unique(
     a: Tensor,
-    sorted: bool = True,  # noqa: A002 -- PyTorch's name; the values always come out sorted
+    sorted: bool = True,  # the values always come out sorted
     return_inverse: bool = False,
     return_counts: bool = False,
     dim: int | None = None,
@@ -402,11 +402,7 @@ def searchsorted(
 
 @public(method=False)
 def bucketize(
-    input: Tensor,  # noqa: A002 -- PyTorch's name
-    boundaries: Tensor,
-    *,
-    out_int32: bool = False,
-    right: bool = False,
+    input: Tensor, boundaries: Tensor, *, out_int32: bool = False, right: bool = False
 ) -> Tensor:
     """The bucket of each element of `input` among the 1-D sorted `boundaries`:
     `searchsorted(boundaries, input, right=right)`.
@@ -445,7 +441,7 @@ def bincount(a: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Te
 
 
 @public()
-def histc(a: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Tensor:  # noqa: A002
+def histc(a: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Tensor:
     """A histogram: counts of the elements in `bins` equal-width bins over `[min, max]`
     (the data's range when both are 0); elements outside are not counted."""
     if not a.dtype.is_floating_point:

@@ -125,7 +125,7 @@ def msort(a: Tensor) -> Tensor:
 
 
 @public()
-def topk(a: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):  # noqa: A002
+def topk(a: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):
     """`(values, indices)` of the `k` largest (or smallest) elements along `dim`, in order."""
     x, d = along(a, dim)
     if not 0 <= k <= (x.shape[d] if x.ndim else 1):

@@ -361,7 +361,7 @@ class VectorNorm(Op):
         return (g * sign * (abs(a) / norm) ** (p - 1)).where(norm != 0, 0.0)
 
 
-def vector_norm(a: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A002
+def vector_norm(a: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     """$\\|a\\|_{ord}$ of `a` seen as a vector over `dim` (all dims by default)."""
     if not a.dtype.is_floating_point:
         raise RuntimeError(
@@ -390,7 +390,7 @@ def norm(a: Tensor, p="fro", dim=None, keepdim: bool = False, dtype=None) -> Ten
     return vector_norm(a, p, dim, keepdim, dtype=dtype)
 
 
-def linalg_norm(a: Tensor, ord=None, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A002
+def linalg_norm(a: Tensor, ord=None, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     """`minitorch.linalg.norm`: the 2-norm of all elements by default, or the vector norm
     `ord` over `dim`; `ord='fro'` is the 2-norm over two dims."""
     if ord is None or ord == "fro":

@@ -3,12 +3,12 @@ squared past steps, so no learning rate needs tuning (Zeiler)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from .._tensor import Tensor
 from .moments import counted_state
-from .optimizer import Optimizer, check_options, check_supported, descent_gradient
+from .optimizer import Optimizer, descent_gradient
+from .options import declared_init
 
 
 class Adadelta(Optimizer):
@@ -20,39 +20,15 @@ class Adadelta(Optimizer):
     w \\leftarrow w - \\mathrm{lr}\\,\\Delta.$$
     """
 
-    def __init__(
-        self,
-        params: Iterable,
-        lr: float = 1.0,
-        rho: float = 0.9,
-        eps: float = 1e-6,
-        weight_decay: float = 0,
-        foreach: bool | None = None,
-        *,
-        capturable: bool = False,
-        maximize: bool = False,
-        differentiable: bool = False,
-    ) -> None:
-        check_options(lr=lr)
-        if not 0.0 <= rho <= 1.0:
-            raise ValueError(f"Invalid rho value: {rho}")
-        check_options(eps=eps, weight_decay=weight_decay)
-        defaults = {
-            "lr": lr,
-            "rho": rho,
-            "eps": eps,
-            "weight_decay": weight_decay,
-            "maximize": maximize,
-            "capturable": capturable,
-            "foreach": foreach,
-            "differentiable": differentiable,
-        }
-        check_supported(defaults)
-        super().__init__(params, defaults)
+    __init__ = declared_init(
+        """lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *, capturable=False,
+        maximize=False, differentiable=False""",
+        checked="lr rho eps weight_decay",
+        stored="lr rho eps weight_decay maximize capturable foreach differentiable",
+    )
 
     def _update(self, p: Tensor, group: dict[str, Any]) -> None:
-        state = self.state[p]
-        counted_state(state, p, "square_avg", "acc_delta")
+        state, _ = counted_state(self.state, p, "square_avg", "acc_delta")
         grad = descent_gradient(p, group)
         rho, eps = group["rho"], group["eps"]
         square_avg, acc_delta = state["square_avg"], state["acc_delta"]

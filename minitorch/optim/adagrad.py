@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from .._tensor import Tensor
 from ..tensors.creation import full_like, tensor
-from .optimizer import Optimizer, check_options, check_supported, descent_gradient
+from .optimizer import Optimizer, descent_gradient
+from .options import declared_init
 
 
 class Adagrad(Optimizer):
@@ -20,45 +20,21 @@ class Adagrad(Optimizer):
     $s$ starting at `initial_accumulator_value`; weight decay $\\lambda$ adds $\\lambda w$ to $g$.
     """
 
-    def __init__(
-        self,
-        params: Iterable,
-        lr: float = 1e-2,
-        lr_decay: float = 0,
-        weight_decay: float = 0,
-        initial_accumulator_value: float = 0,
-        eps: float = 1e-10,
-        foreach: bool | None = None,
-        *,
-        maximize: bool = False,
-        differentiable: bool = False,
-        fused: bool | None = None,
-    ) -> None:
-        check_options(
-            lr=lr,
-            lr_decay=lr_decay,
-            weight_decay=weight_decay,
-            initial_accumulator_value=initial_accumulator_value,
-            eps=eps,
-        )
-        defaults = {
-            "lr": lr,
-            "lr_decay": lr_decay,
-            "eps": eps,
-            "weight_decay": weight_decay,
-            "initial_accumulator_value": initial_accumulator_value,
-            "foreach": foreach,
-            "maximize": maximize,
-            "differentiable": differentiable,
-            "fused": fused,
-        }
-        check_supported(defaults)
-        super().__init__(params, defaults)
-        # PyTorch makes the state up front, so `state_dict()` has it before any step
-        for group in self.param_groups:
-            for p in group["params"]:
-                self.state[p]["step"] = tensor(0.0)
-                self.state[p]["sum"] = full_like(p, group["initial_accumulator_value"])
+    __init__ = declared_init(
+        """lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10,
+        foreach=None, *, maximize=False, differentiable=False, fused=None""",
+        checked="lr lr_decay weight_decay initial_accumulator_value eps",
+        stored="""lr lr_decay eps weight_decay initial_accumulator_value foreach maximize
+        differentiable fused""",
+    )
+
+    def add_param_group(self, param_group: dict[str, Any]) -> None:
+        """Add the group, and its parameters' state: PyTorch makes Adagrad's state up front,
+        so `state_dict()` has it before any step."""
+        super().add_param_group(param_group)
+        for p in param_group["params"]:
+            self.state[p]["step"] = tensor(0.0)
+            self.state[p]["sum"] = full_like(p, param_group["initial_accumulator_value"])
 
     def _update(self, p: Tensor, group: dict[str, Any]) -> None:
         state = self.state[p]

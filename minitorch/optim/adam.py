@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from .._tensor import Tensor
 from ..ops.inplace import _fused_adam_, _fused_adamw_
-from .moments import check_adam_options, counted_state, decayed_gradient
-from .optimizer import Optimizer, check_supported
+from .moments import counted_state, decayed_gradient
+from .optimizer import Optimizer
+from .options import declared_init
+
+
+def check_float_betas(defaults: dict[str, Any]) -> None:
+    """Adam's betas are floats (PyTorch takes a pair of tensors too; minitorch does not)."""
+    if not all(isinstance(beta, float) for beta in defaults["betas"]):
+        raise ValueError("betas must be either both floats or both Tensors")
 
 
 class Adam(Optimizer):
@@ -24,46 +30,20 @@ class Adam(Optimizer):
     by the largest $v$ seen so far.
     """
 
-    def __init__(
-        self,
-        params: Iterable,
-        lr: float = 1e-3,
-        betas: tuple[float, float] = (0.9, 0.999),
-        eps: float = 1e-8,
-        weight_decay: float = 0,
-        amsgrad: bool = False,
-        *,
-        foreach: bool | None = None,
-        maximize: bool = False,
-        capturable: bool = False,
-        differentiable: bool = False,
-        fused: bool | None = None,
-        decoupled_weight_decay: bool = False,
-    ) -> None:
-        check_adam_options(lr, eps, betas, weight_decay)
-        if not all(isinstance(beta, float) for beta in betas):
-            raise ValueError("betas must be either both floats or both Tensors")
-        defaults = {
-            "lr": lr,
-            "betas": betas,
-            "eps": eps,
-            "weight_decay": weight_decay,
-            "amsgrad": amsgrad,
-            "maximize": maximize,
-            "foreach": foreach,
-            "capturable": capturable,
-            "differentiable": differentiable,
-            "fused": fused,
-            "decoupled_weight_decay": decoupled_weight_decay,
-        }
-        check_supported(defaults)
-        super().__init__(params, defaults)
+    __init__ = declared_init(
+        """lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *, foreach=None,
+        maximize=False, capturable=False, differentiable=False, fused=None,
+        decoupled_weight_decay=False""",
+        checked="lr eps betas weight_decay",
+        stored="""lr betas eps weight_decay amsgrad maximize foreach capturable differentiable fused
+        decoupled_weight_decay""",
+        check=check_float_betas,
+    )
 
     def _update(self, p: Tensor, group: dict[str, Any]) -> None:
         """Weight decay, then the Adam step of `p` (its moments live in `state[p]`)."""
-        state = self.state[p]
         amsgrad = ("max_exp_avg_sq",) if group["amsgrad"] else ()
-        counted_state(state, p, "exp_avg", "exp_avg_sq", *amsgrad)
+        state, _ = counted_state(self.state, p, "exp_avg", "exp_avg_sq", *amsgrad)
         if group["fused"] is not False and fusable(p, state, group):
             fused_step(p, state, group)
             return
@@ -141,32 +121,10 @@ class AdamW(Adam):
     adds $\\lambda w$ to the gradient.
     """
 
-    def __init__(
-        self,
-        params: Iterable,
-        lr: float = 1e-3,
-        betas: tuple[float, float] = (0.9, 0.999),
-        eps: float = 1e-8,
-        weight_decay: float = 1e-2,
-        amsgrad: bool = False,
-        *,
-        maximize: bool = False,
-        foreach: bool | None = None,
-        capturable: bool = False,
-        differentiable: bool = False,
-        fused: bool | None = None,
-    ) -> None:
-        super().__init__(
-            params,
-            lr,
-            betas,
-            eps,
-            weight_decay,
-            amsgrad,
-            foreach=foreach,
-            maximize=maximize,
-            capturable=capturable,
-            differentiable=differentiable,
-            fused=fused,
-            decoupled_weight_decay=True,
-        )
+    __init__ = declared_init(
+        """lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False, *,
+        maximize=False, foreach=None, capturable=False, differentiable=False, fused=None""",
+        checked="lr eps betas weight_decay",
+        fixed={"decoupled_weight_decay": True},
+        check=check_float_betas,
+    )

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from .._tensor import Tensor
-from .moments import check_adam_options, counted_state
-from .optimizer import Optimizer, check_supported, descent_gradient
+from .moments import counted_state
+from .optimizer import Optimizer, descent_gradient
+from .options import declared_init
 
 
 class Adamax(Optimizer):
@@ -18,36 +18,14 @@ class Adamax(Optimizer):
     w \\leftarrow w - \\frac{\\mathrm{lr}}{1 - \\beta_1^t} \\frac{m}{u}.$$
     """
 
-    def __init__(
-        self,
-        params: Iterable,
-        lr: float = 2e-3,
-        betas: tuple[float, float] = (0.9, 0.999),
-        eps: float = 1e-8,
-        weight_decay: float = 0,
-        foreach: bool | None = None,
-        *,
-        maximize: bool = False,
-        differentiable: bool = False,
-        capturable: bool = False,
-    ) -> None:
-        check_adam_options(lr, eps, betas, weight_decay)
-        defaults = {
-            "lr": lr,
-            "betas": betas,
-            "eps": eps,
-            "weight_decay": weight_decay,
-            "foreach": foreach,
-            "maximize": maximize,
-            "differentiable": differentiable,
-            "capturable": capturable,
-        }
-        check_supported(defaults)
-        super().__init__(params, defaults)
+    __init__ = declared_init(
+        """lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, foreach=None, *, maximize=False,
+        differentiable=False, capturable=False""",
+        checked="lr eps betas weight_decay",
+    )
 
     def _update(self, p: Tensor, group: dict[str, Any]) -> None:
-        state = self.state[p]
-        t = counted_state(state, p, "exp_avg", "exp_inf")
+        state, t = counted_state(self.state, p, "exp_avg", "exp_inf")
         grad = descent_gradient(p, group)
         beta1, beta2 = group["betas"]
         exp_avg, exp_inf = state["exp_avg"], state["exp_inf"]

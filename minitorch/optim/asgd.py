@@ -3,13 +3,13 @@ decaying rate, and a running average of the iterates kept as `state["ax"]`."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from .._tensor import Tensor
 from ..tensors.creation import tensor
 from .moments import counted_state
-from .optimizer import Optimizer, check_options, check_supported, descent_gradient
+from .optimizer import Optimizer, descent_gradient
+from .options import declared_init
 
 
 class ASGD(Optimizer):
@@ -25,39 +25,15 @@ class ASGD(Optimizer):
     rounded to float32 at each step.
     """
 
-    def __init__(
-        self,
-        params: Iterable,
-        lr: float = 1e-2,
-        lambd: float = 1e-4,
-        alpha: float = 0.75,
-        t0: float = 1e6,
-        weight_decay: float = 0,
-        foreach: bool | None = None,
-        maximize: bool = False,
-        differentiable: bool = False,
-        capturable: bool = False,
-    ) -> None:
-        check_options(lr=lr, weight_decay=weight_decay)
-        defaults = {
-            "lr": lr,
-            "lambd": lambd,
-            "alpha": alpha,
-            "t0": t0,
-            "weight_decay": weight_decay,
-            "foreach": foreach,
-            "maximize": maximize,
-            "differentiable": differentiable,
-            "capturable": capturable,
-        }
-        check_supported(defaults)
-        super().__init__(params, defaults)
+    __init__ = declared_init(
+        """lr=1e-2, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0, foreach=None, maximize=False,
+        differentiable=False, capturable=False""",
+        checked="lr weight_decay",
+    )
 
     def _update(self, p: Tensor, group: dict[str, Any]) -> None:
-        state = self.state[p]
-        t = counted_state(
-            state, p, ("eta", lambda: tensor(float(group["lr"]))), ("mu", lambda: tensor(1.0)), "ax"
-        )
+        eta_at_first = ("eta", lambda: tensor(float(group["lr"])))
+        state, t = counted_state(self.state, p, eta_at_first, ("mu", lambda: tensor(1.0)), "ax")
         grad = descent_gradient(p, group)
         lr, lambd = group["lr"], group["lambd"]
         eta, mu, ax = state["eta"], state["mu"], state["ax"]

@@ -16,7 +16,8 @@ from .._tensor import Tensor
 from ..autograd import enable_grad, no_grad
 from ..ops.joins import cat
 from ..tensors.creation import zeros
-from .optimizer import Optimizer, check_options
+from .optimizer import Optimizer
+from .options import check_options
 
 
 def _dot(a: Tensor, b: Tensor) -> float:

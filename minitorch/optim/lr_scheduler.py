@@ -25,7 +25,7 @@ from __future__ import annotations
 import bisect
 import math
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from .lr_schedules import (
@@ -46,14 +46,6 @@ class LambdaLR(LambdaScheduler):
     `lr_lambda` is one function of the epoch, or a list with one per parameter group.
     """
 
-    def __init__(
-        self,
-        optimizer: Optimizer,
-        lr_lambda: Callable[[int], float] | list[Callable[[int], float]],
-        last_epoch: int = -1,
-    ) -> None:
-        super().__init__(optimizer, lr_lambda, last_epoch)
-
     def get_lr(self) -> list[float]:
         pairs = zip(self.base_lrs, self.lr_lambdas, strict=True)
         return [base * f(self.last_epoch) for base, f in pairs]
@@ -69,9 +61,7 @@ class StepLR(LRScheduler):
     def __init__(
         self, optimizer: Optimizer, step_size: int, gamma: float = 0.1, last_epoch: int = -1
     ) -> None:
-        self.step_size = step_size
-        self.gamma = gamma
-        super().__init__(optimizer, last_epoch)
+        super().__init__(optimizer, last_epoch, step_size=step_size, gamma=gamma)
 
     def get_lr(self) -> list[float]:
         if self.last_epoch == 0 or self.last_epoch % self.step_size != 0:
@@ -92,9 +82,7 @@ class MultiStepLR(LRScheduler):
         gamma: float = 0.1,
         last_epoch: int = -1,
     ) -> None:
-        self.milestones = Counter(milestones)
-        self.gamma = gamma
-        super().__init__(optimizer, last_epoch)
+        super().__init__(optimizer, last_epoch, milestones=Counter(milestones), gamma=gamma)
 
     def get_lr(self) -> list[float]:
         times = self.milestones.get(self.last_epoch, 0)
@@ -111,8 +99,7 @@ class ExponentialLR(LRScheduler):
     """Multiply the rate by `gamma` every epoch: $\\mathrm{lr}_t = \\mathrm{base}\\,\\gamma^t$."""
 
     def __init__(self, optimizer: Optimizer, gamma: float, last_epoch: int = -1) -> None:
-        self.gamma = gamma
-        super().__init__(optimizer, last_epoch)
+        super().__init__(optimizer, last_epoch, gamma=gamma)
 
     def get_lr(self) -> list[float]:
         if self._is_initial:
@@ -136,9 +123,7 @@ class CosineAnnealingLR(LRScheduler):
     def __init__(
         self, optimizer: Optimizer, T_max: int, eta_min: float = 0.0, last_epoch: int = -1
     ) -> None:
-        self.T_max = T_max
-        self.eta_min = eta_min
-        super().__init__(optimizer, last_epoch)
+        super().__init__(optimizer, last_epoch, T_max=T_max, eta_min=eta_min)
 
     def get_lr(self) -> list[float]:
         t, period, low = self.last_epoch, self.T_max, self.eta_min

@@ -18,17 +18,17 @@ from .optimizer import Optimizer
 from .scheduler import LambdaScheduler, LRScheduler, MomentumCycling, _checked, _per_group
 
 
+def _check_factor(factor: float, error: str, zero: bool = True) -> None:
+    """`ValueError(error)` unless $0 \\le$ `factor` $\\le 1$ ($0 <$ `factor` without `zero`)."""
+    if factor > 1.0 or factor < 0 or (factor == 0 and not zero):
+        raise ValueError(error)
+
+
 class MultiplicativeLR(LambdaScheduler):
     """Multiply the rate by $\\lambda(t)$ at every epoch $t > 0$:
     $\\mathrm{lr}_t = \\mathrm{lr}_{t-1} \\lambda(t)$ (one function, or one per group)."""
 
-    def __init__(
-        self,
-        optimizer: Optimizer,
-        lr_lambda: Callable[[int], float] | list[Callable[[int], float]],
-        last_epoch: int = -1,
-    ) -> None:
-        super().__init__(optimizer, lr_lambda, last_epoch, check_callable=True)
+    checks_callable = True
 
     def get_lr(self) -> list[float]:
         if self._is_initial:
@@ -47,11 +47,8 @@ class ConstantLR(LRScheduler):
         total_iters: int = 5,
         last_epoch: int = -1,
     ) -> None:
-        if factor > 1.0 or factor < 0:
-            raise ValueError("Constant multiplicative factor expected to be between 0 and 1.")
-        self.factor = factor
-        self.total_iters = total_iters
-        super().__init__(optimizer, last_epoch)
+        _check_factor(factor, "Constant multiplicative factor expected to be between 0 and 1.")
+        super().__init__(optimizer, last_epoch, factor=factor, total_iters=total_iters)
 
     def get_lr(self) -> list[float]:
         if self.last_epoch == 0:
@@ -78,17 +75,16 @@ class LinearLR(LRScheduler):
         total_iters: int = 5,
         last_epoch: int = -1,
     ) -> None:
-        if start_factor > 1.0 or start_factor <= 0:
-            raise ValueError(
-                "Starting multiplicative factor expected to be greater than 0 and less or "
-                "equal to 1."
-            )
-        if end_factor > 1.0 or end_factor < 0:
-            raise ValueError("Ending multiplicative factor expected to be between 0 and 1.")
-        self.start_factor = start_factor
-        self.end_factor = end_factor
-        self.total_iters = total_iters
-        super().__init__(optimizer, last_epoch)
+        start_error = "Starting multiplicative factor expected to be greater than 0 and less or"
+        _check_factor(start_factor, start_error + " equal to 1.", zero=False)
+        _check_factor(end_factor, "Ending multiplicative factor expected to be between 0 and 1.")
+        super().__init__(
+            optimizer,
+            last_epoch,
+            start_factor=start_factor,
+            end_factor=end_factor,
+            total_iters=total_iters,
+        )
 
     def get_lr(self) -> list[float]:
         if self.last_epoch == 0:
@@ -114,9 +110,7 @@ class PolynomialLR(LRScheduler):
     def __init__(
         self, optimizer: Optimizer, total_iters: int = 5, power: float = 1.0, last_epoch: int = -1
     ) -> None:
-        self.total_iters = total_iters
-        self.power = power
-        super().__init__(optimizer, last_epoch)
+        super().__init__(optimizer, last_epoch, total_iters=total_iters, power=power)
 
     def get_lr(self) -> list[float]:
         if self._is_initial or self.last_epoch > self.total_iters:

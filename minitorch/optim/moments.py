@@ -1,5 +1,5 @@
 """What the Adam family of optimizers share: the step count and running moments they keep
-per parameter, the betas they check, and weight decay applied either way."""
+per parameter, and weight decay applied either way."""
 
 from __future__ import annotations
 
@@ -8,38 +8,28 @@ from typing import Any
 
 from .._tensor import Tensor
 from ..tensors.creation import tensor, zeros_like
-from .optimizer import check_options, descent_gradient
-
-
-def check_adam_options(
-    lr: float, eps: float, betas: tuple[float, float], weight_decay: float, **more: float
-) -> None:
-    """An Adam-family constructor's checks, in PyTorch's order and with its `ValueError`s:
-    `lr` and `eps` nonnegative, $0 \\le \\beta_i < 1$, then `weight_decay` and the
-    optimizer's `more` options nonnegative."""
-    check_options(lr=lr, eps=eps)
-    for i, beta in enumerate(betas):
-        if not 0.0 <= beta < 1.0:
-            raise ValueError(f"Invalid beta parameter at index {i}: {beta}")
-    check_options(weight_decay=weight_decay, **more)
+from .optimizer import descent_gradient
 
 
 def counted_state(
-    state: dict[str, Any], p: Tensor, *entries: str | tuple[str, Callable[[], Tensor]]
-) -> int:
-    """Add one to `state["step"]` and return the new count $t$.
+    states: dict[Tensor, dict[str, Any]],
+    p: Tensor,
+    *entries: str | tuple[str, Callable[[], Tensor]],
+) -> tuple[dict[str, Any], int]:
+    """`p`'s state in `states`, with one added to its `state["step"]`, and the new count $t$.
 
     On the first step the state is made, in PyTorch's order: `step`, a float32 0-dim
     tensor at 0, then `entries`, each a name (zeros shaped as `p`) or a (name, function
     that makes the starting tensor) pair.
     """
+    state = states[p]
     if not state:
         state["step"] = tensor(0.0)
         for entry in entries:
             name, make = (entry, lambda: zeros_like(p)) if isinstance(entry, str) else entry
             state[name] = make()
     state["step"] += 1
-    return int(state["step"].item())
+    return state, int(state["step"].item())
 
 
 def decayed_gradient(p: Tensor, group: dict[str, Any]) -> Tensor:

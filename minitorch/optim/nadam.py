@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from .._tensor import Tensor
 from ..tensors.creation import tensor
-from .moments import check_adam_options, counted_state, decayed_gradient, update_moments
-from .optimizer import Optimizer, check_supported
+from .moments import counted_state, decayed_gradient, update_moments
+from .optimizer import Optimizer
+from .options import declared_init
 
 
 class NAdam(Optimizer):
@@ -23,40 +23,19 @@ class NAdam(Optimizer):
     (so its rounding is PyTorch's too).
     """
 
-    def __init__(
-        self,
-        params: Iterable,
-        lr: float = 2e-3,
-        betas: tuple[float, float] = (0.9, 0.999),
-        eps: float = 1e-8,
-        weight_decay: float = 0,
-        momentum_decay: float = 4e-3,
-        decoupled_weight_decay: bool = False,
-        *,
-        foreach: bool | None = None,
-        maximize: bool = False,
-        capturable: bool = False,
-        differentiable: bool = False,
-    ) -> None:
-        check_adam_options(lr, eps, betas, weight_decay, momentum_decay=momentum_decay)
-        defaults = {
-            "lr": lr,
-            "betas": betas,
-            "eps": eps,
-            "weight_decay": weight_decay,
-            "momentum_decay": momentum_decay,
-            "decoupled_weight_decay": decoupled_weight_decay,
-            "maximize": maximize,
-            "foreach": foreach,
-            "capturable": capturable,
-            "differentiable": differentiable,
-        }
-        check_supported(defaults)
-        super().__init__(params, defaults)
+    __init__ = declared_init(
+        """lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, momentum_decay=4e-3,
+        decoupled_weight_decay=False, *, foreach=None, maximize=False, capturable=False,
+        differentiable=False""",
+        checked="lr eps betas weight_decay momentum_decay",
+        stored="lr betas eps weight_decay momentum_decay decoupled_weight_decay maximize foreach"
+        " capturable differentiable",
+    )
 
     def _update(self, p: Tensor, group: dict[str, Any]) -> None:
-        state = self.state[p]
-        t = counted_state(state, p, ("mu_product", lambda: tensor(1.0)), "exp_avg", "exp_avg_sq")
+        state, t = counted_state(
+            self.state, p, ("mu_product", lambda: tensor(1.0)), "exp_avg", "exp_avg_sq"
+        )
         grad = decayed_gradient(p, group)
         beta1, beta2 = group["betas"]
         lr, decay = group["lr"], group["momentum_decay"]

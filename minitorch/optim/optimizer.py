@@ -10,7 +10,8 @@ The step count is a float32 0-dim tensor, `tensor(3.)`, as PyTorch 2 keeps it:
 `state_dict()` then has PyTorch's layout and types, and `load_state_dict` takes
 the count back unchanged (other state tensors take their parameter's dtype).
 A subclass writes `_update(p, group)`, the update of one parameter; `step`
-calls it, under `no_grad()`, for every parameter that has a gradient.
+calls it, under `no_grad()`, for every parameter that has a gradient. PyTorch's
+optimizers make their `__init__` from their signature with `declared_init` (options.py).
 """
 
 from __future__ import annotations
@@ -30,21 +31,6 @@ def _typename(value: Any) -> str:
     kind = type(value).__qualname__
     module = type(value).__module__
     return kind if module == "builtins" else f"{module}.{kind}"
-
-
-def check_options(**options: float) -> None:
-    """PyTorch's `ValueError` for a negative `lr`, `eps`, `weight_decay`, ... (NaN too)."""
-    for name, value in options.items():
-        if not 0.0 <= value:
-            label = {"lr": "learning rate", "eps": "epsilon value"}.get(name, f"{name} value")
-            raise ValueError(f"Invalid {label}: {value}")
-
-
-def check_supported(defaults: dict) -> None:
-    """Refuse the PyTorch options that change what a step computes and are not built here."""
-    for name in ("differentiable", "capturable"):
-        if defaults.get(name):
-            raise NotImplementedError(f"minitorch optimizers do not support {name}=True")
 
 
 def descent_gradient(p: Tensor, group: dict[str, Any]) -> Tensor:

@@ -3,12 +3,12 @@ its second moment is tractable (Liu et al.)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from .._tensor import Tensor
-from .moments import check_adam_options, counted_state, decayed_gradient, update_moments
-from .optimizer import Optimizer, check_supported
+from .moments import counted_state, decayed_gradient, update_moments
+from .optimizer import Optimizer
+from .options import declared_init
 
 
 class RAdam(Optimizer):
@@ -24,38 +24,16 @@ class RAdam(Optimizer):
     when $\\rho_t > 5$, and as plain momentum, $w \\leftarrow w - \\mathrm{lr}\\,\\hat m$, before.
     """
 
-    def __init__(
-        self,
-        params: Iterable,
-        lr: float = 1e-3,
-        betas: tuple[float, float] = (0.9, 0.999),
-        eps: float = 1e-8,
-        weight_decay: float = 0,
-        decoupled_weight_decay: bool = False,
-        *,
-        foreach: bool | None = None,
-        maximize: bool = False,
-        capturable: bool = False,
-        differentiable: bool = False,
-    ) -> None:
-        check_adam_options(lr, eps, betas, weight_decay)
-        defaults = {
-            "lr": lr,
-            "betas": betas,
-            "eps": eps,
-            "weight_decay": weight_decay,
-            "maximize": maximize,
-            "foreach": foreach,
-            "capturable": capturable,
-            "decoupled_weight_decay": decoupled_weight_decay,
-            "differentiable": differentiable,
-        }
-        check_supported(defaults)
-        super().__init__(params, defaults)
+    __init__ = declared_init(
+        """lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, decoupled_weight_decay=False, *,
+        foreach=None, maximize=False, capturable=False, differentiable=False""",
+        checked="lr eps betas weight_decay",
+        stored="""lr betas eps weight_decay maximize foreach capturable decoupled_weight_decay
+        differentiable""",
+    )
 
     def _update(self, p: Tensor, group: dict[str, Any]) -> None:
-        state = self.state[p]
-        t = counted_state(state, p, "exp_avg", "exp_avg_sq")
+        state, t = counted_state(self.state, p, "exp_avg", "exp_avg_sq")
         grad = decayed_gradient(p, group)
         beta1, beta2 = group["betas"]
         lr = group["lr"]

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from .._tensor import Tensor
 from .moments import counted_state
-from .optimizer import Optimizer, check_options, check_supported, descent_gradient
+from .optimizer import Optimizer, descent_gradient
+from .options import declared_init
 
 
 class RMSprop(Optimizer):
@@ -21,44 +21,21 @@ class RMSprop(Optimizer):
     $b \\leftarrow \\mu b + g / (\\sqrt{v} + \\epsilon)$, $w \\leftarrow w - \\mathrm{lr}\\,b$.
     """
 
-    def __init__(
-        self,
-        params: Iterable,
-        lr: float = 1e-2,
-        alpha: float = 0.99,
-        eps: float = 1e-8,
-        weight_decay: float = 0,
-        momentum: float = 0,
-        centered: bool = False,
-        capturable: bool = False,
-        foreach: bool | None = None,
-        maximize: bool = False,
-        differentiable: bool = False,
-    ) -> None:
-        check_options(lr=lr, eps=eps, momentum=momentum, weight_decay=weight_decay, alpha=alpha)
-        defaults = {
-            "lr": lr,
-            "momentum": momentum,
-            "alpha": alpha,
-            "eps": eps,
-            "centered": centered,
-            "weight_decay": weight_decay,
-            "capturable": capturable,
-            "foreach": foreach,
-            "maximize": maximize,
-            "differentiable": differentiable,
-        }
-        check_supported(defaults)
-        super().__init__(params, defaults)
+    __init__ = declared_init(
+        """lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=False,
+        capturable=False, foreach=None, maximize=False, differentiable=False""",
+        checked="lr eps momentum weight_decay alpha",
+        stored="""lr momentum alpha eps centered weight_decay capturable foreach maximize
+        differentiable""",
+    )
 
     def _update(self, p: Tensor, group: dict[str, Any]) -> None:
-        state = self.state[p]
         entries = ["square_avg"]
         if group["momentum"] > 0:
             entries.append("momentum_buffer")
         if group["centered"]:
             entries.append("grad_avg")
-        counted_state(state, p, *entries)
+        state, _ = counted_state(self.state, p, *entries)
         grad = descent_gradient(p, group)
         alpha, square_avg = group["alpha"], state["square_avg"]
         square_avg.mul_(alpha).addcmul_(grad, grad, value=1 - alpha)

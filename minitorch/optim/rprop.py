@@ -3,14 +3,14 @@ size, grown while its gradient keeps its sign and shrunk when the sign flips."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from .._tensor import Tensor
 from ..ops.selection import where
 from ..tensors.creation import full_like, ones_like, zeros_like
 from .moments import counted_state
-from .optimizer import Optimizer, check_options, check_supported
+from .optimizer import Optimizer
+from .options import declared_init
 
 
 class Rprop(Optimizer):
@@ -23,36 +23,17 @@ class Rprop(Optimizer):
     where a sign flip also sets $g$ to 0 (no move, and no flip counted next step).
     """
 
-    def __init__(
-        self,
-        params: Iterable,
-        lr: float = 1e-2,
-        etas: tuple[float, float] = (0.5, 1.2),
-        step_sizes: tuple[float, float] = (1e-6, 50),
-        *,
-        capturable: bool = False,
-        foreach: bool | None = None,
-        maximize: bool = False,
-        differentiable: bool = False,
-    ) -> None:
-        check_options(lr=lr)
-        if not 0.0 < etas[0] < 1.0 < etas[1]:
-            raise ValueError(f"Invalid eta values: {etas[0]}, {etas[1]}")
-        defaults = {
-            "lr": lr,
-            "etas": etas,
-            "step_sizes": step_sizes,
-            "foreach": foreach,
-            "maximize": maximize,
-            "differentiable": differentiable,
-            "capturable": capturable,
-        }
-        check_supported(defaults)
-        super().__init__(params, defaults)
+    __init__ = declared_init(
+        """lr=1e-2, etas=(0.5, 1.2), step_sizes=(1e-6, 50), *, capturable=False, foreach=None,
+        maximize=False, differentiable=False""",
+        checked="lr etas",
+        stored="lr etas step_sizes foreach maximize differentiable capturable",
+    )
 
     def _update(self, p: Tensor, group: dict[str, Any]) -> None:
-        state = self.state[p]
-        counted_state(state, p, "prev", ("step_size", lambda: full_like(p.grad, group["lr"])))
+        state, _ = counted_state(
+            self.state, p, "prev", ("step_size", lambda: full_like(p.grad, group["lr"]))
+        )
         grad = -p.grad if group["maximize"] else p.grad
         etaminus, etaplus = group["etas"]
         step_size_min, step_size_max = group["step_sizes"]

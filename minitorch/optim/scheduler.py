@@ -74,10 +74,12 @@ class LRScheduler:
     `last_epoch` counts the `step()` calls (the constructor makes the first, to
     epoch 0); `base_lrs` are the groups' rates when the schedule started
     (kept in each group as `"initial_lr"`). Subclasses write `get_lr`, the
-    rates of epoch `last_epoch`.
+    rates of epoch `last_epoch`, and pass their `options` (`gamma=...`), which are
+    kept as attributes (set before the first step reads them; saved by `state_dict`).
     """
 
-    def __init__(self, optimizer: Optimizer, last_epoch: int = -1) -> None:
+    def __init__(self, optimizer: Optimizer, last_epoch: int = -1, **options: Any) -> None:
+        vars(self).update(options)
         self.optimizer = _checked(optimizer)
         if last_epoch == -1:
             for group in optimizer.param_groups:
@@ -134,19 +136,21 @@ class LRScheduler:
 class LambdaScheduler(LRScheduler):
     """The base of the schedulers of functions of the epoch (`LambdaLR`, `MultiplicativeLR`):
     `lr_lambdas`, one per parameter group, which their state dicts save only as a
-    callable object's `__dict__` (a function is not saved), as PyTorch's."""
+    callable object's `__dict__` (a function is not saved), as PyTorch's. A subclass
+    with `checks_callable` refuses an `lr_lambda` that is not callable."""
+
+    checks_callable = False
 
     def __init__(
         self,
         optimizer: Optimizer,
         lr_lambda: Callable[[int], float] | list[Callable[[int], float]],
         last_epoch: int = -1,
-        check_callable: bool = False,
     ) -> None:
         self.optimizer = _checked(optimizer)
         mismatch = "Expected {expected} lr_lambdas, but got {got}"
         self.lr_lambdas = _per_group("lr_lambda", optimizer, lr_lambda, mismatch)
-        for f in self.lr_lambdas if check_callable else []:
+        for f in self.lr_lambdas if self.checks_callable else []:
             if not callable(f):
                 raise TypeError(f"lr_lambda should be a function, but got {type(f).__name__}")
         super().__init__(optimizer, last_epoch)

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from .._tensor import Tensor
-from .optimizer import Optimizer, check_options, check_supported, descent_gradient
+from .optimizer import Optimizer, descent_gradient
+from .options import declared_init
+
+
+def check_nesterov(defaults: dict[str, Any]) -> None:
+    """Nesterov momentum needs a momentum and no dampening."""
+    if defaults["nesterov"] and (defaults["momentum"] <= 0 or defaults["dampening"] != 0):
+        raise ValueError("Nesterov momentum requires a momentum and zero dampening")
 
 
 class SGD(Optimizer):
@@ -22,36 +28,12 @@ class SGD(Optimizer):
     (Nesterov: $w \\leftarrow w - \\mathrm{lr} (g + \\mu b)$). `maximize` climbs instead.
     """
 
-    def __init__(
-        self,
-        params: Iterable,
-        lr: float = 1e-3,
-        momentum: float = 0,
-        dampening: float = 0,
-        weight_decay: float = 0,
-        nesterov: bool = False,
-        *,
-        maximize: bool = False,
-        foreach: bool | None = None,
-        differentiable: bool = False,
-        fused: bool | None = None,
-    ) -> None:
-        check_options(lr=lr, momentum=momentum, weight_decay=weight_decay)
-        defaults = {
-            "lr": lr,
-            "momentum": momentum,
-            "dampening": dampening,
-            "weight_decay": weight_decay,
-            "nesterov": nesterov,
-            "maximize": maximize,
-            "foreach": foreach,
-            "differentiable": differentiable,
-            "fused": fused,
-        }
-        if nesterov and (momentum <= 0 or dampening != 0):
-            raise ValueError("Nesterov momentum requires a momentum and zero dampening")
-        check_supported(defaults)
-        super().__init__(params, defaults)
+    __init__ = declared_init(
+        """lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False, *, maximize=False,
+        foreach=None, differentiable=False, fused=None""",
+        checked="lr momentum weight_decay",
+        check=check_nesterov,
+    )
 
     def _update(self, p: Tensor, group: dict[str, Any]) -> None:
         """$w \\leftarrow w - \\mathrm{lr} \\cdot d$, $d$ the gradient or its momentum."""

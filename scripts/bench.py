@@ -525,6 +525,42 @@ def bench_conv(rounds: int) -> None:
     print_row("LeNet-5 SGD step, batch 64", median_of_rounds(contenders, rounds))
 
 
+def bench_lstm(rounds: int) -> None:
+    """One SGD step of an LSTM (input 32, hidden 128) over 35 steps of a batch of 16, with a
+    mean-squared loss on its outputs, float32, from the same weights in both libraries."""
+    print_header("sequences (medians of interleaved rounds, float32)")
+    rng = np.random.default_rng(8)
+    x = rng.standard_normal((35, 16, 32)).astype(np.float32)
+    target = rng.standard_normal((35, 16, 128)).astype(np.float32)
+    reference = minitorch.nn.LSTM(32, 128)
+
+    def make_step(lib):
+        lstm = lib.nn.LSTM(32, 128)
+        lstm.load_state_dict({k: lib.tensor(v.numpy()) for k, v in reference.state_dict().items()})
+        optimizer = lib.optim.SGD(lstm.parameters(), lr=0.1)
+        inputs, targets = lib.tensor(x), lib.tensor(target)
+
+        def step():
+            out, _ = lstm(inputs)
+            loss = ((out - targets) ** 2).mean()
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+
+        return step, list(lstm.parameters())
+
+    step, params = make_step(minitorch)
+    step()
+    contenders = {"minitorch": step}
+    if torch:
+        torch_step, torch_params = make_step(torch)
+        torch_step()
+        if not steps_agree(params, torch_params, 1e-5, "LSTM step"):
+            return
+        contenders["torch"] = torch_step
+    print_row("LSTM 32-128 SGD step, 35x16", median_of_rounds(contenders, rounds))
+
+
 def bench_optim(rounds: int) -> None:
     """optim: one Adam step over a 1M-parameter model (four Linear-shaped float32 tensors)."""
     print_header("optim (one optimizer.step(), gradients already set)")
@@ -838,6 +874,7 @@ SECTIONS = {
     "gpu": bench_gpu,
     "scan_sort": bench_scan_sort,
     "speed": bench_speed,
+    "sequences": bench_lstm,
 }
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import case_rng, recorded_answers
+from helpers import assert_as_recorded, case_rng, leaf_answers, recorded_answers
 
 import minitorch
 from minitorch import nn
@@ -128,21 +128,8 @@ CASES = {**UTILITY_CASES, **{key: layer_case(key) for key in LAYER_CASES}}
 
 
 def answer(lib, key) -> dict:
-    """The case's outputs, then the gradient of each leaf of $\\sum_k w_k \\cdot out_k$
-    (fixed random $w$) over the outputs that are differentiable."""
-    outputs, leaves = CASES[key](lib)
-    record = {f"output {k}": np.array(out.detach().numpy()) for k, out in enumerate(outputs)}
-    record.update({f"output {k} dtype": str(o.dtype).split(".")[-1] for k, o in enumerate(outputs)})
-    rng = np.random.default_rng(5)
-    loss = sum(
-        (out * lib.tensor(rng.standard_normal(tuple(out.shape)))).sum()
-        for out in outputs
-        if out.requires_grad
-    )
-    loss.backward()
-    for k, leaf in enumerate(leaves):
-        record[f"grad {k}"] = None if leaf.grad is None else np.array(leaf.grad.numpy())
-    return record
+    """The case's outputs and the gradients of its leaves (`leaf_answers`)."""
+    return leaf_answers(lib, *CASES[key](lib))
 
 
 def torch_answers(torch) -> dict[str, dict]:
@@ -155,23 +142,13 @@ ANSWERS = recorded_answers(__file__)
 
 @pytest.mark.parametrize("key", CASES)
 def test_case_is_torchs(key):
-    ours, theirs = answer(minitorch, key), ANSWERS[key]
-    assert sorted(ours) == sorted(theirs)
-    for name, want in theirs.items():
-        if isinstance(want, np.ndarray):
-            np.testing.assert_allclose(ours[name], want, rtol=1e-10, atol=1e-12, err_msg=name)
-            assert ours[name].dtype == want.dtype, name
-        else:
-            assert ours[name] == want, name
+    assert_as_recorded(answer(minitorch, key), ANSWERS[key], key)
 
 
 @pytest.mark.torch
 @pytest.mark.parametrize("key", CASES)
 def test_case_against_live_torch(torch, key):
-    ours, theirs = answer(minitorch, key), answer(torch, key)
-    for name, want in theirs.items():
-        if isinstance(want, np.ndarray):
-            np.testing.assert_allclose(ours[name], want, rtol=1e-10, atol=1e-12, err_msg=name)
+    assert_as_recorded(answer(minitorch, key), answer(torch, key), key)
 
 
 def central_difference(f, array: np.ndarray, h: float = 1e-6) -> np.ndarray:

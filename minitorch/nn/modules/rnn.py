@@ -33,11 +33,14 @@ def rnn_step(mode: str, projected: Tensor, h: Tensor, w_hh: Tensor, b_hh: Tensor
 def lstm_step(projected: Tensor, h: Tensor, c: Tensor, w_hh: Tensor, b_hh: Tensor | None):
     """The LSTM cell: with $(i, f, g, o)$ the four quarters of the gates
     $W_{ih} x + b_{ih} + W_{hh} h + b_{hh}$,
-    $c' = \\sigma(f) c + \\sigma(i) \\tanh(g)$ and $h' = \\sigma(o) \\tanh(c')$."""
+    $c' = \\sigma(f) c + \\sigma(i) \\tanh(g)$ and $h' = \\sigma(o) \\tanh(c')$.
+    `projected` is the input's part, $W_{ih} x + b_{ih}$ (N, 4H); returns $(h', c')$."""
+    # BEGIN SOLUTION 5.1
     gates = projected + functional.linear(h, w_hh, b_hh)
     i, f, g, o = gates.chunk(4, -1)
     c = f.sigmoid() * c + i.sigmoid() * g.tanh()
     return o.sigmoid() * c.tanh(), c
+    # END SOLUTION 5.1
 
 
 def gru_step(projected: Tensor, h: Tensor, w_hh: Tensor, b_hh: Tensor | None):

@@ -151,6 +151,22 @@ def steps_agree(params: list, torch_params: list, tolerance: float, label: str) 
     return difference <= tolerance
 
 
+def agreeing_steps(make_step: Callable, tolerance: float, label: str) -> dict[str, Callable]:
+    """The step of each library from `make_step(lib)` (a step function and the parameters it
+    updates), each run once; empty when one step from the same weights leaves them further
+    apart than `tolerance` (`steps_agree`)."""
+    step, params = make_step(minitorch)
+    step()
+    contenders = {"minitorch": step}
+    if torch:
+        torch_step, torch_params = make_step(torch)
+        torch_step()
+        if not steps_agree(params, torch_params, tolerance, label):
+            return {}
+        contenders["torch"] = torch_step
+    return contenders
+
+
 # ---------------------------------------------------------------------------
 # Rows
 # ---------------------------------------------------------------------------
@@ -513,16 +529,9 @@ def bench_conv(rounds: int) -> None:
 
         return step, params
 
-    step, params = lenet_step(minitorch)
-    step()
-    contenders = {"minitorch": step}
-    if torch:
-        torch_step, torch_params = lenet_step(torch)
-        torch_step()
-        if not steps_agree(params, torch_params, 1e-4, "LeNet step"):
-            return
-        contenders["torch"] = torch_step
-    print_row("LeNet-5 SGD step, batch 64", median_of_rounds(contenders, rounds))
+    contenders = agreeing_steps(lenet_step, 1e-4, "LeNet step")
+    if contenders:
+        print_row("LeNet-5 SGD step, batch 64", median_of_rounds(contenders, rounds))
 
 
 def bench_lstm(rounds: int) -> None:
@@ -549,16 +558,9 @@ def bench_lstm(rounds: int) -> None:
 
         return step, list(lstm.parameters())
 
-    step, params = make_step(minitorch)
-    step()
-    contenders = {"minitorch": step}
-    if torch:
-        torch_step, torch_params = make_step(torch)
-        torch_step()
-        if not steps_agree(params, torch_params, 1e-5, "LSTM step"):
-            return
-        contenders["torch"] = torch_step
-    print_row("LSTM 32-128 SGD step, 35x16", median_of_rounds(contenders, rounds))
+    contenders = agreeing_steps(make_step, 1e-5, "LSTM step")
+    if contenders:
+        print_row("LSTM 32-128 SGD step, 35x16", median_of_rounds(contenders, rounds))
 
 
 def bench_optim(rounds: int) -> None:
@@ -575,16 +577,9 @@ def bench_optim(rounds: int) -> None:
             p.grad = lib.tensor(g)
         return lib.optim.Adam(params, lr=1e-3).step, params
 
-    step, params = make_step(minitorch)
-    step()
-    contenders = {"minitorch": step}
-    if torch:
-        torch_step, torch_params = make_step(torch)
-        torch_step()
-        if not steps_agree(params, torch_params, 1e-5, "Adam step"):
-            return
-        contenders["torch"] = torch_step
-    print_row("Adam step, 1M float32 params", compare(contenders, rounds))
+    contenders = agreeing_steps(make_step, 1e-5, "Adam step")
+    if contenders:
+        print_row("Adam step, 1M float32 params", compare(contenders, rounds))
 
 
 def bench_digits_epoch(rounds: int) -> None:

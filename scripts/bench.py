@@ -44,6 +44,10 @@ from minitorch.backends.tensor_data import TensorData
 from minitorch.datasets import DATASETS, Digits
 
 ROOT = Path(__file__).resolve().parent.parent
+# One parallel kernel starts Numba's worker threads, and loads the OpenMP runtime with its
+# idle threads sleeping (minitorch/backends/fast/threads.py), before torch loads the same
+# runtime with its spinning default, which would slow both libraries' kernels on few cores.
+(minitorch.ones(256, 256) @ minitorch.ones(256, 256)).sum()
 
 try:
     import torch

@@ -210,6 +210,11 @@ def test_packed_sequence_moves_and_converts():
     )
     assert doubled.batch_sizes is p.batch_sizes and doubled.sorted_indices.tolist() == [1, 0]
     assert doubled.unsorted_indices.tolist() == [1, 0] and not doubled.is_cuda
+    for method, dtype in [("long", "int64"), ("int", "int32"), ("short", "int16"),
+                          ("char", "int8"), ("byte", "uint8")]:  # fmt: skip
+        converted = getattr(p, method)()
+        assert converted.data.dtype == getattr(minitorch, dtype) and converted.data.sum() == 5
+        assert converted.sorted_indices.dtype == minitorch.int64
     assert rnn.PackedSequence(
         p.data, p.batch_sizes, minitorch.tensor([2, 0, 1])
     ).unsorted_indices.tolist() == [1, 2, 0]  # noqa: E501

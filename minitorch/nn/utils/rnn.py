@@ -90,6 +90,21 @@ class PackedSequence(
     def float(self) -> PackedSequence:
         return self.to(dtype=dtypes.float32)
 
+    def long(self) -> PackedSequence:
+        return self.to(dtype=dtypes.int64)
+
+    def int(self) -> PackedSequence:
+        return self.to(dtype=dtypes.int32)
+
+    def short(self) -> PackedSequence:
+        return self.to(dtype=dtypes.int16)
+
+    def char(self) -> PackedSequence:
+        return self.to(dtype=dtypes.int8)
+
+    def byte(self) -> PackedSequence:
+        return self.to(dtype=dtypes.uint8)
+
     @property
     def is_cuda(self) -> bool:
         return self.data.is_cuda

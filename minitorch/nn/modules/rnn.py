@@ -2,9 +2,9 @@
 PyTorch's parameter names, shapes and init, so state dicts load both ways) and their
 one-step cells `RNNCell`, `LSTMCell`, `GRUCell`.
 
-A layer runs its cell along the sequence: the input projection $W_{ih} x_t + b_{ih}$ of
-every step is one matmul, then each step adds $W_{hh} h_{t-1} + b_{hh}$ and applies the
-cell's gates. Every weight starts uniform in $\\pm 1/\\sqrt{\\text{hidden\\_size}}$.
+A layer takes a padded batch or a `PackedSequence` (`nn.utils.rnn`) and runs its cell
+along the sequence: the input projection $W_{ih} x_t + b_{ih}$ of every step is one
+matmul, then each step adds $W_{hh} h_{t-1} + b_{hh}$ and applies the cell's gates. Every weight starts uniform in $\\pm 1/\\sqrt{\\text{hidden\\_size}}$.
 """
 
 from __future__ import annotations
@@ -172,18 +172,18 @@ class RNNBase(Module):
                 w = self._weights(layer, direction)
                 projected = functional.linear(layer_input, w["weight_ih"], w["bias_ih"])
                 state = [s[layer * directions + direction] for s in states]
-                seen: list[Tensor] = [projected] * len(batch_sizes)
+                seen = []
                 steps = range(len(batch_sizes))
                 for t in reversed(steps) if direction == 1 else steps:
                     size = batch_sizes[t]
                     rows = projected[offsets[t] : offsets[t] + size]
                     whole = size == state[0].shape[0]
                     new = self._cell(rows, state if whole else [s[:size] for s in state], w)
-                    seen[t] = new[0]
+                    seen.append(new[0])
                     if not whole:
                         new = [cat([n, s[size:]]) for n, s in zip(new, state, strict=True)]
                     state = new
-                outputs.append(cat(seen))
+                outputs.append(cat(seen[::-1] if direction == 1 else seen))
                 for final, value in zip(finals, state, strict=True):
                     final.append(value)
             layer_input = outputs[0] if directions == 1 else cat(outputs, -1)

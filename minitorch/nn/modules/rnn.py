@@ -4,7 +4,8 @@ one-step cells `RNNCell`, `LSTMCell`, `GRUCell`.
 
 A layer takes a padded batch or a `PackedSequence` (`nn.utils.rnn`) and runs its cell
 along the sequence: the input projection $W_{ih} x_t + b_{ih}$ of every step is one
-matmul, then each step adds $W_{hh} h_{t-1} + b_{hh}$ and applies the cell's gates. Every weight starts uniform in $\\pm 1/\\sqrt{\\text{hidden\\_size}}$.
+matmul, then each step adds $W_{hh} h_{t-1} + b_{hh}$ and applies the cell's gates.
+Every weight starts uniform in $\\pm 1/\\sqrt{\\text{hidden\\_size}}$.
 """
 
 from __future__ import annotations

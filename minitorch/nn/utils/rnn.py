@@ -51,6 +51,16 @@ def invert_permutation(permutation: Tensor | None) -> Tensor | None:
     return as_tensor(inverse, dtype=dtypes.int64, device=permutation.device)
 
 
+def _converting_to(dtype):
+    """A method that converts a `PackedSequence`'s data to `dtype` (`.double()`, ...)."""
+
+    def convert(self) -> PackedSequence:
+        return self.to(dtype=dtype)
+
+    convert.__doc__ = f"`to(dtype={dtype})`."
+    return convert
+
+
 class PackedSequence(
     namedtuple("PackedSequence", "data batch_sizes sorted_indices unsorted_indices")
 ):
@@ -84,26 +94,13 @@ class PackedSequence(
     def cuda(self, *args, **kwargs) -> PackedSequence:
         return self.to(self.data.cuda(*args, **kwargs).device)
 
-    def double(self) -> PackedSequence:
-        return self.to(dtype=dtypes.float64)
-
-    def float(self) -> PackedSequence:
-        return self.to(dtype=dtypes.float32)
-
-    def long(self) -> PackedSequence:
-        return self.to(dtype=dtypes.int64)
-
-    def int(self) -> PackedSequence:
-        return self.to(dtype=dtypes.int32)
-
-    def short(self) -> PackedSequence:
-        return self.to(dtype=dtypes.int16)
-
-    def char(self) -> PackedSequence:
-        return self.to(dtype=dtypes.int8)
-
-    def byte(self) -> PackedSequence:
-        return self.to(dtype=dtypes.uint8)
+    double = _converting_to(dtypes.float64)
+    float = _converting_to(dtypes.float32)
+    long = _converting_to(dtypes.int64)
+    int = _converting_to(dtypes.int32)
+    short = _converting_to(dtypes.int16)
+    char = _converting_to(dtypes.int8)
+    byte = _converting_to(dtypes.uint8)
 
     @property
     def is_cuda(self) -> bool:

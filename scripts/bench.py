@@ -44,6 +44,10 @@ from minitorch.backends.tensor_data import TensorData
 from minitorch.datasets import DATASETS, Digits
 
 ROOT = Path(__file__).resolve().parent.parent
+# One parallel kernel starts Numba's worker threads, and loads the OpenMP runtime with its
+# idle threads sleeping (minitorch/backends/fast/threads.py), before torch loads the same
+# runtime with its spinning default, which would slow both libraries' kernels on few cores.
+(minitorch.ones(256, 256) @ minitorch.ones(256, 256)).sum()
 
 try:
     import torch
@@ -149,6 +153,22 @@ def steps_agree(params: list, torch_params: list, tolerance: float, label: str) 
     if difference > tolerance:
         print(f"  {label} differs from PyTorch's by {difference:.2g}: not timed")
     return difference <= tolerance
+
+
+def agreeing_steps(make_step: Callable, tolerance: float, label: str) -> dict[str, Callable]:
+    """The step of each library from `make_step(lib)` (a step function and the parameters it
+    updates), each run once; empty when one step from the same weights leaves them further
+    apart than `tolerance` (`steps_agree`)."""
+    step, params = make_step(minitorch)
+    step()
+    contenders = {"minitorch": step}
+    if torch:
+        torch_step, torch_params = make_step(torch)
+        torch_step()
+        if not steps_agree(params, torch_params, tolerance, label):
+            return {}
+        contenders["torch"] = torch_step
+    return contenders
 
 
 # ---------------------------------------------------------------------------
@@ -513,16 +533,38 @@ def bench_conv(rounds: int) -> None:
 
         return step, params
 
-    step, params = lenet_step(minitorch)
-    step()
-    contenders = {"minitorch": step}
-    if torch:
-        torch_step, torch_params = lenet_step(torch)
-        torch_step()
-        if not steps_agree(params, torch_params, 1e-4, "LeNet step"):
-            return
-        contenders["torch"] = torch_step
-    print_row("LeNet-5 SGD step, batch 64", median_of_rounds(contenders, rounds))
+    contenders = agreeing_steps(lenet_step, 1e-4, "LeNet step")
+    if contenders:
+        print_row("LeNet-5 SGD step, batch 64", median_of_rounds(contenders, rounds))
+
+
+def bench_lstm(rounds: int) -> None:
+    """One SGD step of an LSTM (input 32, hidden 128) over 35 steps of a batch of 16, with a
+    mean-squared loss on its outputs, float32, from the same weights in both libraries."""
+    print_header("sequences (medians of interleaved rounds, float32)")
+    rng = np.random.default_rng(8)
+    x = rng.standard_normal((35, 16, 32)).astype(np.float32)
+    target = rng.standard_normal((35, 16, 128)).astype(np.float32)
+    reference = minitorch.nn.LSTM(32, 128)
+
+    def make_step(lib):
+        lstm = lib.nn.LSTM(32, 128)
+        lstm.load_state_dict({k: lib.tensor(v.numpy()) for k, v in reference.state_dict().items()})
+        optimizer = lib.optim.SGD(lstm.parameters(), lr=0.1)
+        inputs, targets = lib.tensor(x), lib.tensor(target)
+
+        def step():
+            out, _ = lstm(inputs)
+            loss = ((out - targets) ** 2).mean()
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+
+        return step, list(lstm.parameters())
+
+    contenders = agreeing_steps(make_step, 1e-5, "LSTM step")
+    if contenders:
+        print_row("LSTM 32-128 SGD step, 35x16", median_of_rounds(contenders, rounds))
 
 
 def bench_optim(rounds: int) -> None:
@@ -539,16 +581,9 @@ def bench_optim(rounds: int) -> None:
             p.grad = lib.tensor(g)
         return lib.optim.Adam(params, lr=1e-3).step, params
 
-    step, params = make_step(minitorch)
-    step()
-    contenders = {"minitorch": step}
-    if torch:
-        torch_step, torch_params = make_step(torch)
-        torch_step()
-        if not steps_agree(params, torch_params, 1e-5, "Adam step"):
-            return
-        contenders["torch"] = torch_step
-    print_row("Adam step, 1M float32 params", compare(contenders, rounds))
+    contenders = agreeing_steps(make_step, 1e-5, "Adam step")
+    if contenders:
+        print_row("Adam step, 1M float32 params", compare(contenders, rounds))
 
 
 def bench_digits_epoch(rounds: int) -> None:
@@ -838,6 +873,7 @@ SECTIONS = {
     "gpu": bench_gpu,
     "scan_sort": bench_scan_sort,
     "speed": bench_speed,
+    "sequences": bench_lstm,
 }
 
 

@@ -72,6 +72,8 @@ ANSWERED_FILES = (
     "test_tensor_conveniences",
     "test_tensor_creation",
     "test_optim_options",
+    "test_nn_utils_rnn",
+    "test_nn_lstm",
 )
 # How far a recomputed answer may be from the recorded one (another torch build may round
 # differently): relative and absolute, by dtype; integers, booleans and names are exact.
@@ -548,3 +550,15 @@ def assert_same(
             for lib in (minitorch, torch)
         )
     assert ours == theirs, f"\nminitorch: {ours}\ntorch:     {theirs}"
+
+
+def leaf_answers(lib, outputs: list, leaves: list) -> dict:
+    """Each output's values and dtype ("output k", "output k dtype"), then the gradient of
+    the `weighted_loss` of the outputs for each of `leaves` ("grad k"; None where it gets
+    none): what a case whose leaves are made inside it (a layer's parameters) gives."""
+    record = {f"output {k}": described(out) for k, out in enumerate(outputs)}
+    record.update({f"output {k} dtype": dtype_name(out) for k, out in enumerate(outputs)})
+    weighted_loss(outputs, lib).backward()
+    for k, leaf in enumerate(leaves):
+        record[f"grad {k}"] = None if leaf.grad is None else described(leaf.grad)
+    return record

@@ -2,9 +2,10 @@
 PyTorch's parameter names, shapes and init, so state dicts load both ways) and their
 one-step cells `RNNCell`, `LSTMCell`, `GRUCell`.
 
-A layer runs its cell along the sequence: the input projection $W_{ih} x_t + b_{ih}$ of
-every step is one matmul, then each step adds $W_{hh} h_{t-1} + b_{hh}$ and applies the
-cell's gates. Every weight starts uniform in $\\pm 1/\\sqrt{\\text{hidden\\_size}}$.
+A layer takes a padded batch or a `PackedSequence` (`nn.utils.rnn`) and runs its cell
+along the sequence: the input projection $W_{ih} x_t + b_{ih}$ of every step is one
+matmul, then each step adds $W_{hh} h_{t-1} + b_{hh}$ and applies the cell's gates.
+Every weight starts uniform in $\\pm 1/\\sqrt{\\text{hidden\\_size}}$.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from ...tensors.creation import empty, zeros
 from .. import functional, init
 from ..module import Module
 from ..parameter import Parameter
+from ..utils.rnn import PackedSequence
 
 GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
 
@@ -32,11 +34,14 @@ def rnn_step(mode: str, projected: Tensor, h: Tensor, w_hh: Tensor, b_hh: Tensor
 def lstm_step(projected: Tensor, h: Tensor, c: Tensor, w_hh: Tensor, b_hh: Tensor | None):
     """The LSTM cell: with $(i, f, g, o)$ the four quarters of the gates
     $W_{ih} x + b_{ih} + W_{hh} h + b_{hh}$,
-    $c' = \\sigma(f) c + \\sigma(i) \\tanh(g)$ and $h' = \\sigma(o) \\tanh(c')$."""
+    $c' = \\sigma(f) c + \\sigma(i) \\tanh(g)$ and $h' = \\sigma(o) \\tanh(c')$.
+    `projected` is the input's part, $W_{ih} x + b_{ih}$ (N, 4H); returns $(h', c')$."""
+    # BEGIN SOLUTION 5.1
     gates = projected + functional.linear(h, w_hh, b_hh)
     i, f, g, o = gates.chunk(4, -1)
     c = f.sigmoid() * c + i.sigmoid() * g.tanh()
     return o.sigmoid() * c.tanh(), c
+    # END SOLUTION 5.1
 
 
 def gru_step(projected: Tensor, h: Tensor, w_hh: Tensor, b_hh: Tensor | None):
@@ -151,28 +156,35 @@ class RNNBase(Module):
         if tuple(hx.shape) != expected:
             raise RuntimeError(f"Expected {what} size {expected}, got {list(hx.shape)}")
 
-    def _run(self, input: Tensor, states: list[Tensor]):  # noqa: A002
-        """The layers over a (L, N, H_in) `input` from `states` (each (D * layers, N, H)):
-        the output (L, N, D * H_out) and the final states."""
+    def _run(self, data: Tensor, batch_sizes: list[int], states: list[Tensor]):
+        """The layers over time-major packed `data` (sum(batch_sizes), H_in) from `states`
+        (each (D * layers, N, H)): the packed output (sum(batch_sizes), D * H_out) and the
+        final states. At step $t$ the first `batch_sizes[t]` rows of the state step; the
+        others keep their value (finished sequences, or, backwards, ones not yet begun)."""
         directions = 2 if self.bidirectional else 1
+        offsets = [0]
+        for size in batch_sizes:
+            offsets.append(offsets[-1] + size)
         finals: list[list[Tensor]] = [[] for _ in states]
-        layer_input = input
+        layer_input = data
         for layer in range(self.num_layers):
             outputs = []
             for direction in range(directions):
-                k = layer * directions + direction
                 w = self._weights(layer, direction)
-                steps = range(layer_input.shape[0])
-                steps = reversed(steps) if direction == 1 else steps
                 projected = functional.linear(layer_input, w["weight_ih"], w["bias_ih"])
-                state = [s[k] for s in states]
+                state = [s[layer * directions + direction] for s in states]
                 seen = []
-                for t in steps:
-                    state = self._cell(projected[t], state, w)
-                    seen.append(state[0])
-                if direction == 1:
-                    seen.reverse()
-                outputs.append(stack(seen))
+                steps = range(len(batch_sizes))
+                for t in reversed(steps) if direction == 1 else steps:
+                    size = batch_sizes[t]
+                    rows = projected[offsets[t] : offsets[t] + size]
+                    whole = size == state[0].shape[0]
+                    new = self._cell(rows, state if whole else [s[:size] for s in state], w)
+                    seen.append(new[0])
+                    if not whole:
+                        new = [cat([n, s[size:]]) for n, s in zip(new, state, strict=True)]
+                    state = new
+                outputs.append(cat(seen[::-1] if direction == 1 else seen))
                 for final, value in zip(finals, state, strict=True):
                     final.append(value)
             layer_input = outputs[0] if directions == 1 else cat(outputs, -1)
@@ -190,47 +202,62 @@ class RNNBase(Module):
             return [gru_step(projected, state[0], w["weight_hh"], w["bias_hh"])]
         return [rnn_step(self.mode, projected, state[0], w["weight_hh"], w["bias_hh"])]
 
-    def forward(self, input: Tensor, hx: Any = None) -> tuple[Any, Any]:  # noqa: A002
-        if not isinstance(input, Tensor):
-            raise NotImplementedError(
-                f"minitorch's {type(self).__name__} takes a padded tensor, not a PackedSequence"
-            )
-        if input.dim() not in (2, 3):
+    def forward(self, input: Tensor | PackedSequence, hx: Any = None) -> tuple[Any, Any]:  # noqa: A002
+        """The output (L, N, D * H_out) (or (N, L, ...) with `batch_first`, or a
+        `PackedSequence` for a packed input) and the final states (D * layers, N, H)."""
+        packed = isinstance(input, PackedSequence)
+        data = input.data if packed else input
+        if not packed and input.dim() not in (2, 3):
             raise ValueError(
                 f"{type(self).__name__}: Expected input to be 2D or 3D, got {input.dim()}D "
                 "tensor instead"
             )
-        if input.shape[-1] != self.input_size:
+        if data.shape[-1] != self.input_size:
             raise RuntimeError(
                 f"input.size(-1) must be equal to input_size. Expected {self.input_size}, "
-                f"got {input.shape[-1]}"
+                f"got {data.shape[-1]}"
             )
-        batched = input.dim() == 3
-        if not batched:
-            input = input.unsqueeze(1)  # noqa: A001
-        elif self.batch_first:
-            input = input.transpose(0, 1)  # noqa: A001
-        batch = input.shape[1]
+        batched = packed or input.dim() == 3
+        if packed:
+            batch_sizes = [int(n) for n in input.batch_sizes.tolist()]
+        else:
+            if not batched:
+                data = data.unsqueeze(1)
+            elif self.batch_first:
+                data = data.transpose(0, 1)
+            batch_sizes = [data.shape[1]] * data.shape[0]
+            data = data.reshape(-1, self.input_size)
+        batch = batch_sizes[0]
         layers = self.num_layers * (2 if self.bidirectional else 1)
         out_size = self.proj_size or self.hidden_size
         is_lstm = self.mode == "LSTM"
         if hx is None:
-            states = [self._initial(input, batch, out_size)]
+            states = [self._initial(data, batch, out_size)]
             if is_lstm:
-                states.append(self._initial(input, batch, self.hidden_size))
+                states.append(self._initial(data, batch, self.hidden_size))
         else:
             states = list(hx) if is_lstm else [hx]
             if not batched:
                 states = [s.unsqueeze(1) for s in states]
-            self._check(input, states[0], (layers, batch, out_size), "hidden")
+            if packed and input.sorted_indices is not None:
+                states = [s.index_select(1, input.sorted_indices) for s in states]
+            self._check(data, states[0], (layers, batch, out_size), "hidden")
             if is_lstm:
-                self._check(input, states[1], (layers, batch, self.hidden_size), "hidden[1]")
-        output, finals = self._run(input, states)
-        if not batched:
-            output = output.squeeze(1)
-            finals = [f.squeeze(1) for f in finals]
-        elif self.batch_first:
-            output = output.transpose(0, 1)
+                self._check(data, states[1], (layers, batch, self.hidden_size), "hidden[1]")
+        output, finals = self._run(data, batch_sizes, states)
+        if packed:
+            if input.unsorted_indices is not None:
+                finals = [f.index_select(1, input.unsorted_indices) for f in finals]
+            output = PackedSequence(
+                output, input.batch_sizes, input.sorted_indices, input.unsorted_indices
+            )
+        else:
+            output = output.reshape(len(batch_sizes), batch, -1)
+            if not batched:
+                output = output.squeeze(1)
+                finals = [f.squeeze(1) for f in finals]
+            elif self.batch_first:
+                output = output.transpose(0, 1)
         return output, (tuple(finals) if is_lstm else finals[0])
 
     def extra_repr(self) -> str:

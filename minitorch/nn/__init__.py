@@ -40,6 +40,7 @@ from .modules.activation import (
     Tanhshrink,
     Threshold,
 )
+from .modules.attention import MultiheadAttention
 from .modules.batchnorm import BatchNorm1d, BatchNorm2d
 from .modules.container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .modules.conv import Conv1d, Conv2d
@@ -136,4 +137,5 @@ __all__ = [
     "Softsign",
     "Tanhshrink",
     "Threshold",
+    "MultiheadAttention",
 ]

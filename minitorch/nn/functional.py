@@ -348,6 +348,12 @@ def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=N
 globals().update(FUNCTIONAL)
 globals().update({name: getattr(functional_activations, name) for name in ACTIVATIONS})
 
+# Attention uses `dropout` and `linear` above, so it is imported once they are defined.
+from .functional_attention import (  # noqa: E402
+    multi_head_attention_forward,
+    scaled_dot_product_attention,
+)
+
 __all__ = [
     "bilinear",
     "dropout",
@@ -357,7 +363,9 @@ __all__ = [
     "leaky_relu",
     "linear",
     "log_softmax",
+    "multi_head_attention_forward",
     "one_hot",
+    "scaled_dot_product_attention",
     "silu",
     "softmax",
     "softmin",

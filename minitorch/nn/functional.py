@@ -22,6 +22,7 @@ from ..ops.selection import where
 from ..tensors.creation import arange, rand_like
 from . import functional_activations
 from .functional_activations import __all__ as ACTIVATIONS
+from .functional_attention import multi_head_attention_forward, scaled_dot_product_attention
 
 # ---------------------------------------------------------------------------
 # Linear, activations, dropout, embedding, one_hot
@@ -347,12 +348,6 @@ def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=N
 # above are nn.functional's own.
 globals().update(FUNCTIONAL)
 globals().update({name: getattr(functional_activations, name) for name in ACTIVATIONS})
-
-# Attention uses `dropout` and `linear` above, so it is imported once they are defined.
-from .functional_attention import (  # noqa: E402
-    multi_head_attention_forward,
-    scaled_dot_product_attention,
-)
 
 __all__ = [
     "bilinear",

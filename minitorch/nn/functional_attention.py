@@ -18,8 +18,7 @@ from .._tensor import Tensor
 from ..autograd import Function
 from ..ops.joins import cat
 from ..ops.selection import where
-from ..tensors.creation import full, ones, zeros
-from .functional import dropout, linear
+from ..tensors.creation import full, ones, rand_like, zeros
 
 _TYPE_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int"}
 
@@ -28,6 +27,21 @@ def _type_name(tensor: Tensor) -> str:
     """The name torch's messages give a tensor's dtype ("float", "double", ...)."""
     name = str(tensor.dtype).split(".")[-1]
     return _TYPE_NAMES.get(name, name)
+
+
+def _linear(x: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
+    """$x W^T + b$, as `F.linear` (in `functional.py`, which imports this module)."""
+    output = x @ weight.transpose(0, 1)
+    return output if bias is None else output + bias
+
+
+def drop_weights(weights: Tensor, p: float) -> Tensor:
+    """`weights` with each zeroed with probability `p` and the others scaled by
+    $1 / (1 - p)$ (`F.dropout` in training)."""
+    if p == 0.0:
+        return weights
+    kept = (rand_like(weights) < 1.0 - p).to(weights.dtype)
+    return weights * kept * (0.0 if p == 1.0 else 1.0 / (1.0 - p))
 
 
 class SafeSoftmax(Function):
@@ -81,7 +95,7 @@ def attend(
     elif mask is not None:
         scores = scores + mask
     weights = safe_softmax(scores) if safe else scores.softmax(-1)
-    weights = dropout(weights, dropout_p)
+    weights = drop_weights(weights, dropout_p)
     return weights @ value, weights
     # END SOLUTION 5.2
 
@@ -254,7 +268,7 @@ def _projections(query, key, value, in_proj_weight, in_proj_bias, separate):
     `in_proj_bias`."""
     weights = separate if separate is not None else in_proj_weight.chunk(3)
     biases = (None,) * 3 if in_proj_bias is None else in_proj_bias.chunk(3)
-    return [linear(x, w, b) for x, w, b in zip((query, key, value), weights, biases, strict=True)]
+    return [_linear(x, w, b) for x, w, b in zip((query, key, value), weights, biases, strict=True)]
 
 
 def _padded(mask: Tensor | None) -> Tensor | None:
@@ -331,14 +345,15 @@ def multi_head_attention_forward(
         )
         if tuple(attn_mask.shape) != expected:
             raise RuntimeError(
-                f"The shape of the {attn_mask.ndim}D attn_mask is torch.Size("
-                f"{list(attn_mask.shape)}), but should be {expected}."
+                f"The shape of the {attn_mask.ndim}D attn_mask is {attn_mask.shape}, but "
+                f"should be {expected}."
             )
-    if key_padding_mask is not None and tuple(key_padding_mask.shape) != (batch, key.shape[0]):
-        raise AssertionError(
-            f"expecting key_padding_mask shape of {(batch, key.shape[0])}, but got "
-            f"torch.Size({list(key_padding_mask.shape)})"
-        )
+    for dim, size in enumerate((batch, key.shape[0])):
+        if key_padding_mask is not None and key_padding_mask.shape[dim] != size:
+            raise AssertionError(
+                f"Expected key_padded_mask.shape[{dim}] to be {size}, but got "
+                f"{key_padding_mask.shape[dim]}"
+            )
     if bias_k is not None and bias_v is not None:
         k = cat([k, bias_k.expand(1, batch, embed_dim)])
         v = cat([v, bias_v.expand(1, batch, embed_dim)])
@@ -364,7 +379,9 @@ def multi_head_attention_forward(
         q, k, v, mask, 1 / math.sqrt(head_dim), dropout_p, safe=not need_weights
     )
     output = output.permute(2, 0, 1, 3).reshape(target_length * batch, embed_dim)
-    output = linear(output, out_proj_weight, out_proj_bias).reshape(target_length, batch, embed_dim)
+    output = _linear(output, out_proj_weight, out_proj_bias).reshape(
+        target_length, batch, embed_dim
+    )
     if not need_weights:
         weights = None
     elif average_attn_weights:

@@ -18,7 +18,7 @@ from .._tensor import Tensor
 from ..autograd import Function
 from ..ops.joins import cat
 from ..ops.selection import where
-from ..tensors.creation import full, ones, rand_like, zeros
+from ..tensors import creation
 
 _TYPE_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int"}
 
@@ -40,7 +40,7 @@ def drop_weights(weights: Tensor, p: float) -> Tensor:
     $1 / (1 - p)$ (`F.dropout` in training)."""
     if p == 0.0:
         return weights
-    kept = (rand_like(weights) < 1.0 - p).to(weights.dtype)
+    kept = (creation.rand_like(weights) < 1.0 - p).to(weights.dtype)
     return weights * kept * (0.0 if p == 1.0 else 1.0 / (1.0 - p))
 
 
@@ -111,7 +111,7 @@ def causal_mask(target_length: int, source_length: int, device=None) -> Tensor:
             [ True,  True, False]])
     """
     # BEGIN SOLUTION 5.3
-    return ones(target_length, source_length, dtype=dtypes.bool_, device=device).tril()
+    return creation.ones(target_length, source_length, dtype=dtypes.bool_, device=device).tril()
     # END SOLUTION 5.3
 
 
@@ -127,7 +127,7 @@ def square_subsequent_mask(size: int, device=None, dtype=None) -> Tensor:
             [0., 0., 0.]])
     """
     # BEGIN SOLUTION 5.3
-    return full((size, size), float("-inf"), dtype=dtype, device=device).triu(1)
+    return creation.full((size, size), float("-inf"), dtype=dtype, device=device).triu(1)
     # END SOLUTION 5.3
 
 
@@ -275,7 +275,9 @@ def _padded(mask: Tensor | None) -> Tensor | None:
     """`mask` with one more key, which every query may attend (a zero column)."""
     if mask is None:
         return None
-    return cat([mask, zeros(*mask.shape[:-1], 1, dtype=mask.dtype, device=mask.device)], -1)
+    return cat(
+        [mask, creation.zeros(*mask.shape[:-1], 1, dtype=mask.dtype, device=mask.device)], -1
+    )
 
 
 def multi_head_attention_forward(
@@ -364,7 +366,10 @@ def multi_head_attention_forward(
     )
     if add_zero_attn:
         k, v = (
-            cat([x, zeros(batch, num_heads, 1, head_dim, dtype=x.dtype, device=x.device)], 2)
+            cat(
+                [x, creation.zeros(batch, num_heads, 1, head_dim, dtype=x.dtype, device=x.device)],
+                2,
+            )
             for x in (k, v)
         )
         attn_mask, key_padding_mask = _padded(attn_mask), _padded(key_padding_mask)

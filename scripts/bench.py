@@ -33,6 +33,7 @@ from pathlib import Path
 
 import numba
 import numpy as np
+import train_gpt  # scripts/train_gpt.py: the tiny GPT
 import train_mnist  # scripts/train_mnist.py: the main job's model
 
 import minitorch
@@ -594,6 +595,43 @@ def bench_digits_epoch(rounds: int) -> None:
     print_row(label, compare(contenders, max(rounds, 3), statistics.median))
 
 
+def bench_gpt_step(rounds: int) -> None:
+    """One AdamW step of `train_gpt.py`'s GPT (64 features, 4 heads, 2 layers, blocks of 32,
+    65 characters) on a batch of 16 windows, against the same step in PyTorch from the same
+    weights."""
+    print_header("tiny GPT training step (medians of interleaved rounds, float32)")
+    rng = np.random.default_rng(6)
+    windows = rng.integers(0, 65, (16, 33))
+    start = train_gpt.build_model(65)
+    weights = {name: value.detach().numpy().copy() for name, value in start.state_dict().items()}
+
+    def make_step(lib):
+        model = train_gpt.build_model(65, lib.nn)
+        model.load_state_dict({name: lib.tensor(value) for name, value in weights.items()})
+        optimizer = lib.optim.AdamW(model.parameters(), lr=1e-3)
+        x, y = lib.tensor(windows[:, :-1]), lib.tensor(windows[:, 1:])
+
+        def step() -> None:
+            logits = model(x)
+            loss = lib.nn.functional.cross_entropy(logits.reshape(-1, 65), y.reshape(-1))
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+
+        return step, list(model.parameters())
+
+    step, params = make_step(minitorch)
+    step()
+    contenders = {"minitorch": step}
+    if torch:
+        torch_step, torch_params = make_step(torch)
+        torch_step()
+        if not steps_agree(params, torch_params, 1e-4, "GPT step"):
+            return
+        contenders["torch"] = torch_step
+    print_row("GPT 64x4x2, block 32, batch 16", median_of_rounds(contenders, rounds))
+
+
 def bench_losses(rounds: int) -> None:
     """Forward and backward of cross-entropy (128 x 10 logits) and layer norm (128 x 256)."""
     print_header("losses and normalization, forward + backward (float32)")
@@ -835,6 +873,7 @@ SECTIONS = {
     "optim": bench_optim,
     "digits": bench_digits_epoch,
     "losses": bench_losses,
+    "gpt": bench_gpt_step,
     "gpu": bench_gpu,
     "scan_sort": bench_scan_sort,
     "speed": bench_speed,

@@ -152,6 +152,43 @@ def steps_agree(params: list, torch_params: list, tolerance: float, label: str) 
     return difference <= tolerance
 
 
+def same_start(build: Callable) -> Callable:
+    """`model_of(lib)`: the model `build(lib.nn)` with the weights of one
+    `build(minitorch.nn)`, so that minitorch and torch start from the same point."""
+    start = build(minitorch.nn)
+    weights = {name: value.detach().numpy().copy() for name, value in start.state_dict().items()}
+
+    def model_of(lib):
+        model = build(lib.nn)
+        model.load_state_dict({name: lib.tensor(value) for name, value in weights.items()})
+        return model
+
+    return model_of
+
+
+def time_steps(
+    make_step: Callable,
+    name: str,
+    label: str,
+    rounds: int,
+    tolerance: float = 1e-4,
+    timing: Callable = median_of_rounds,
+) -> None:
+    """The row `label` of one training step, `make_step(lib)` -> (step, parameters), in
+    minitorch and torch (`timing` of interleaved rounds), timed only when one step from the
+    same weights leaves both libraries' parameters within `tolerance` of each other."""
+    step, params = make_step(minitorch)
+    step()
+    contenders = {"minitorch": step}
+    if torch:
+        torch_step, torch_params = make_step(torch)
+        torch_step()
+        if not steps_agree(params, torch_params, tolerance, name):
+            return
+        contenders["torch"] = torch_step
+    print_row(label, timing(contenders, rounds))
+
+
 # ---------------------------------------------------------------------------
 # Rows
 # ---------------------------------------------------------------------------
@@ -514,16 +551,7 @@ def bench_conv(rounds: int) -> None:
 
         return step, params
 
-    step, params = lenet_step(minitorch)
-    step()
-    contenders = {"minitorch": step}
-    if torch:
-        torch_step, torch_params = lenet_step(torch)
-        torch_step()
-        if not steps_agree(params, torch_params, 1e-4, "LeNet step"):
-            return
-        contenders["torch"] = torch_step
-    print_row("LeNet-5 SGD step, batch 64", median_of_rounds(contenders, rounds))
+    time_steps(lenet_step, "LeNet step", "LeNet-5 SGD step, batch 64", rounds)
 
 
 def bench_optim(rounds: int) -> None:
@@ -540,16 +568,7 @@ def bench_optim(rounds: int) -> None:
             p.grad = lib.tensor(g)
         return lib.optim.Adam(params, lr=1e-3).step, params
 
-    step, params = make_step(minitorch)
-    step()
-    contenders = {"minitorch": step}
-    if torch:
-        torch_step, torch_params = make_step(torch)
-        torch_step()
-        if not steps_agree(params, torch_params, 1e-5, "Adam step"):
-            return
-        contenders["torch"] = torch_step
-    print_row("Adam step, 1M float32 params", compare(contenders, rounds))
+    time_steps(make_step, "Adam step", "Adam step, 1M float32 params", rounds, 1e-5, compare)
 
 
 def bench_digits_epoch(rounds: int) -> None:
@@ -559,12 +578,10 @@ def bench_digits_epoch(rounds: int) -> None:
     train = Digits(train=True)
     images = np.stack([train[k][0].numpy() for k in range(len(train))])
     labels = np.array([train[k][1] for k in range(len(train))])
-    start = train_mnist.build_model(8)
-    weights = {name: value.detach().numpy().copy() for name, value in start.state_dict().items()}
+    model_of = same_start(lambda layers: train_mnist.build_model(8, layers))
 
     def make_epoch(lib):
-        model = train_mnist.build_model(8, lib.nn)
-        model.load_state_dict({name: lib.tensor(value) for name, value in weights.items()})
+        model = model_of(lib)
         optimizer = lib.optim.Adam(model.parameters(), lr=2e-3)
         data = lib.utils.data.TensorDataset(lib.tensor(images), lib.tensor(labels))
         loader = lib.utils.data.DataLoader(data, batch_size=32)
@@ -602,12 +619,10 @@ def bench_gpt_step(rounds: int) -> None:
     print_header("tiny GPT training step (medians of interleaved rounds, float32)")
     rng = np.random.default_rng(6)
     windows = rng.integers(0, 65, (16, 33))
-    start = train_gpt.build_model(65)
-    weights = {name: value.detach().numpy().copy() for name, value in start.state_dict().items()}
+    model_of = same_start(lambda layers: train_gpt.build_model(65, layers))
 
     def make_step(lib):
-        model = train_gpt.build_model(65, lib.nn)
-        model.load_state_dict({name: lib.tensor(value) for name, value in weights.items()})
+        model = model_of(lib)
         optimizer = lib.optim.AdamW(model.parameters(), lr=1e-3)
         x, y = lib.tensor(windows[:, :-1]), lib.tensor(windows[:, 1:])
 
@@ -620,16 +635,7 @@ def bench_gpt_step(rounds: int) -> None:
 
         return step, list(model.parameters())
 
-    step, params = make_step(minitorch)
-    step()
-    contenders = {"minitorch": step}
-    if torch:
-        torch_step, torch_params = make_step(torch)
-        torch_step()
-        if not steps_agree(params, torch_params, 1e-4, "GPT step"):
-            return
-        contenders["torch"] = torch_step
-    print_row("GPT 64x4x2, block 32, batch 16", median_of_rounds(contenders, rounds))
+    time_steps(make_step, "GPT step", "GPT 64x4x2, block 32, batch 16", rounds)
 
 
 def bench_losses(rounds: int) -> None:

@@ -105,18 +105,15 @@ def case_key(case):
     return repr((shapes, kind, mask_shape, settings))
 
 
-@pytest.mark.task5_2
+MARKED_CASES = [pytest.param(case, marks=pytest.mark.task5_2) for case in PLAIN_CASES] + [
+    pytest.param(case, marks=pytest.mark.task5_3) for case in CAUSAL_CASES
+]
+
+
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("case", PLAIN_CASES, ids=case_key)
+@pytest.mark.parametrize("case", MARKED_CASES, ids=case_key)
 def test_attention_matches_torch(dtype, case):
-    shapes, kind, mask_shape, settings = case
-    check_recorded(*attention_case(dtype, shapes, kind, mask_shape, **settings), dtype)
-
-
-@pytest.mark.task5_3
-@pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("case", CAUSAL_CASES, ids=case_key)
-def test_causal_attention_matches_torch(dtype, case):
+    """Task 5.2's cases, and task 5.3's with `is_causal`."""
     shapes, kind, mask_shape, settings = case
     check_recorded(*attention_case(dtype, shapes, kind, mask_shape, **settings), dtype)
 
@@ -219,6 +216,13 @@ def mha(lib, *shapes, embed_dim=4, heads=2, **call):
     return module(*(lib.zeros(*shape) for shape in shapes), **call)
 
 
+def transformer(lib, src, tgt):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # torch's note on nested tensors
+        model = lib.nn.Transformer(4, 2, 1, 1, 8)
+    return model(lib.zeros(*src), lib.zeros(*tgt))
+
+
 ERRORS = {
     "causal with a mask": lambda lib: sdpa(
         lib, *qkv(lib), attn_mask=lib.ones(4, 6, dtype=lib.bool), is_causal=True
@@ -260,6 +264,10 @@ ERRORS = {
     "key and value of other lengths": lambda lib: mha(lib, (3, 2, 4), (2, 2, 4), (3, 2, 4)),
     "query of another width": lambda lib: mha(lib, (3, 2, 3), (3, 2, 4), (3, 2, 4)),
     "unbatched query, batched key": lambda lib: mha(lib, (3, 4), (3, 2, 4), (3, 2, 4)),
+    "transformer batches that differ": lambda lib: transformer(lib, (3, 2, 4), (3, 3, 4)),
+    "transformer features that differ": lambda lib: transformer(lib, (3, 2, 4), (3, 2, 5)),
+    "unknown activation": lambda lib: lib.nn.TransformerEncoderLayer(4, 2, activation="tanh"),
+    "unbatched transformer": lambda lib: transformer(lib, (3, 4), (2, 4)).shape,
 }
 
 
@@ -575,6 +583,39 @@ def test_multihead_state_dict_loads_both_ways(torch):
     other.load_state_dict({k: torch.tensor(v.numpy()) for k, v in ours.state_dict().items()})
     again = other(*(torch.tensor(a) for a in (x, k, v)))[0].detach().numpy()
     np.testing.assert_allclose(again, want, rtol=1e-6)
+
+
+def test_transformer_layers_take_a_callable_activation():
+    layer = minitorch.nn.TransformerEncoderLayer(4, 2, 8, dropout=0.0, activation=F.silu)
+    relu_layer = minitorch.nn.TransformerEncoderLayer(4, 2, 8, dropout=0.0)
+    relu_layer.load_state_dict(layer.state_dict())
+    x = minitorch.randn(3, 2, 4)
+    assert layer.activation is F.silu
+    assert not minitorch.allclose(layer(x), relu_layer(x))
+    relu_layer.activation = F.silu
+    assert minitorch.allclose(layer(x), relu_layer(x))
+
+
+def test_transformer_starts_xavier_uniform():
+    """Every weight matrix of nn.Transformer is redrawn Xavier-uniform, as torch's is."""
+    model = minitorch.nn.Transformer(16, 2, 1, 1, 48)
+    for name, parameter in model.named_parameters():
+        if parameter.ndim > 1:
+            fan_out, fan_in = parameter.shape
+            bound = math.sqrt(6 / (fan_in + fan_out))
+            largest = parameter.abs().max().item()
+            assert 0.8 * bound < largest <= bound, name
+    copies = model.encoder.layers
+    assert not minitorch.equal(copies[0].linear1.weight, model.decoder.layers[0].linear1.weight)
+
+
+def test_stacks_copy_their_layer():
+    """TransformerEncoder's layers start as copies of the given layer, each its own."""
+    layer = minitorch.nn.TransformerEncoderLayer(4, 2, 8)
+    stack = minitorch.nn.TransformerEncoder(layer, 3)
+    assert len(stack.layers) == 3 and stack.layers[0] is not layer
+    assert minitorch.equal(stack.layers[2].linear1.weight, layer.linear1.weight)
+    assert stack.layers[0].linear1.weight is not stack.layers[1].linear1.weight
 
 
 # ---------------------------------------------------------------------------

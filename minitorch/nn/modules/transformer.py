@@ -27,20 +27,41 @@ def _activation(activation: str | Callable[[Tensor], Tensor]) -> Callable[[Tenso
 
 
 class _Layer(Module):
-    """What encoder and decoder layers share: the feed-forward block
-    $W_2\\,\\operatorname{dropout}(f(W_1 x + b_1)) + b_2$ and a residual step that normalises
-    after the sum (post-norm) or the block's input (`norm_first`)."""
+    """What encoder and decoder layers share, with torch's arguments: the attentions named by
+    `_ATTENTIONS`, the feed-forward block $W_2\\,\\operatorname{dropout}(f(W_1 x + b_1)) + b_2$,
+    and one residual step per block (`norm1`, `dropout1`, ...), which normalises after the sum
+    (post-norm) or the block's input (`norm_first`)."""
 
-    def _blocks(self, d_model, dim_feedforward, dropout, activation, eps, norm_first, bias, kinds):
-        """The feed-forward block, then `norm1`, ... and `dropout1`, ... of each residual
-        step (one per attention, and the feed-forward one), in torch's order."""
+    _ATTENTIONS: tuple[str, ...] = ()
+
+    def __init__(
+        self,
+        d_model: int,
+        nhead: int,
+        dim_feedforward: int = 2048,
+        dropout: float = 0.1,
+        activation: str | Callable[[Tensor], Tensor] = "relu",
+        layer_norm_eps: float = 1e-5,
+        batch_first: bool = False,
+        norm_first: bool = False,
+        bias: bool = True,
+        device=None,
+        dtype=None,
+    ) -> None:
+        super().__init__()
+        kinds = {"device": device, "dtype": dtype}
+        for name in self._ATTENTIONS:
+            attention = MultiheadAttention(
+                d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first, **kinds
+            )
+            setattr(self, name, attention)
         self.linear1 = Linear(d_model, dim_feedforward, bias=bias, **kinds)
         self.dropout = Dropout(dropout)
         self.linear2 = Linear(dim_feedforward, d_model, bias=bias, **kinds)
         self.norm_first = norm_first
-        steps = 3 if hasattr(self, "multihead_attn") else 2
+        steps = len(self._ATTENTIONS) + 1
         for k in range(1, steps + 1):
-            setattr(self, f"norm{k}", LayerNorm(d_model, eps=eps, bias=bias, **kinds))
+            setattr(self, f"norm{k}", LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kinds))
         for k in range(1, steps + 1):
             setattr(self, f"dropout{k}", Dropout(dropout))
         self.activation = _activation(activation)
@@ -75,28 +96,7 @@ class TransformerEncoderLayer(_Layer):
     minitorch.Size([5, 3, 8])
     """
 
-    def __init__(
-        self,
-        d_model: int,
-        nhead: int,
-        dim_feedforward: int = 2048,
-        dropout: float = 0.1,
-        activation: str | Callable[[Tensor], Tensor] = "relu",
-        layer_norm_eps: float = 1e-5,
-        batch_first: bool = False,
-        norm_first: bool = False,
-        bias: bool = True,
-        device=None,
-        dtype=None,
-    ) -> None:
-        super().__init__()
-        kinds = {"device": device, "dtype": dtype}
-        self.self_attn = MultiheadAttention(
-            d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first, **kinds
-        )
-        self._blocks(
-            d_model, dim_feedforward, dropout, activation, layer_norm_eps, norm_first, bias, kinds
-        )
+    _ATTENTIONS = ("self_attn",)
 
     def forward(
         self,
@@ -118,30 +118,7 @@ class TransformerDecoderLayer(_Layer):
     """Self-attention over the target, attention over the encoder's `memory`, then a
     feed-forward block, each in a residual step (see `TransformerEncoderLayer`)."""
 
-    def __init__(
-        self,
-        d_model: int,
-        nhead: int,
-        dim_feedforward: int = 2048,
-        dropout: float = 0.1,
-        activation: str | Callable[[Tensor], Tensor] = "relu",
-        layer_norm_eps: float = 1e-5,
-        batch_first: bool = False,
-        norm_first: bool = False,
-        bias: bool = True,
-        device=None,
-        dtype=None,
-    ) -> None:
-        super().__init__()
-        kinds = {"device": device, "dtype": dtype}
-        for name in ("self_attn", "multihead_attn"):
-            attention = MultiheadAttention(
-                d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first, **kinds
-            )
-            setattr(self, name, attention)
-        self._blocks(
-            d_model, dim_feedforward, dropout, activation, layer_norm_eps, norm_first, bias, kinds
-        )
+    _ATTENTIONS = ("self_attn", "multihead_attn")
 
     def forward(
         self,

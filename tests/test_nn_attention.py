@@ -62,10 +62,13 @@ def attention_fn(mask=None, **settings):
     return fn
 
 
-def attention_case(dtype, shapes, mask_kind=None, mask_shape=None, **settings):
+def attention_case(dtype, shapes, mask_kind=None, mask_shape=None, transposed=False, **settings):
     """Random q, k, v of `shapes`; `mask_kind` "bool" (with a query that may look at no key
-    when the mask has room for one) or "float" of `mask_shape`."""
+    when the mask has room for one) or "float" of `mask_shape`; `transposed`: the query is a
+    strided view (its last two dims stored swapped)."""
     key = repr(("attention", dtype, shapes, mask_kind, mask_shape, settings))
+    if transposed:
+        key = repr(("attention of a strided query", dtype, shapes, mask_kind, mask_shape, settings))
     rng = case_rng(key)
     arrays = [rng.standard_normal(shape).astype(dtype) for shape in shapes]
     differentiable = [True, True, True]
@@ -79,7 +82,8 @@ def attention_case(dtype, shapes, mask_kind=None, mask_shape=None, **settings):
     elif mask_kind == "float":
         arrays.append(rng.standard_normal(mask_shape).astype(dtype))
         differentiable.append(False)
-    return key, (attention_fn(**settings), arrays, {"differentiable": differentiable})
+    options = {"differentiable": differentiable, "transposed": transposed}
+    return key, (attention_fn(**settings), arrays, options)
 
 
 PLAIN_CASES = [
@@ -116,6 +120,12 @@ def test_attention_matches_torch(dtype, case):
     """Task 5.2's cases, and task 5.3's with `is_causal`."""
     shapes, kind, mask_shape, settings = case
     check_recorded(*attention_case(dtype, shapes, kind, mask_shape, **settings), dtype)
+
+
+@pytest.mark.task5_2
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_attention_of_a_strided_query(dtype):
+    check_recorded(*attention_case(dtype, SHAPES[0], "bool", (3, 5), transposed=True), dtype)
 
 
 def check_recorded(key, case, dtype):
@@ -628,7 +638,7 @@ def attention_cases() -> dict[str, tuple]:
         attention_case(dtype, shapes, kind, mask_shape, **settings)
         for dtype in DTYPES
         for shapes, kind, mask_shape, settings in PLAIN_CASES + CAUSAL_CASES
-    )
+    ) | dict(attention_case(dtype, SHAPES[0], "bool", (3, 5), transposed=True) for dtype in DTYPES)
 
 
 CASES = attention_cases()

@@ -226,11 +226,14 @@ def mha(lib, *shapes, embed_dim=4, heads=2, **call):
     return module(*(lib.zeros(*shape) for shape in shapes), **call)
 
 
-def transformer(lib, src, tgt):
+def transformer_of(lib):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # torch's note on nested tensors
-        model = lib.nn.Transformer(4, 2, 1, 1, 8)
-    return model(lib.zeros(*src), lib.zeros(*tgt))
+        return lib.nn.Transformer(4, 2, 1, 1, 8)
+
+
+def transformer(lib, src, tgt):
+    return transformer_of(lib)(lib.zeros(*src), lib.zeros(*tgt))
 
 
 ERRORS = {
@@ -279,6 +282,17 @@ ERRORS = {
     "unknown activation": lambda lib: lib.nn.TransformerEncoderLayer(4, 2, activation="tanh"),
     "unbatched transformer": lambda lib: transformer(lib, (3, 4), (2, 4)).shape,
 }
+
+
+REPRS = {
+    "MultiheadAttention": lambda lib: repr(lib.nn.MultiheadAttention(4, 2, kdim=3)),
+    "Transformer": lambda lib: repr(transformer_of(lib)),
+}
+
+
+@pytest.mark.parametrize("case", REPRS)
+def test_layers_print_as_torchs(case):
+    assert_outcome_as_recorded(ANSWERS, "repr", case, REPRS[case])
 
 
 @pytest.mark.parametrize("case", ERRORS)
@@ -660,4 +674,5 @@ def torch_answers(torch) -> dict[str, dict]:
             mask = torch.nn.Transformer.generate_square_subsequent_mask(size)
             answers[repr(("square subsequent mask", size))] = {"output": mask.numpy()}
         answers.update(outcome_answers(torch, {"error": ERRORS}, torch_names=True))
+        answers.update(outcome_answers(torch, {"repr": REPRS}))
     return answers

@@ -11,6 +11,11 @@ from ..parameter import Parameter
 from .linear import Linear
 
 
+class NonDynamicallyQuantizableLinear(Linear):
+    """A `Linear` by torch's name for `MultiheadAttention.out_proj` (which torch's
+    quantization leaves alone), so that the layers print as torch's do."""
+
+
 class MultiheadAttention(Module):
     """Attention of `num_heads` heads of `embed_dim // num_heads` features each:
     $\\operatorname{concat}_h(\\operatorname{attention}(Q W^q_h, K W^k_h, V W^v_h)) W^o + b^o$
@@ -72,7 +77,9 @@ class MultiheadAttention(Module):
                 f"{name}_proj_weight", None if stacked else parameter(embed_dim, size)
             )
         self.register_parameter("in_proj_bias", parameter(3 * embed_dim) if bias else None)
-        self.out_proj = Linear(embed_dim, embed_dim, bias=bias, device=device, dtype=dtype)
+        self.out_proj = NonDynamicallyQuantizableLinear(
+            embed_dim, embed_dim, bias=bias, device=device, dtype=dtype
+        )
         for name in ("bias_k", "bias_v"):
             self.register_parameter(name, parameter(1, 1, embed_dim) if add_bias_kv else None)
         self.add_zero_attn = add_zero_attn

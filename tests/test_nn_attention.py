@@ -558,6 +558,26 @@ def test_multihead_grad_check(separate):
     assert minitorch.grad_check(fn, q, k, v, *weights)
 
 
+def query_with_no_key(lib, need_weights):
+    """The output of a MultiheadAttention whose first query may attend to no key."""
+    lib.manual_seed(0)
+    attention = lib.nn.MultiheadAttention(4, 2)
+    x = lib.ones(3, 2, 4)
+    mask = lib.tensor([[True] * 3, [False] * 3, [False] * 3])
+    return attention(x, x, x, attn_mask=mask, need_weights=need_weights)[0].detach().numpy()
+
+
+def test_multihead_query_with_no_key():
+    assert np.isnan(query_with_no_key(minitorch, True)[0]).all()
+    assert (query_with_no_key(minitorch, False)[0] == 0).all()
+    assert np.isfinite(query_with_no_key(minitorch, True)[1:]).all()
+
+
+def test_multihead_query_with_no_key_as_torch(torch):
+    assert np.isnan(query_with_no_key(torch, True)[0]).all()
+    assert (query_with_no_key(torch, False)[0] == 0).all()
+
+
 def test_multihead_starts_as_torch():
     """Xavier-uniform input projections, zero biases, Xavier-normal bias_k and bias_v."""
     module = minitorch.nn.MultiheadAttention(64, 4, add_bias_kv=True)
@@ -631,6 +651,24 @@ def test_transformer_starts_xavier_uniform():
             assert 0.8 * bound < largest <= bound, name
     copies = model.encoder.layers
     assert not minitorch.equal(copies[0].linear1.weight, model.decoder.layers[0].linear1.weight)
+
+
+def test_padded_positions_as_documented(torch):
+    """torch's inference fast path zeroes the positions a padding mask pads; minitorch
+    computes them (TransformerEncoder's docstring): the other positions agree."""
+    layer = torch.nn.TransformerEncoderLayer(4, 2, 8, batch_first=True)
+    theirs = torch.nn.TransformerEncoder(layer, 2).eval()
+    ours_layer = minitorch.nn.TransformerEncoderLayer(4, 2, 8, batch_first=True)
+    ours = minitorch.nn.TransformerEncoder(ours_layer, 2).eval()
+    ours.load_state_dict({k: minitorch.tensor(v.numpy()) for k, v in theirs.state_dict().items()})
+    x = np.random.default_rng(0).standard_normal((2, 3, 4)).astype("float32")
+    padding = np.array([[False, False, True], [False, False, False]])
+    with torch.no_grad(), minitorch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # torch's note that nested tensors are a prototype
+        want = theirs(torch.tensor(x), src_key_padding_mask=torch.tensor(padding)).numpy()
+        got = ours(minitorch.tensor(x), src_key_padding_mask=minitorch.tensor(padding)).numpy()
+    np.testing.assert_allclose(got[~padding], want[~padding], rtol=1e-4, atol=1e-5)
+    assert (want[padding] == 0).all() and (got[padding] != 0).all()
 
 
 def test_stacks_copy_their_layer():

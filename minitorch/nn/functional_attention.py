@@ -315,7 +315,8 @@ def multi_head_attention_forward(
     (True = may NOT attend, the opposite of `scaled_dot_product_attention`) or float (added);
     `is_causal` is a hint that `attn_mask` is causal, which it still needs. Returns the output
     and, with `need_weights`, the attention weights (N, L, S), averaged over the heads when
-    `average_attn_weights` (else (N, heads, L, S)).
+    `average_attn_weights` (else (N, heads, L, S)). A query that may attend to no key gets
+    NaN with `need_weights` (a softmax of only $-\\infty$) and zeros without, as in torch.
     """
     if static_k is not None or static_v is not None:
         raise NotImplementedError("minitorch's multi_head_attention_forward has no static_k/v")

@@ -155,7 +155,13 @@ def _clones(layer: Module, count: int) -> ModuleList:
 
 class TransformerEncoder(Module):
     """`num_layers` copies of `encoder_layer` (each its own parameters, starting equal), then
-    `norm` when given."""
+    `norm` when given.
+
+    Positions that `src_key_padding_mask` pads are computed like any other (attending to the
+    others, as their values are not meant to be used). torch differs there in one case: its
+    inference fast path (eval mode without autograd, `enable_nested_tensor`) returns zeros at
+    those positions. `enable_nested_tensor` and `mask_check` are accepted for that reason only.
+    """
 
     def __init__(
         self,

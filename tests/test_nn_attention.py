@@ -10,6 +10,7 @@ and copied into both libraries by parameter name, so the same names are part of 
 
 from __future__ import annotations
 
+import inspect
 import math
 import sys
 import warnings
@@ -712,5 +713,44 @@ def torch_answers(torch) -> dict[str, dict]:
             mask = torch.nn.Transformer.generate_square_subsequent_mask(size)
             answers[repr(("square subsequent mask", size))] = {"output": mask.numpy()}
         answers.update(outcome_answers(torch, {"error": ERRORS}, torch_names=True))
-        answers.update(outcome_answers(torch, {"repr": REPRS}))
+        answers.update(outcome_answers(torch, {"repr": REPRS, "arguments": SIGNATURES}))
     return answers
+
+
+SIGNED = [
+    "nn.functional.multi_head_attention_forward",
+    "nn.MultiheadAttention",
+    "nn.MultiheadAttention.forward",
+    *[
+        f"nn.{name}{method}"
+        for name in ("TransformerEncoderLayer", "TransformerDecoderLayer")
+        for method in ("", ".forward")
+    ],
+    *[
+        f"nn.{name}{method}"
+        for name in ("TransformerEncoder", "TransformerDecoder", "Transformer")
+        for method in ("", ".forward")
+    ],
+    "nn.Transformer.generate_square_subsequent_mask",
+]
+
+
+def arguments(path: str):
+    """`function(lib)`: the names of the arguments of `lib.<path>`, in order."""
+
+    def names(lib):
+        found = lib
+        for part in path.split("."):
+            found = getattr(found, part)
+        return list(inspect.signature(found).parameters)
+
+    return names
+
+
+SIGNATURES = {path: arguments(path) for path in SIGNED}
+
+
+@pytest.mark.parametrize("path", SIGNED)
+def test_arguments_are_torchs(path):
+    """The same arguments, by name and in order (so that keyword calls carry over)."""
+    assert_outcome_as_recorded(ANSWERS, "arguments", path, SIGNATURES[path])

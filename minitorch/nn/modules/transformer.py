@@ -291,7 +291,7 @@ class Transformer(Module):
         )  # fmt: skip
 
     @staticmethod
-    def generate_square_subsequent_mask(size: int, device=None, dtype=None) -> Tensor:
-        """The causal mask of `size` positions: 0 on and below the diagonal, $-\\infty$
+    def generate_square_subsequent_mask(sz: int, device=None, dtype=None) -> Tensor:
+        """The causal mask of `sz` positions: 0 on and below the diagonal, $-\\infty$
         above (see `F.scaled_dot_product_attention`'s `is_causal`)."""
-        return square_subsequent_mask(size, device=device, dtype=dtype)
+        return square_subsequent_mask(sz, device=device, dtype=dtype)

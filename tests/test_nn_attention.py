@@ -278,6 +278,12 @@ ERRORS = {
     "key and value of other lengths": lambda lib: mha(lib, (3, 2, 4), (2, 2, 4), (3, 2, 4)),
     "query of another width": lambda lib: mha(lib, (3, 2, 3), (3, 2, 4), (3, 2, 4)),
     "unbatched query, batched key": lambda lib: mha(lib, (3, 4), (3, 2, 4), (3, 2, 4)),
+    "unbatched query, 3-D mask": lambda lib: mha(
+        lib, (3, 4), (3, 4), (3, 4), attn_mask=lib.zeros(3, 3, 3)
+    ),
+    "unbatched query, 4-D mask": lambda lib: mha(
+        lib, (3, 4), (3, 4), (3, 4), attn_mask=lib.zeros(1, 2, 3, 3)
+    ),
     "transformer batches that differ": lambda lib: transformer(lib, (3, 2, 4), (3, 3, 4)),
     "transformer features that differ": lambda lib: transformer(lib, (3, 2, 4), (3, 2, 5)),
     "unknown activation": lambda lib: lib.nn.TransformerEncoderLayer(4, 2, activation="tanh"),
@@ -393,6 +399,12 @@ MHA_CASES = {
         {"embed_dim": 4, "num_heads": 1},
         [(3, 4), (5, 4), (5, 4)],
         [("key_padding_mask", "bool", (5,))],
+    ),
+    "unbatched, a mask per head": (
+        {"embed_dim": 4, "num_heads": 2},
+        [(3, 4), (5, 4), (5, 4)],
+        [("attn_mask", "float", (2, 3, 5))],
+        {"average_attn_weights": False},
     ),
 }
 

@@ -104,7 +104,6 @@ def causal_mask(target_length: int, source_length: int, device=None) -> Tensor:
     """The boolean mask of causal attention, True where query $i$ may look at key $j$:
     $j \\le i$ (the lower triangle, from the top-left corner when the lengths differ).
 
-    >>> import minitorch.nn.functional as F
     >>> from minitorch.nn.functional_attention import causal_mask
     >>> causal_mask(2, 3)
     tensor([[ True, False, False],
@@ -228,7 +227,9 @@ def _as_float_mask(mask: Tensor | None, dtype) -> Tensor | None:
     return where(mask, float("-inf"), 0.0).to(dtype)
 
 
-def _check_multi_head_inputs(query, key, value, key_padding_mask, attn_mask, embed_dim) -> bool:
+def _check_multi_head_inputs(
+    query, key, value, key_padding_mask, attn_mask, embed_dim, num_heads
+) -> bool:
     """torch's errors for inputs `multi_head_attention_forward` cannot take; whether the
     inputs are batched (3-D)."""
     batched = query.ndim == 3
@@ -242,13 +243,18 @@ def _check_multi_head_inputs(query, key, value, key_padding_mask, attn_mask, emb
             "For batched (3-D) `query`, expected `key` and `value` to be 3-D but found "
             f"{key.ndim}-D and {value.ndim}-D tensors respectively"
         )
-    if attn_mask is not None and attn_mask.ndim not in ((2, 3) if batched else (2,)):
+    if attn_mask is not None and attn_mask.ndim not in (2, 3):
         kind = "batched (3-D)" if batched else "unbatched (2-D)"
-        allowed = "`None`, 2-D or 3-D" if batched else "`None`, 2-D"
         raise AssertionError(
-            f"For {kind} `query`, expected `attn_mask` to be {allowed} but found "
+            f"For {kind} `query`, expected `attn_mask` to be `None`, 2-D or 3-D but found "
             f"{attn_mask.ndim}-D tensor instead"
         )
+    expected = (num_heads, query.shape[0], key.shape[0])
+    if not batched and attn_mask is not None and attn_mask.ndim == 3:
+        if tuple(attn_mask.shape) != expected:
+            raise AssertionError(
+                f"Expected `attn_mask` shape to be {expected} but got {attn_mask.shape}"
+            )
     if key_padding_mask is not None and not (
         key_padding_mask.dtype is dtypes.bool_ or key_padding_mask.dtype.is_floating_point
     ):
@@ -321,7 +327,7 @@ def multi_head_attention_forward(
     if static_k is not None or static_v is not None:
         raise NotImplementedError("minitorch's multi_head_attention_forward has no static_k/v")
     batched = _check_multi_head_inputs(
-        query, key, value, key_padding_mask, attn_mask, embed_dim_to_check
+        query, key, value, key_padding_mask, attn_mask, embed_dim_to_check, num_heads
     )
     if is_causal and attn_mask is None:
         raise RuntimeError(

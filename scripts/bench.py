@@ -33,6 +33,7 @@ from pathlib import Path
 
 import numba
 import numpy as np
+import train_gpt  # scripts/train_gpt.py: the tiny GPT
 import train_mnist  # scripts/train_mnist.py: the main job's model
 
 import minitorch
@@ -155,20 +156,41 @@ def steps_agree(params: list, torch_params: list, tolerance: float, label: str) 
     return difference <= tolerance
 
 
-def agreeing_steps(make_step: Callable, tolerance: float, label: str) -> dict[str, Callable]:
-    """The step of each library from `make_step(lib)` (a step function and the parameters it
-    updates), each run once; empty when one step from the same weights leaves them further
-    apart than `tolerance` (`steps_agree`)."""
+def same_start(build: Callable) -> Callable:
+    """`model_of(lib)`: the model `build(lib.nn)` with the weights of one
+    `build(minitorch.nn)`, so that minitorch and torch start from the same point."""
+    start = build(minitorch.nn)
+    weights = {name: value.detach().numpy().copy() for name, value in start.state_dict().items()}
+
+    def model_of(lib):
+        model = build(lib.nn)
+        model.load_state_dict({name: lib.tensor(value) for name, value in weights.items()})
+        return model
+
+    return model_of
+
+
+def time_steps(
+    make_step: Callable,
+    name: str,
+    label: str,
+    rounds: int,
+    tolerance: float = 1e-4,
+    timing: Callable = median_of_rounds,
+) -> None:
+    """The row `label` of one training step, `make_step(lib)` -> (step, parameters), in
+    minitorch and torch (`timing` of interleaved rounds), timed only when one step from the
+    same weights leaves both libraries' parameters within `tolerance` of each other."""
     step, params = make_step(minitorch)
     step()
     contenders = {"minitorch": step}
     if torch:
         torch_step, torch_params = make_step(torch)
         torch_step()
-        if not steps_agree(params, torch_params, tolerance, label):
-            return {}
+        if not steps_agree(params, torch_params, tolerance, name):
+            return
         contenders["torch"] = torch_step
-    return contenders
+    print_row(label, timing(contenders, rounds))
 
 
 # ---------------------------------------------------------------------------
@@ -533,9 +555,7 @@ def bench_conv(rounds: int) -> None:
 
         return step, params
 
-    contenders = agreeing_steps(lenet_step, 1e-4, "LeNet step")
-    if contenders:
-        print_row("LeNet-5 SGD step, batch 64", median_of_rounds(contenders, rounds))
+    time_steps(lenet_step, "LeNet step", "LeNet-5 SGD step, batch 64", rounds)
 
 
 def bench_lstm(rounds: int) -> None:
@@ -562,9 +582,7 @@ def bench_lstm(rounds: int) -> None:
 
         return step, list(lstm.parameters())
 
-    contenders = agreeing_steps(make_step, 1e-5, "LSTM step")
-    if contenders:
-        print_row("LSTM 32-128 SGD step, 35x16", median_of_rounds(contenders, rounds))
+    time_steps(make_step, "LSTM step", "LSTM 32-128 SGD step, 35x16", rounds, 1e-5)
 
 
 def bench_optim(rounds: int) -> None:
@@ -581,9 +599,7 @@ def bench_optim(rounds: int) -> None:
             p.grad = lib.tensor(g)
         return lib.optim.Adam(params, lr=1e-3).step, params
 
-    contenders = agreeing_steps(make_step, 1e-5, "Adam step")
-    if contenders:
-        print_row("Adam step, 1M float32 params", compare(contenders, rounds))
+    time_steps(make_step, "Adam step", "Adam step, 1M float32 params", rounds, 1e-5, compare)
 
 
 def bench_digits_epoch(rounds: int) -> None:
@@ -593,12 +609,10 @@ def bench_digits_epoch(rounds: int) -> None:
     train = Digits(train=True)
     images = np.stack([train[k][0].numpy() for k in range(len(train))])
     labels = np.array([train[k][1] for k in range(len(train))])
-    start = train_mnist.build_model(8)
-    weights = {name: value.detach().numpy().copy() for name, value in start.state_dict().items()}
+    model_of = same_start(lambda layers: train_mnist.build_model(8, layers))
 
     def make_epoch(lib):
-        model = train_mnist.build_model(8, lib.nn)
-        model.load_state_dict({name: lib.tensor(value) for name, value in weights.items()})
+        model = model_of(lib)
         optimizer = lib.optim.Adam(model.parameters(), lr=2e-3)
         data = lib.utils.data.TensorDataset(lib.tensor(images), lib.tensor(labels))
         loader = lib.utils.data.DataLoader(data, batch_size=32)
@@ -627,6 +641,32 @@ def bench_digits_epoch(rounds: int) -> None:
         contenders["torch"] = torch_epoch
     label = f"digits CNN epoch, {len(train)} images"
     print_row(label, compare(contenders, max(rounds, 3), statistics.median))
+
+
+def bench_gpt_step(rounds: int) -> None:
+    """One AdamW step of `train_gpt.py`'s GPT (64 features, 4 heads, 2 layers, blocks of 32,
+    65 characters) on a batch of 16 windows, against the same step in PyTorch from the same
+    weights."""
+    print_header("tiny GPT training step (medians of interleaved rounds, float32)")
+    rng = np.random.default_rng(6)
+    windows = rng.integers(0, 65, (16, 33))
+    model_of = same_start(lambda layers: train_gpt.build_model(65, layers))
+
+    def make_step(lib):
+        model = model_of(lib)
+        optimizer = lib.optim.AdamW(model.parameters(), lr=1e-3)
+        x, y = lib.tensor(windows[:, :-1]), lib.tensor(windows[:, 1:])
+
+        def step() -> None:
+            logits = model(x)
+            loss = lib.nn.functional.cross_entropy(logits.reshape(-1, 65), y.reshape(-1))
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+
+        return step, list(model.parameters())
+
+    time_steps(make_step, "GPT step", "GPT 64x4x2, block 32, batch 16", rounds)
 
 
 def bench_losses(rounds: int) -> None:
@@ -870,6 +910,7 @@ SECTIONS = {
     "optim": bench_optim,
     "digits": bench_digits_epoch,
     "losses": bench_losses,
+    "gpt": bench_gpt_step,
     "gpu": bench_gpu,
     "scan_sort": bench_scan_sort,
     "speed": bench_speed,

@@ -40,6 +40,7 @@ from .modules.activation import (
     Tanhshrink,
     Threshold,
 )
+from .modules.attention import MultiheadAttention
 from .modules.batchnorm import BatchNorm1d, BatchNorm2d
 from .modules.container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .modules.conv import Conv1d, Conv2d
@@ -60,6 +61,13 @@ from .modules.normalization import LayerNorm
 from .modules.pooling import AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d
 from .modules.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .modules.sparse import Embedding
+from .modules.transformer import (
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
+)
 from .parameter import Buffer, Parameter, ScalarParameter
 
 __all__ = [
@@ -136,4 +144,10 @@ __all__ = [
     "Softsign",
     "Tanhshrink",
     "Threshold",
+    "MultiheadAttention",
+    "Transformer",
+    "TransformerDecoder",
+    "TransformerDecoderLayer",
+    "TransformerEncoder",
+    "TransformerEncoderLayer",
 ]

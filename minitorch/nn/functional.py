@@ -22,6 +22,7 @@ from ..ops.selection import where
 from ..tensors.creation import arange, rand_like
 from . import functional_activations
 from .functional_activations import __all__ as ACTIVATIONS
+from .functional_attention import multi_head_attention_forward, scaled_dot_product_attention
 
 # ---------------------------------------------------------------------------
 # Linear, activations, dropout, embedding, one_hot
@@ -357,7 +358,9 @@ __all__ = [
     "leaky_relu",
     "linear",
     "log_softmax",
+    "multi_head_attention_forward",
     "one_hot",
+    "scaled_dot_product_attention",
     "silu",
     "softmax",
     "softmin",

@@ -48,6 +48,8 @@ from .functional_activations import softsign as softsign
 from .functional_activations import tanhshrink as tanhshrink
 from .functional_activations import threshold as threshold
 from .functional_activations import threshold_ as threshold_
+from .functional_attention import multi_head_attention_forward as multi_head_attention_forward
+from .functional_attention import scaled_dot_product_attention as scaled_dot_product_attention
 
 def bilinear(input1, input2, weight, bias=None) -> Tensor:
     """$y_k = x_1^T A_k x_2 + b_k$ over the last dimension of each input, with `weight`
@@ -132,6 +134,7 @@ __all__ = [
     "max_pool2d",
     "mish",
     "mse_loss",
+    "multi_head_attention_forward",
     "nll_loss",
     "normalize",
     "one_hot",
@@ -141,6 +144,7 @@ __all__ = [
     "relu6",
     "rrelu",
     "rrelu_",
+    "scaled_dot_product_attention",
     "selu",
     "selu_",
     "sigmoid",

@@ -1,0 +1,768 @@
+"""Attention against torch: `F.scaled_dot_product_attention` (tasks 5.2 and 5.3), the causal
+masks, `F.multi_head_attention_forward` and `nn.MultiheadAttention`, and the Transformer
+layers: values and gradients of inputs and parameters (also by central differences),
+parameter names, error texts.
+
+torch's answers are recorded in tests/data/test_nn_attention.json
+(scripts/record_torch_answers.py from `torch_answers`); the modules' weights are drawn by NumPy
+and copied into both libraries by parameter name, so the same names are part of the answer.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import sys
+import warnings
+
+import numpy as np
+import pytest
+from helpers import (
+    assert_as_recorded,
+    assert_outcome_as_recorded,
+    case_rng,
+    outcome_answers,
+    recorded_answers,
+    run_case,
+    tensor_of,
+)
+
+import minitorch
+import minitorch.nn.functional as F
+from minitorch.nn.functional_attention import causal_mask, square_subsequent_mask
+
+DTYPES = ["float32", "float64"]
+TOLERANCE = {"float32": {"rtol": 2e-5, "atol": 2e-6}, "float64": {"rtol": 1e-10, "atol": 1e-12}}
+
+
+def without_names(record: dict) -> dict:
+    """A `run_case` record without `grad_fn` names: torch's fused attention kernels name
+    their nodes after themselves (`ScaledDotProductFlashAttentionForCpuBackward0`, ...)."""
+    return {name: value for name, value in record.items() if not name.endswith("grad_fn")}
+
+
+# ---------------------------------------------------------------------------
+# Scaled dot-product attention: (fn, arrays, run_case's options) by key
+# ---------------------------------------------------------------------------
+
+# (query, key, value) shapes: batch and heads, broadcast batches, unbatched, one query
+SHAPES = [
+    ((2, 2, 3, 4), (2, 2, 5, 4), (2, 2, 5, 3)),
+    ((4, 3), (5, 3), (5, 2)),
+    ((1, 2, 3, 4), (3, 1, 5, 4), (3, 1, 5, 4)),
+    ((2, 1, 4), (2, 3, 4), (2, 3, 3)),
+]
+
+
+def attention_fn(mask=None, **settings):
+    """`fn(lib, q, k, v[, mask])`: F.scaled_dot_product_attention with `settings`."""
+
+    def fn(lib, q, k, v, *rest):
+        return lib.nn.functional.scaled_dot_product_attention(q, k, v, *rest, **settings)
+
+    return fn
+
+
+def attention_case(dtype, shapes, mask_kind=None, mask_shape=None, transposed=False, **settings):
+    """Random q, k, v of `shapes`; `mask_kind` "bool" (with a query that may look at no key
+    when the mask has room for one) or "float" of `mask_shape`; `transposed`: the query is a
+    strided view (its last two dims stored swapped)."""
+    key = repr(("attention", dtype, shapes, mask_kind, mask_shape, settings))
+    if transposed:
+        key = repr(("attention of a strided query", dtype, shapes, mask_kind, mask_shape, settings))
+    rng = case_rng(key)
+    arrays = [rng.standard_normal(shape).astype(dtype) for shape in shapes]
+    differentiable = [True, True, True]
+    if mask_kind == "bool":
+        mask = rng.random(mask_shape) > 0.4
+        mask[..., 0] = True
+        if mask_shape[-2] > 1:
+            mask[..., -1, :] = False  # a fully masked row: zero weights, zero output
+        arrays.append(mask)
+        differentiable.append(False)
+    elif mask_kind == "float":
+        arrays.append(rng.standard_normal(mask_shape).astype(dtype))
+        differentiable.append(False)
+    options = {"differentiable": differentiable, "transposed": transposed}
+    return key, (attention_fn(**settings), arrays, options)
+
+
+PLAIN_CASES = [
+    *[(shapes, None, None, {}) for shapes in SHAPES],
+    (SHAPES[0], None, None, {"scale": 0.3}),
+    (SHAPES[0], "bool", (3, 5), {}),
+    (SHAPES[0], "bool", (2, 1, 3, 5), {}),
+    (SHAPES[0], "float", (2, 1, 5), {}),
+    (SHAPES[1], "float", (4, 5), {"scale": 2.0}),
+    (SHAPES[1], "bool", (4, 5), {}),
+    (((2, 4, 3, 4), (2, 2, 5, 4), (2, 2, 5, 3)), None, None, {"enable_gqa": True}),
+    (((2, 4, 3, 4), (2, 1, 5, 4), (2, 1, 5, 3)), "bool", (3, 5), {"enable_gqa": True}),
+]
+CAUSAL_CASES = [
+    (SHAPES[0], None, None, {"is_causal": True}),
+    (SHAPES[1], None, None, {"is_causal": True, "scale": 0.5}),
+    (((2, 6, 3), (2, 4, 3), (2, 4, 2)), None, None, {"is_causal": True}),
+]
+
+
+def case_key(case):
+    shapes, kind, mask_shape, settings = case
+    return repr((shapes, kind, mask_shape, settings))
+
+
+MARKED_CASES = [pytest.param(case, marks=pytest.mark.task5_2) for case in PLAIN_CASES] + [
+    pytest.param(case, marks=pytest.mark.task5_3) for case in CAUSAL_CASES
+]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("case", MARKED_CASES, ids=case_key)
+def test_attention_matches_torch(dtype, case):
+    """Task 5.2's cases, and task 5.3's with `is_causal`."""
+    shapes, kind, mask_shape, settings = case
+    check_recorded(*attention_case(dtype, shapes, kind, mask_shape, **settings), dtype)
+
+
+@pytest.mark.task5_2
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_attention_of_a_strided_query(dtype):
+    check_recorded(*attention_case(dtype, SHAPES[0], "bool", (3, 5), transposed=True), dtype)
+
+
+def check_recorded(key, case, dtype):
+    fn, arrays, options = case
+    ours = without_names(run_case(minitorch, fn, arrays, **options))
+    assert_as_recorded(ours, ANSWERS[key], key, **TOLERANCE[dtype])
+
+
+@pytest.mark.task5_2
+@pytest.mark.parametrize("case", [*PLAIN_CASES[:6], PLAIN_CASES[8], PLAIN_CASES[-1]], ids=case_key)
+def test_attention_grad_check(case):
+    shapes, kind, mask_shape, settings = case
+    _, (fn, arrays, options) = attention_case("float64", shapes, kind, mask_shape, **settings)
+    tensors = [minitorch.tensor(a, requires_grad=a.dtype.kind == "f") for a in arrays[:3]]
+    masks = [minitorch.tensor(a) for a in arrays[3:]]
+    assert minitorch.grad_check(lambda q, k, v: fn(minitorch, q, k, v, *masks), *tensors)
+
+
+@pytest.mark.task5_3
+def test_causal_attention_grad_check():
+    rng = np.random.default_rng(3)
+    tensors = [minitorch.tensor(rng.standard_normal((2, 4, 3)), requires_grad=True) for _ in "qkv"]
+    attention = F.scaled_dot_product_attention
+    assert minitorch.grad_check(lambda q, k, v: attention(q, k, v, is_causal=True), *tensors)
+
+
+@pytest.mark.task5_2
+def test_fully_masked_query_gets_zero_output_and_gradient():
+    """A query that may look at no key attends to nothing (torch's zeros, not NaN)."""
+    q, k, v = (minitorch.randn(3, 2, dtype=minitorch.float64, requires_grad=True) for _ in "qkv")
+    mask = minitorch.tensor([[True, False, True], [False, False, False], [True, True, True]])
+    out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+    out.sum().backward()
+    assert out[1].tolist() == [0.0, 0.0]
+    assert q.grad[1].tolist() == [0.0, 0.0]
+    assert np.isfinite(k.grad.numpy()).all()
+
+
+@pytest.mark.task5_2
+def test_attention_dropout():
+    """dropout_p = 1 drops every weight; dropout_p = 0.5 keeps the expected output."""
+    q = k = minitorch.zeros(1, 2000, 1)
+    v = minitorch.ones(1, 2000, 1)
+    assert F.scaled_dot_product_attention(q, k, v, dropout_p=1.0).abs().max().item() == 0
+    minitorch.manual_seed(0)
+    out = F.scaled_dot_product_attention(q[:, :50], k, v, dropout_p=0.5)
+    assert abs(out.mean().item() - 1.0) < 0.05
+    assert out.std().item() > 0.005  # each query keeps its own random half of the keys
+
+
+# ---------------------------------------------------------------------------
+# Task 5.3: the causal masks
+# ---------------------------------------------------------------------------
+
+MASK_SIZES = [1, 2, 5]
+
+
+@pytest.mark.task5_3
+@pytest.mark.parametrize("size", MASK_SIZES)
+def test_square_subsequent_mask_matches_torch(size):
+    mask = minitorch.nn.Transformer.generate_square_subsequent_mask(size)
+    expected = ANSWERS[repr(("square subsequent mask", size))]["output"]
+    assert mask.dtype is minitorch.float32
+    np.testing.assert_array_equal(mask.numpy(), expected)
+
+
+@pytest.mark.task5_3
+@pytest.mark.parametrize(("target", "source"), [(1, 1), (3, 5), (5, 3)])
+def test_causal_mask_is_the_lower_triangle(target, source):
+    expected = np.array([[j <= i for j in range(source)] for i in range(target)])
+    mask = causal_mask(target, source)
+    assert mask.dtype is minitorch.bool
+    np.testing.assert_array_equal(mask.numpy(), expected)
+
+
+@pytest.mark.task5_3
+def test_square_subsequent_mask_in_a_dtype():
+    mask = square_subsequent_mask(3, dtype=minitorch.float64)
+    assert mask.dtype is minitorch.float64
+    assert mask.tolist() == [[0.0, -math.inf, -math.inf], [0.0, 0.0, -math.inf], [0.0] * 3]
+
+
+# ---------------------------------------------------------------------------
+# Errors (torch's type and text)
+# ---------------------------------------------------------------------------
+
+
+def qkv(lib, q=(2, 3, 4, 5), k=(2, 3, 6, 5), v=(2, 3, 6, 7), dtype="float64"):
+    return [lib.zeros(*shape, dtype=getattr(lib, dtype)) for shape in (q, k, v)]
+
+
+def sdpa(lib, *tensors, **settings):
+    return lib.nn.functional.scaled_dot_product_attention(*tensors, **settings)
+
+
+def mha(lib, *shapes, embed_dim=4, heads=2, **call):
+    module = lib.nn.MultiheadAttention(embed_dim, heads)
+    return module(*(lib.zeros(*shape) for shape in shapes), **call)
+
+
+def transformer_of(lib):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # torch's note on nested tensors
+        return lib.nn.Transformer(4, 2, 1, 1, 8)
+
+
+def transformer(lib, src, tgt):
+    return transformer_of(lib)(lib.zeros(*src), lib.zeros(*tgt))
+
+
+ERRORS = {
+    "causal with a mask": lambda lib: sdpa(
+        lib, *qkv(lib), attn_mask=lib.ones(4, 6, dtype=lib.bool), is_causal=True
+    ),
+    "one-dimensional query": lambda lib: sdpa(lib, *qkv(lib, q=(5,), k=(6, 5), v=(6, 7))),
+    "key of another size": lambda lib: sdpa(lib, *qkv(lib, k=(2, 3, 6, 4))),
+    "value of another length": lambda lib: sdpa(lib, *qkv(lib, v=(2, 3, 5, 7))),
+    "heads that do not broadcast": lambda lib: sdpa(lib, *qkv(lib, k=(2, 2, 6, 5), v=(2, 2, 6, 7))),
+    "key heads that do not divide": lambda lib: sdpa(
+        lib, *qkv(lib, k=(2, 2, 6, 5), v=(2, 2, 6, 7)), enable_gqa=True
+    ),
+    "mixed dtypes": lambda lib: sdpa(lib, qkv(lib, dtype="float32")[0], *qkv(lib)[1:]),
+    "integer mask": lambda lib: sdpa(lib, *qkv(lib), attn_mask=lib.zeros(4, 6, dtype=lib.int64)),
+    "float64 mask of float32": lambda lib: sdpa(
+        lib, *qkv(lib, dtype="float32"), attn_mask=lib.zeros(4, 6, dtype=lib.float64)
+    ),
+    "mask of another size": lambda lib: sdpa(lib, *qkv(lib), attn_mask=lib.zeros(3, 6)),
+    "dropout above 1": lambda lib: sdpa(lib, *qkv(lib), dropout_p=1.5),
+    "no heads": lambda lib: lib.nn.MultiheadAttention(4, 0),
+    "heads that do not divide the width": lambda lib: lib.nn.MultiheadAttention(5, 2),
+    "causal hint without a mask": lambda lib: mha(
+        lib, (3, 2, 4), (3, 2, 4), (3, 2, 4), is_causal=True
+    ),
+    "2-D mask of another shape": lambda lib: mha(
+        lib, (3, 2, 4), (3, 2, 4), (3, 2, 4), attn_mask=lib.zeros(2, 3)
+    ),
+    "3-D mask of another shape": lambda lib: mha(
+        lib, (3, 2, 4), (3, 2, 4), (3, 2, 4), attn_mask=lib.zeros(5, 3, 3)
+    ),
+    "4-D mask": lambda lib: mha(
+        lib, (3, 2, 4), (3, 2, 4), (3, 2, 4), attn_mask=lib.zeros(1, 1, 3, 3)
+    ),
+    "integer padding mask": lambda lib: mha(
+        lib, (3, 2, 4), (3, 2, 4), (3, 2, 4), key_padding_mask=lib.zeros(2, 3, dtype=lib.int64)
+    ),
+    "padding mask of another batch": lambda lib: mha(
+        lib, (3, 2, 4), (3, 2, 4), (3, 2, 4), key_padding_mask=lib.zeros(3, 3, dtype=lib.bool)
+    ),
+    "key and value of other lengths": lambda lib: mha(lib, (3, 2, 4), (2, 2, 4), (3, 2, 4)),
+    "query of another width": lambda lib: mha(lib, (3, 2, 3), (3, 2, 4), (3, 2, 4)),
+    "unbatched query, batched key": lambda lib: mha(lib, (3, 4), (3, 2, 4), (3, 2, 4)),
+    "unbatched query, 3-D mask": lambda lib: mha(
+        lib, (3, 4), (3, 4), (3, 4), attn_mask=lib.zeros(3, 3, 3)
+    ),
+    "unbatched query, 4-D mask": lambda lib: mha(
+        lib, (3, 4), (3, 4), (3, 4), attn_mask=lib.zeros(1, 2, 3, 3)
+    ),
+    "transformer batches that differ": lambda lib: transformer(lib, (3, 2, 4), (3, 3, 4)),
+    "transformer features that differ": lambda lib: transformer(lib, (3, 2, 4), (3, 2, 5)),
+    "unknown activation": lambda lib: lib.nn.TransformerEncoderLayer(4, 2, activation="tanh"),
+    "unbatched transformer": lambda lib: transformer(lib, (3, 4), (2, 4)).shape,
+}
+
+
+REPRS = {
+    "MultiheadAttention": lambda lib: repr(lib.nn.MultiheadAttention(4, 2, kdim=3)),
+    "Transformer": lambda lib: repr(transformer_of(lib)),
+}
+
+
+@pytest.mark.parametrize("case", REPRS)
+def test_layers_print_as_torchs(case):
+    assert_outcome_as_recorded(ANSWERS, "repr", case, REPRS[case])
+
+
+@pytest.mark.parametrize("case", ERRORS)
+def test_errors_match_torch(case):
+    assert_outcome_as_recorded(ANSWERS, "error", case, ERRORS[case], torch_names=True)
+
+
+# ---------------------------------------------------------------------------
+# Modules: torch's answers for the same weights, in train and eval mode
+# ---------------------------------------------------------------------------
+
+
+def module_record(lib, key, make, arrays, call, train) -> dict:
+    """What `call(module, *tensors)` gives for the module `make(lib)` (float64) whose every
+    parameter is drawn by NumPy from a seed of `key` and its name, in train mode or eval
+    mode: the parameters' names, each output, and the gradients of the inputs that are float
+    and of every parameter of a fixed random weighting of the outputs."""
+    module = make(lib).double().train(train)
+    with lib.no_grad():
+        for name, parameter in module.named_parameters():
+            values = case_rng(key, name).standard_normal(tuple(parameter.shape)) * 0.5
+            parameter.copy_(lib.tensor(values))
+    inputs = [tensor_of(lib, a, requires_grad=a.dtype.kind == "f") for a in arrays]
+    result = call(module, *inputs)
+    outputs = [out for out in (result if isinstance(result, tuple) else (result,))]
+    record = {"names": [name for name, _ in module.named_parameters()]}
+    rng = np.random.default_rng(0)
+    loss = 0
+    for k, out in enumerate(outputs):
+        record[f"output {k}"] = None if out is None else out.detach().numpy()
+        if out is not None:
+            loss = loss + (out * lib.tensor(rng.standard_normal(tuple(out.shape)))).sum()
+    loss.backward()
+    for k, x in enumerate(inputs):
+        if x.requires_grad:
+            record[f"grad input {k}"] = x.grad.numpy()
+    for name, parameter in module.named_parameters():
+        record[f"grad {name}"] = None if parameter.grad is None else parameter.grad.numpy()
+    return record
+
+
+def attention_module(**settings):
+    return lambda lib: lib.nn.MultiheadAttention(**settings)
+
+
+def mha_call(**settings):
+    """`call(module, q, k, v, *masks)` with the masks given by name (`settings["masks"]`)."""
+    names = settings.pop("masks", ())
+
+    def call(module, q, k, v, *masks):
+        return module(q, k, v, **dict(zip(names, masks, strict=True)), **settings)
+
+    return call
+
+
+def mha_case(name, settings, shapes, masks=(), call=None, train=False):
+    """MultiheadAttention(**settings) of inputs of `shapes`; `masks`: (argument name, kind,
+    shape) with kind "bool" or "float"."""
+    key = repr(("multihead", name, train))
+    rng = case_rng(key)
+    arrays = [rng.standard_normal(shape) for shape in shapes]
+    for _, kind, shape in masks:
+        if kind == "bool":
+            mask = rng.random(shape) > 0.6
+            mask[..., 0] = False  # every query attends to at least the first key
+            arrays.append(mask)
+        else:
+            arrays.append(rng.standard_normal(shape))
+    call = mha_call(masks=[m[0] for m in masks], **(call or {}))
+    return key, (attention_module(**settings), arrays, call, train)
+
+
+Q, KV, K3, V6 = (3, 2, 4), (5, 2, 4), (5, 2, 3), (5, 2, 6)
+MHA_CASES = {
+    "self": ({"embed_dim": 4, "num_heads": 2}, [Q, Q, Q]),
+    "cross": ({"embed_dim": 4, "num_heads": 2}, [Q, KV, KV]),
+    "kdim and vdim": ({"embed_dim": 4, "num_heads": 2, "kdim": 3, "vdim": 6}, [Q, K3, V6]),
+    "bias_kv and zero attention, masks": (
+        {"embed_dim": 4, "num_heads": 2, "add_bias_kv": True, "add_zero_attn": True},
+        [Q, KV, KV],
+        [("attn_mask", "bool", (3, 5)), ("key_padding_mask", "bool", (2, 5))],
+        {"average_attn_weights": False},
+    ),
+    "no bias, float masks, no weights": (
+        {"embed_dim": 4, "num_heads": 2, "bias": False, "kdim": 3, "vdim": 6},
+        [Q, K3, V6],
+        [("attn_mask", "float", (4, 3, 5)), ("key_padding_mask", "float", (2, 5))],
+        {"need_weights": False},
+    ),
+    "batch first, causal hint": (
+        {"embed_dim": 4, "num_heads": 4, "batch_first": True, "dropout": 0.25},
+        [(2, 3, 4), (2, 3, 4), (2, 3, 4)],
+        [("attn_mask", "bool", (3, 3))],
+        {"is_causal": True},
+    ),
+    "unbatched": (
+        {"embed_dim": 4, "num_heads": 1},
+        [(3, 4), (5, 4), (5, 4)],
+        [("key_padding_mask", "bool", (5,))],
+    ),
+    "unbatched, a mask per head": (
+        {"embed_dim": 4, "num_heads": 2},
+        [(3, 4), (5, 4), (5, 4)],
+        [("attn_mask", "float", (2, 3, 5))],
+        {"average_attn_weights": False},
+    ),
+}
+
+
+def mha_cases() -> dict[str, tuple]:
+    found = {}
+    for name, spec in MHA_CASES.items():
+        settings, shapes, *rest = spec
+        for train in (False, True):
+            if train and settings.get("dropout"):
+                continue  # train mode's dropout is random: test_multihead_dropout
+            key, case = mha_case(name, settings, shapes, *rest, train=train)
+            found[key] = case
+    return found
+
+
+def layer(name, *args, **settings):
+    """`make(lib)`: `lib.nn.<name>(*args, **settings)`."""
+    return lambda lib: getattr(lib.nn, name)(*args, **settings)
+
+
+def stack(name, layer_name, count, norm, *args, **settings):
+    """`make(lib)`: `lib.nn.<name>` of `count` copies of a `layer_name` (then a LayerNorm)."""
+
+    def make(lib):
+        inner = getattr(lib.nn, layer_name)(*args, **settings)
+        return getattr(lib.nn, name)(inner, count, lib.nn.LayerNorm(args[0]) if norm else None)
+
+    return make
+
+
+def with_masks(*names, causal_of=None, **settings):
+    """`call(module, *inputs, *masks)`: the masks by name; `causal_of`: the argument that gets
+    the module's `generate_square_subsequent_mask` of that many positions (name, size)."""
+
+    def call(module, *tensors):
+        count = len(tensors) - len(names)
+        given = dict(zip(names, tensors[count:], strict=True))
+        if causal_of is not None:
+            argument, size = causal_of
+            lib = sys.modules[type(module).__module__.split(".")[0]]  # minitorch or torch
+            mask = lib.nn.Transformer.generate_square_subsequent_mask(size, dtype=tensors[0].dtype)
+            given[argument] = mask
+        return module(*tensors[:count], **given, **settings)
+
+    return call
+
+
+def layer_cases(dropout: float) -> dict[str, tuple]:
+    """Transformer layers of `dropout`: (make, arrays, call) by name."""
+    rng = np.random.default_rng(7)
+    src, tgt = rng.standard_normal((4, 2, 4)), rng.standard_normal((3, 2, 4))
+    src_first = src.transpose(1, 0, 2).copy()
+    padding = rng.random((2, 4)) > 0.7
+    padding[:, 0] = False
+    common = {"dim_feedforward": 6, "dropout": dropout}
+    return {
+        "encoder layer": (layer("TransformerEncoderLayer", 4, 2, **common), [src], with_masks()),
+        "encoder layer, norm first, gelu, padding": (
+            layer("TransformerEncoderLayer", 4, 2, norm_first=True, activation="gelu", **common),
+            [src, padding],
+            with_masks("src_key_padding_mask"),
+        ),
+        "encoder layer, batch first, no bias, causal": (
+            layer("TransformerEncoderLayer", 4, 4, batch_first=True, bias=False, **common),
+            [src_first],
+            with_masks(causal_of=("src_mask", 4), is_causal=True),
+        ),
+        "decoder layer": (
+            layer("TransformerDecoderLayer", 4, 2, **common),
+            [tgt, src, padding],
+            with_masks("memory_key_padding_mask", causal_of=("tgt_mask", 3)),
+        ),
+        "decoder layer, norm first": (
+            layer("TransformerDecoderLayer", 4, 2, norm_first=True, **common),
+            [tgt, src],
+            with_masks(),
+        ),
+        "encoder": (
+            stack("TransformerEncoder", "TransformerEncoderLayer", 2, True, 4, 2, **common),
+            [src, padding],
+            with_masks("src_key_padding_mask"),
+        ),
+        "decoder": (
+            stack("TransformerDecoder", "TransformerDecoderLayer", 2, False, 4, 2, **common),
+            [tgt, src],
+            with_masks(causal_of=("tgt_mask", 3), tgt_is_causal=True),
+        ),
+        "transformer": (
+            layer("Transformer", 4, 2, 2, 1, activation="gelu", **common),
+            [src, tgt, padding],
+            with_masks("src_key_padding_mask", causal_of=("tgt_mask", 3)),
+        ),
+        "transformer, batch first, norm first": (
+            layer("Transformer", 4, 2, 1, 2, batch_first=True, norm_first=True, **common),
+            [src_first, tgt.transpose(1, 0, 2).copy()],
+            with_masks(),
+        ),
+    }
+
+
+def module_cases() -> dict[str, tuple]:
+    """Every module case: MultiheadAttention's, then each layer's in eval mode with dropout
+    (which eval mode turns off) and in train mode without."""
+    found = mha_cases()
+    for train, dropout in ((False, 0.2), (True, 0.0)):
+        for name, case in layer_cases(dropout).items():
+            found[repr(("layer", name, train))] = (*case, train)
+    return found
+
+
+MODULE_CASES = module_cases()
+
+
+@pytest.mark.parametrize("key", MODULE_CASES)
+def test_modules_match_torch(key):
+    ours = module_record(minitorch, key, *MODULE_CASES[key])
+    assert_as_recorded(ours, ANSWERS[key], key, **TOLERANCE["float64"])
+
+
+@pytest.mark.parametrize("separate", [False, True])
+def test_multihead_grad_check(separate):
+    """Gradients of the inputs and of every weight of F.multi_head_attention_forward, with
+    bias_k, bias_v, a zero attention, both masks, and the weights returned."""
+    rng = np.random.default_rng(5)
+
+    def draw(*shape):
+        return minitorch.tensor(rng.standard_normal(shape) * 0.5, requires_grad=True)
+
+    q, k, v = draw(3, 2, 4), draw(5, 2, 3 if separate else 4), draw(5, 2, 4)
+    projections = [draw(4, 4), draw(4, 3), draw(4, 4)] if separate else [draw(12, 4)]
+    weights = [*projections, draw(12), draw(1, 1, 4), draw(1, 1, 4), draw(4, 4), draw(4)]
+    attn_mask = minitorch.tensor(rng.random((3, 5)) > 0.6)
+    padding = minitorch.tensor(rng.standard_normal((2, 5)))
+
+    def fn(q, k, v, *weights):
+        projection = {"in_proj_weight": None} if separate else {"in_proj_weight": weights[0]}
+        if separate:
+            names = ("q_proj_weight", "k_proj_weight", "v_proj_weight")
+            projection.update(zip(names, weights[:3], strict=True))
+        bias, bias_k, bias_v, out_weight, out_bias = weights[-5:]
+        output, attention = F.multi_head_attention_forward(
+            q,
+            k,
+            v,
+            4,
+            2,
+            projection.pop("in_proj_weight"),
+            bias,
+            bias_k,
+            bias_v,
+            True,
+            0.0,
+            out_weight,
+            out_bias,
+            key_padding_mask=padding,
+            attn_mask=attn_mask,
+            use_separate_proj_weight=separate,
+            average_attn_weights=False,
+            **projection,
+        )
+        return output.sum() + (attention * attention).sum()
+
+    assert minitorch.grad_check(fn, q, k, v, *weights)
+
+
+def query_with_no_key(lib, need_weights):
+    """The output of a MultiheadAttention whose first query may attend to no key."""
+    lib.manual_seed(0)
+    attention = lib.nn.MultiheadAttention(4, 2)
+    x = lib.ones(3, 2, 4)
+    mask = lib.tensor([[True] * 3, [False] * 3, [False] * 3])
+    return attention(x, x, x, attn_mask=mask, need_weights=need_weights)[0].detach().numpy()
+
+
+def test_multihead_query_with_no_key():
+    assert np.isnan(query_with_no_key(minitorch, True)[0]).all()
+    assert (query_with_no_key(minitorch, False)[0] == 0).all()
+    assert np.isfinite(query_with_no_key(minitorch, True)[1:]).all()
+
+
+def test_multihead_query_with_no_key_as_torch(torch):
+    assert np.isnan(query_with_no_key(torch, True)[0]).all()
+    assert (query_with_no_key(torch, False)[0] == 0).all()
+
+
+def test_multihead_starts_as_torch():
+    """Xavier-uniform input projections, zero biases, Xavier-normal bias_k and bias_v."""
+    module = minitorch.nn.MultiheadAttention(64, 4, add_bias_kv=True)
+    bound = math.sqrt(6 / (64 + 3 * 64))
+    weight = module.in_proj_weight.detach().numpy()
+    assert np.abs(weight).max() <= bound and np.abs(weight).max() > 0.9 * bound
+    assert module.in_proj_bias.abs().max().item() == 0
+    assert module.out_proj.bias.abs().max().item() == 0
+    out_bound = 1 / math.sqrt(64)
+    assert np.abs(module.out_proj.weight.detach().numpy()).max() <= out_bound
+    separate = minitorch.nn.MultiheadAttention(8, 2, kdim=3, vdim=5, bias=False)
+    assert separate.in_proj_weight is None and separate.in_proj_bias is None
+    assert tuple(separate.k_proj_weight.shape) == (8, 3)
+    assert tuple(separate.v_proj_weight.shape) == (8, 5)
+
+
+def test_multihead_dropout():
+    """Dropout of the weights only in train mode: eval gives the dropout-free answer."""
+    minitorch.manual_seed(0)
+    module = minitorch.nn.MultiheadAttention(8, 2, dropout=0.5)
+    x = minitorch.randn(6, 3, 8)
+    with minitorch.no_grad():
+        quiet = minitorch.nn.MultiheadAttention(8, 2)
+        quiet.load_state_dict(module.state_dict())
+        module.eval()
+        evaluated, _ = module(x, x, x)
+        assert minitorch.allclose(evaluated, quiet(x, x, x)[0])
+        module.train()
+        trained, weights = module(x, x, x, average_attn_weights=False)
+    assert not minitorch.allclose(trained, evaluated)
+    assert (weights == 0).float().mean().item() > 0.3  # about half of them dropped
+
+
+def test_multihead_state_dict_loads_both_ways(torch):
+    settings = {"embed_dim": 6, "num_heads": 3, "kdim": 4, "vdim": 5, "add_bias_kv": True}
+    theirs = torch.nn.MultiheadAttention(**settings, batch_first=True)
+    ours = minitorch.nn.MultiheadAttention(**settings, batch_first=True)
+    ours.load_state_dict({k: minitorch.tensor(v.numpy()) for k, v in theirs.state_dict().items()})
+    assert list(ours.state_dict()) == list(theirs.state_dict())
+    x = np.random.default_rng(0).standard_normal((2, 3, 6)).astype("float32")
+    k = np.random.default_rng(1).standard_normal((2, 4, 4)).astype("float32")
+    v = np.random.default_rng(2).standard_normal((2, 4, 5)).astype("float32")
+    got = ours(*(minitorch.tensor(a) for a in (x, k, v)))[0].detach().numpy()
+    want = theirs(*(torch.tensor(a) for a in (x, k, v)))[0].detach().numpy()
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+    other = torch.nn.MultiheadAttention(**settings, batch_first=True)
+    other.load_state_dict({k: torch.tensor(v.numpy()) for k, v in ours.state_dict().items()})
+    again = other(*(torch.tensor(a) for a in (x, k, v)))[0].detach().numpy()
+    np.testing.assert_allclose(again, want, rtol=1e-6)
+
+
+def test_transformer_layers_take_a_callable_activation():
+    layer = minitorch.nn.TransformerEncoderLayer(4, 2, 8, dropout=0.0, activation=F.silu)
+    relu_layer = minitorch.nn.TransformerEncoderLayer(4, 2, 8, dropout=0.0)
+    relu_layer.load_state_dict(layer.state_dict())
+    x = minitorch.randn(3, 2, 4)
+    assert layer.activation is F.silu
+    assert not minitorch.allclose(layer(x), relu_layer(x))
+    relu_layer.activation = F.silu
+    assert minitorch.allclose(layer(x), relu_layer(x))
+
+
+def test_transformer_starts_xavier_uniform():
+    """Every weight matrix of nn.Transformer is redrawn Xavier-uniform, as torch's is."""
+    model = minitorch.nn.Transformer(16, 2, 1, 1, 48)
+    for name, parameter in model.named_parameters():
+        if parameter.ndim > 1:
+            fan_out, fan_in = parameter.shape
+            bound = math.sqrt(6 / (fan_in + fan_out))
+            largest = parameter.abs().max().item()
+            assert 0.8 * bound < largest <= bound, name
+    copies = model.encoder.layers
+    assert not minitorch.equal(copies[0].linear1.weight, model.decoder.layers[0].linear1.weight)
+
+
+def test_padded_positions_as_documented(torch):
+    """torch's inference fast path zeroes the positions a padding mask pads; minitorch
+    computes them (TransformerEncoder's docstring): the other positions agree."""
+    layer = torch.nn.TransformerEncoderLayer(4, 2, 8, batch_first=True)
+    theirs = torch.nn.TransformerEncoder(layer, 2).eval()
+    ours_layer = minitorch.nn.TransformerEncoderLayer(4, 2, 8, batch_first=True)
+    ours = minitorch.nn.TransformerEncoder(ours_layer, 2).eval()
+    ours.load_state_dict({k: minitorch.tensor(v.numpy()) for k, v in theirs.state_dict().items()})
+    x = np.random.default_rng(0).standard_normal((2, 3, 4)).astype("float32")
+    padding = np.array([[False, False, True], [False, False, False]])
+    with torch.no_grad(), minitorch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # torch's note that nested tensors are a prototype
+        want = theirs(torch.tensor(x), src_key_padding_mask=torch.tensor(padding)).numpy()
+        got = ours(minitorch.tensor(x), src_key_padding_mask=minitorch.tensor(padding)).numpy()
+    np.testing.assert_allclose(got[~padding], want[~padding], rtol=1e-4, atol=1e-5)
+    assert (want[padding] == 0).all() and (got[padding] != 0).all()
+
+
+def test_stacks_copy_their_layer():
+    """TransformerEncoder's layers start as copies of the given layer, each its own."""
+    layer = minitorch.nn.TransformerEncoderLayer(4, 2, 8)
+    stack = minitorch.nn.TransformerEncoder(layer, 3)
+    assert len(stack.layers) == 3 and stack.layers[0] is not layer
+    assert minitorch.equal(stack.layers[2].linear1.weight, layer.linear1.weight)
+    assert stack.layers[0].linear1.weight is not stack.layers[1].linear1.weight
+
+
+# ---------------------------------------------------------------------------
+# The recorded answers
+# ---------------------------------------------------------------------------
+
+
+def attention_cases() -> dict[str, tuple]:
+    return dict(
+        attention_case(dtype, shapes, kind, mask_shape, **settings)
+        for dtype in DTYPES
+        for shapes, kind, mask_shape, settings in PLAIN_CASES + CAUSAL_CASES
+    ) | dict(attention_case(dtype, SHAPES[0], "bool", (3, 5), transposed=True) for dtype in DTYPES)
+
+
+CASES = attention_cases()
+ANSWERS = recorded_answers(__file__)
+
+
+def torch_answers(torch) -> dict[str, dict]:
+    """What `torch` gives for each case (recorded by scripts/record_torch_answers.py)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        answers = {
+            key: without_names(run_case(torch, fn, arrays, **options))
+            for key, (fn, arrays, options) in CASES.items()
+        }
+        answers.update(
+            {key: module_record(torch, key, *case) for key, case in MODULE_CASES.items()}
+        )
+        for size in MASK_SIZES:
+            mask = torch.nn.Transformer.generate_square_subsequent_mask(size)
+            answers[repr(("square subsequent mask", size))] = {"output": mask.numpy()}
+        answers.update(outcome_answers(torch, {"error": ERRORS}, torch_names=True))
+        answers.update(outcome_answers(torch, {"repr": REPRS, "arguments": SIGNATURES}))
+    return answers
+
+
+SIGNED = [
+    "nn.functional.multi_head_attention_forward",
+    "nn.MultiheadAttention",
+    "nn.MultiheadAttention.forward",
+    *[
+        f"nn.{name}{method}"
+        for name in ("TransformerEncoderLayer", "TransformerDecoderLayer")
+        for method in ("", ".forward")
+    ],
+    *[
+        f"nn.{name}{method}"
+        for name in ("TransformerEncoder", "TransformerDecoder", "Transformer")
+        for method in ("", ".forward")
+    ],
+    "nn.Transformer.generate_square_subsequent_mask",
+]
+
+
+def arguments(path: str):
+    """`function(lib)`: the names of the arguments of `lib.<path>`, in order."""
+
+    def names(lib):
+        found = lib
+        for part in path.split("."):
+            found = getattr(found, part)
+        return list(inspect.signature(found).parameters)
+
+    return names
+
+
+SIGNATURES = {path: arguments(path) for path in SIGNED}
+
+
+@pytest.mark.parametrize("path", SIGNED)
+def test_arguments_are_torchs(path):
+    """The same arguments, by name and in order (so that keyword calls carry over)."""
+    assert_outcome_as_recorded(ANSWERS, "arguments", path, SIGNATURES[path])

@@ -5,6 +5,7 @@ from . import accelerator as accelerator
 from . import autograd as autograd
 from . import backends as backends
 from . import cuda as cuda
+from . import datasets as datasets
 from . import linalg as linalg
 from . import nn as nn
 from . import operators as operators

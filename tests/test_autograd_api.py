@@ -132,12 +132,12 @@ GRAD_ERRORS = {
     ),
     "nothing_requires_grad": lambda m: m.autograd.grad(m.ones(2).sum(), m.ones(2)),
     "no_inputs": lambda m: m.autograd.grad((m.ones(2, requires_grad=True) * 2).sum(), []),
-    "non_scalar_output": lambda m: (lambda x: m.autograd.grad(x * 2, x))(
-        m.ones(2, requires_grad=True)
-    ),
-    "second_time": lambda m: (lambda x: [m.autograd.grad(y, x) for y in [(x.exp()).sum()] * 2])(
-        m.ones(2, requires_grad=True)
-    ),
+    "non_scalar_output": lambda m: (
+        lambda x: m.autograd.grad(x * 2, x)
+    )(m.ones(2, requires_grad=True)),
+    "second_time": lambda m: (
+        lambda x: [m.autograd.grad(y, x) for y in [(x.exp()).sum()] * 2]
+    )(m.ones(2, requires_grad=True)),
 }
 
 
@@ -197,7 +197,9 @@ BACKWARD_ERRORS = {
     "second_output_without_grad": lambda m: m.autograd.backward(
         [m.ones(2, requires_grad=True).sum(), m.ones(2).sum()]
     ),
-    "wrong_grad_shape": lambda m: m.autograd.backward(m.ones(2, requires_grad=True) * 2, m.ones(3)),
+    "wrong_grad_shape": lambda m: m.autograd.backward(
+        m.ones(2, requires_grad=True) * 2, m.ones(3)
+    ),
 }
 
 

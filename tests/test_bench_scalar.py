@@ -60,7 +60,6 @@ def test_check_same_result_catches_a_difference() -> None:
 
 def test_micrograd_builds_the_same_graph_values() -> None:
     import micrograd.engine as engine
-
     data = xor(8, seed=2)
     weights = bench.initial_weights(5)
     ours = bench.Engine("minitorch", Scalar, None, weights, data)

@@ -570,7 +570,9 @@ def test_tuned_matmul_agrees_with_the_plain_kernel(path, shapes_, data):
 def test_large_elementwise_paths_match_numpy(backend_name):
     rng = np.random.default_rng(2)
     n = 1024
-    m = FastBackend.parallel_threshold // n + 3  # just above the threshold, not a power of two
+    m = (
+        FastBackend.parallel_threshold // n + 3
+    )  # just above the threshold, not a power of two
     x = rng.standard_normal((n, m)).astype(np.float32)
     y = rng.standard_normal((n, m)).astype(np.float32)
     column, row = x[:, :1].copy(), y[:1, :].copy()

@@ -68,7 +68,10 @@ class MultiProcessIter:
     """An epoch over a `DataLoader` read by worker processes."""
 
     def __init__(self, loader, base_seed: int) -> None:
-        self.loader = loader
+        # A persistent iterator is kept by its loader: a weak reference back breaks the cycle
+        # (a cycle outliving the interpreter's exit leaves the queues' semaphores behind).
+        self.loader = weakref.ref(loader)
+        self.index_sampler = loader.index_sampler
         self.num_workers = loader.num_workers
         self.prefetch = loader.prefetch_factor * loader.num_workers
         self.timeout = loader.timeout
@@ -111,7 +114,7 @@ class MultiProcessIter:
 
     def reset(self, first: bool = False) -> None:
         """Start an epoch: a new pass of the sampler, every worker active again."""
-        self.batches = iter(self.loader.index_sampler)
+        self.batches = iter(self.index_sampler)
         self.sent = self.received = 0
         self.pending: dict[int, list] = {}  # batch number -> [worker id] or [worker id, data]
         self.active = [True] * self.num_workers
@@ -130,7 +133,7 @@ class MultiProcessIter:
         return self
 
     def __len__(self) -> int:
-        return len(self.loader)
+        return len(self.loader())
 
     def ask(self) -> None:
         """Send the sampler's next batch of indices to the next active worker."""

@@ -12,14 +12,19 @@ from its iterator instead, `batch_size` examples at a time.
 >>> [y.tolist() for _, y in DataLoader(data, batch_size=2)]
 [[0, 1], [0, 1], [1]]
 
-Worker processes (`num_workers > 0`) are started by `forkserver` (or `spawn` where there is
-no forkserver), never by a plain `fork` of this process by default: minitorch's parallel
-Numba kernels start GNU OpenMP threads, and a child forked from a process that has them is
-killed ("fork() called from a process already using GNU OpenMP"). Each worker imports
-minitorch afresh and loads the compiled kernels from the on-disk cache (no recompiling);
-that start-up is paid once per epoch, or once in all with `persistent_workers=True`.
-`multiprocessing_context="fork"` is accepted for programs that never run a parallel kernel
-before their workers start.
+Worker processes (`num_workers > 0`) are started by `forkserver` (`spawn` where there is
+none), never by a plain `fork` of this process by default: minitorch's parallel Numba kernels
+run on GNU OpenMP threads, and a child forked from a process that has them is killed
+("fork() called from a process already using GNU OpenMP"). The server of `forkserver` is
+started once per program; it imports minitorch and loads, from the on-disk kernel cache,
+the kernels `default_collate` runs (`warm_start.py`), so a worker forked from it starts in
+about a tenth of a second, with nothing to compile or load for its first batches. The
+server's own start costs about what `import minitorch` does. `spawn` pays that in every
+worker, every epoch (seconds), and `fork` is as fast as the forkserver's workers but safe
+only before any parallel kernel has run. Any worker imports the main script again (as
+under `spawn`), so its top level should be cheap: the work under
+`if __name__ == "__main__":`, or `persistent_workers=True` to start the workers once.
+`python scripts/bench.py --only loader` measures all of it.
 """
 
 from __future__ import annotations

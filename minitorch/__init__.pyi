@@ -2310,6 +2310,7 @@ __all__ = [
     "cumsum",
     "cumsum_",
     "cumulative_trapezoid",
+    "datasets",
     "default_generator",
     "deg2rad",
     "deg2rad_",

@@ -245,7 +245,8 @@ def test_distributed_sampler_needs_the_replicas_without_a_process_group():
 
 
 def test_worker_info_is_frozen_and_absent_in_the_main_process():
-    from minitorch.utils.data import WorkerInfo, get_worker_info
+    from minitorch.utils.data import get_worker_info
+    from minitorch.utils.data.worker import WorkerInfo
 
     info = WorkerInfo(id=0, num_workers=1, seed=5, dataset=None)
     with pytest.raises(AttributeError):

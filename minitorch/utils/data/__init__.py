@@ -29,7 +29,7 @@ from .sampler import (
     SubsetRandomSampler,
     WeightedRandomSampler,
 )
-from .worker import WorkerInfo, get_worker_info
+from .worker import get_worker_info
 
 __all__ = [
     "BatchSampler",
@@ -47,7 +47,6 @@ __all__ = [
     "SubsetRandomSampler",
     "TensorDataset",
     "WeightedRandomSampler",
-    "WorkerInfo",
     "default_collate",
     "default_convert",
     "get_worker_info",

@@ -5,7 +5,8 @@ torch's samplers take a `torch.Generator`; here `generator=` takes a `minitorch.
 or a standard-library `random.Random`. With `generator=None` a fresh seed is drawn from
 minitorch's default generator, so `minitorch.manual_seed(s)` makes every shuffle of a run
 reproducible, as `torch.manual_seed` does in PyTorch. The orders differ from torch's
-(another random number generator); the guarantees are the same: the same seed gives the same orders, each pass draws a new one.
+(another random number generator); the guarantees are the same: the same seed gives the
+same orders, each pass draws a new one.
 """
 
 from __future__ import annotations

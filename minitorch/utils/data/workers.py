@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import multiprocessing
+import multiprocessing.util
 import queue
 import time
 import weakref
@@ -81,7 +82,12 @@ class MultiProcessIter:
         self.results = context.Queue()
         self.tasks, self.workers = [], []
         self.started = 0
-        self.stopper = weakref.finalize(self, stop_workers, self.workers, self.tasks, self.results)
+        # Runs when the iterator is collected, or at exit before multiprocessing terminates
+        # daemonic children (finalizers of priority >= 0 run first; higher ones earlier than
+        # the queues' own), so the workers exit cleanly.
+        self.stopper = multiprocessing.util.Finalize(
+            self, stop_workers, (self.workers, self.tasks, self.results), exitpriority=20
+        )
         for worker_id in range(self.num_workers):
             inbox = context.Queue()
             worker = context.Process(

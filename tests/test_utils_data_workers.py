@@ -243,6 +243,15 @@ def test_an_iterable_dataset_is_shared_out_with_worker_info(shard):
     assert no_children_left()
 
 
+def test_persistent_workers_restart_an_iterable_dataset_each_epoch():
+    loader = DataLoader(Range(0, 9), batch_size=2, num_workers=2, persistent_workers=True)
+    # worker 0 yields 0..4 and worker 1 5..8; their batches are taken in turn
+    expected = [[0, 1], [5, 6], [2, 3], [7, 8], [4]]
+    assert values(loader) == expected and values(loader) == expected
+    del loader
+    assert no_children_left()
+
+
 def test_persistent_workers_are_reused_across_epochs():
     loader = DataLoader(WhoReads(), batch_size=None, num_workers=2, persistent_workers=True)
     first = {e["pid"] for e in loader}

@@ -87,6 +87,16 @@ DISTRIBUTED = [
 ]
 
 
+WORKER_OPTIONS = [
+    {"prefetch_factor": 2},
+    {"num_workers": 1, "prefetch_factor": -1},
+    {"persistent_workers": True},
+    {"multiprocessing_context": "spawn"},
+    {"num_workers": 1, "multiprocessing_context": "no such method"},
+    {"num_workers": 1, "multiprocessing_context": 5},
+]
+
+
 def distributed(lib, size, replicas, rank, drop_last):
     sampler = lib.utils.data.DistributedSampler(
         range(size), num_replicas=replicas, rank=rank, shuffle=False, drop_last=drop_last
@@ -148,6 +158,10 @@ TABLES = {
             lib.utils.data.WeightedRandomSampler([1.0, 2.0], 3, replacement=False)
         ),
         "len": lambda lib: len(lib.utils.data.WeightedRandomSampler([1.0, 2.0], 5)),
+    },
+    "worker options": {
+        str(options): lambda lib, options=options: lib.utils.data.DataLoader(range(4), **options)
+        for options in WORKER_OPTIONS
     },
     "frozen": {
         name: lambda lib, name=name: set_after_init(lib, name) for name in ("batch_size", "sampler")

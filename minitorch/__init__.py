@@ -3,7 +3,19 @@
 Every public name is imported explicitly below and listed in ``__all__``.
 """
 
-from . import accelerator, autograd, backends, cuda, linalg, nn, operators, optim, profiler, utils
+from . import (
+    accelerator,
+    autograd,
+    backends,
+    cuda,
+    datasets,  # scikit-learn is imported only when a Digits dataset is built
+    linalg,
+    nn,
+    operators,
+    optim,
+    profiler,
+    utils,
+)
 from ._tensor import Tensor
 from .autodiff import Context, backpropagate, central_difference, topological_sort
 from .autograd import (
@@ -177,6 +189,7 @@ __all__: list[str] = [
     "optim",
     "profiler",
     "utils",
+    "datasets",
     "Context",
     "backpropagate",
     "central_difference",

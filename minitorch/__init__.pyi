@@ -5,6 +5,7 @@ from . import accelerator as accelerator
 from . import autograd as autograd
 from . import backends as backends
 from . import cuda as cuda
+from . import datasets as datasets
 from . import linalg as linalg
 from . import nn as nn
 from . import operators as operators
@@ -2309,6 +2310,7 @@ __all__ = [
     "cumsum",
     "cumsum_",
     "cumulative_trapezoid",
+    "datasets",
     "default_generator",
     "deg2rad",
     "deg2rad_",

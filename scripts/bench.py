@@ -802,6 +802,72 @@ def bench_scan_sort(rounds: int) -> None:
         print_row(f"sort dim={dim}", compare(contenders, rounds))
 
 
+class SlowItems:
+    """64 examples that take 2 ms each to read (as a file read or an image decode would):
+    the wait that worker processes overlap. Defined here, at the top level, so that workers
+    can unpickle it."""
+
+    def __len__(self) -> int:
+        return 64
+
+    def __getitem__(self, index: int) -> np.ndarray:
+        time.sleep(0.002)
+        return np.full(8, index, np.float32)
+
+
+WORKER_START_PROBE = """
+import sys, time
+import minitorch
+from minitorch.utils.data import DataLoader
+
+if __name__ == "__main__":
+    method = None if sys.argv[1] == "default" else sys.argv[1]
+    for epoch in range(2):
+        start = time.perf_counter()
+        next(iter(DataLoader(range(8), 4, num_workers=2, multiprocessing_context=method)))
+        print(time.perf_counter() - start)
+"""
+
+
+def bench_loader(rounds: int) -> None:
+    """A `DataLoader` epoch over `SlowItems` (batch 8) read in the main process and by two
+    persistent workers, interleaved (a worker re-imports this script, torch and all, when it
+    starts, so workers started anew each epoch would time that); then how long two workers
+    take to give a first batch, by start method, in fresh processes of a small script."""
+    print("\nDataLoader: 64 examples of 2 ms each, batch 8 (medians of interleaved epochs)")
+    data = minitorch.utils.data
+    loaders = {
+        "num_workers=0": data.DataLoader(SlowItems(), batch_size=8),
+        "num_workers=2, persistent": data.DataLoader(
+            SlowItems(), 8, num_workers=2, persistent_workers=True
+        ),
+    }
+    if torch:
+        loaders["torch, num_workers=2 (fork)"] = torch.utils.data.DataLoader(
+            SlowItems(), 8, num_workers=2
+        )
+    contenders = {name: lambda loader=loader: list(loader) for name, loader in loaders.items()}
+    times = compare(contenders, max(rounds, 3), statistics.median)
+    for name, seconds in times.items():
+        speedup = times["num_workers=0"] / seconds
+        print(f"  {name:34}{format_time(seconds):>13}{speedup:>9.2f}x vs num_workers=0")
+    print("\nfirst batch from 2 workers, fresh process: first epoch, second epoch")
+    with tempfile.TemporaryDirectory() as folder:
+        probe = Path(folder) / "worker_start.py"  # spawned workers import the main module
+        probe.write_text(WORKER_START_PROBE)
+        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        for method in ("default", "forkserver", "spawn", "fork"):
+            result = subprocess.run(
+                [sys.executable, str(probe), method], env=env, capture_output=True, text=True
+            )
+            if result.returncode != 0:
+                print(f"  {method}: failed\n{result.stderr}")
+                continue
+            first, second = (float(t) for t in result.stdout.split())
+            label = "default (forkserver, preloaded)" if method == "default" else method
+            print(f"  {label:34} {first:.2f} s, {second:.2f} s")
+
+
 # ---------------------------------------------------------------------------
 # Speed where learners feel it: medians of interleaved rounds, tensor level
 # ---------------------------------------------------------------------------
@@ -915,6 +981,7 @@ SECTIONS = {
     "scan_sort": bench_scan_sort,
     "speed": bench_speed,
     "sequences": bench_lstm,
+    "loader": bench_loader,
 }
 
 

@@ -245,6 +245,10 @@ def test_custom_collate_fn_receives_the_list_of_examples():
         {"num_workers": -1},
         {"timeout": -1},
         {"persistent_workers": True},
+        {"prefetch_factor": 2},
+        {"num_workers": 1, "prefetch_factor": -1},
+        {"multiprocessing_context": "spawn"},
+        {"num_workers": 1, "multiprocessing_context": "no such method"},
     ],
 )
 def test_conflicting_options_raise_torchs_errors(options):
@@ -253,11 +257,6 @@ def test_conflicting_options_raise_torchs_errors(options):
     with pytest.raises(ValueError) as got:
         DataLoader(range(4), **options)
     assert str(got.value) == str(expected.value)
-
-
-def test_worker_processes_are_refused_with_the_reason():
-    with pytest.raises(ValueError, match="num_workers > 0 is not supported.*fork.*OpenMP"):
-        DataLoader(range(4), num_workers=2)
 
 
 def test_pin_memory_is_accepted_and_changes_nothing():
@@ -307,7 +306,7 @@ def test_manual_seed_makes_unseeded_shuffles_reproducible():
 
 
 def test_generator_of_another_kind_is_a_type_error():
-    with pytest.raises(TypeError, match="numpy.random.Generator .* or a random.Random"):
+    with pytest.raises(TypeError, match="minitorch.Generator .* or a random.Random"):
         DataLoader(range(3), shuffle=True, generator=torch.Generator())
 
 

@@ -1,5 +1,6 @@
 """Datasets, as in `torch.utils.data.dataset`: `Dataset`, `TensorDataset`, `Subset`,
-`ConcatDataset` and `random_split`.
+`ConcatDataset`, `StackDataset` and `random_split`; and the iterable ones, `IterableDataset`
+and `ChainDataset`.
 
 >>> from minitorch.utils.data import ConcatDataset, Subset
 >>> both = ConcatDataset([range(3), range(10, 12)])
@@ -30,6 +31,89 @@ class Dataset:
 
     def __add__(self, other: Dataset) -> ConcatDataset:
         return ConcatDataset([self, other])
+
+
+class IterableDataset(Dataset):
+    """A stream of examples: subclasses define `__iter__`. A `DataLoader` with workers gives
+    each worker its own copy, so `__iter__` reads `get_worker_info()` to yield only that
+    worker's share (else every example comes once per worker).
+
+    `a + b` is `ChainDataset([a, b])`.
+    """
+
+    def __iter__(self):
+        raise NotImplementedError("Subclasses of IterableDataset should implement __iter__.")
+
+    def __add__(self, other: Dataset) -> ChainDataset:
+        return ChainDataset([self, other])
+
+
+def only_iterable(datasets: Iterable) -> Iterable:
+    for dataset in datasets:
+        if not isinstance(dataset, IterableDataset):
+            raise AssertionError("ChainDataset only supports IterableDataset")
+        yield dataset
+
+
+class ChainDataset(IterableDataset):
+    """The examples of each iterable dataset in turn, read lazily."""
+
+    def __init__(self, datasets: Iterable) -> None:
+        self.datasets = datasets
+
+    def __iter__(self):
+        for dataset in only_iterable(self.datasets):
+            yield from dataset
+
+    def __len__(self) -> int:
+        return sum(len(dataset) for dataset in only_iterable(self.datasets))
+
+
+class StackDataset(Dataset):
+    """Datasets of one length side by side: `StackDataset(a, b)[i] = (a[i], b[i])`, and
+    `StackDataset(x=a, y=b)[i] = {"x": a[i], "y": b[i]}`."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        if args and kwargs:
+            raise ValueError(
+                "Supported either ``tuple``- (via ``args``) or``dict``- (via ``kwargs``) like "
+                "input/output, but both types are given."
+            )
+        if not args and not kwargs:
+            raise ValueError("At least one dataset should be passed")
+        self.datasets = args or kwargs
+        parts = list(args or kwargs.values())
+        self._length = len(parts[0])
+        if any(len(dataset) != self._length for dataset in parts):
+            raise ValueError("Size mismatch between datasets")
+
+    def __getitem__(self, index):
+        if isinstance(self.datasets, dict):
+            return {key: dataset[index] for key, dataset in self.datasets.items()}
+        return tuple(dataset[index] for dataset in self.datasets)
+
+    def __getitems__(self, indices: list[int]) -> list:
+        """A batch at once, each part read with its dataset's `__getitems__` when it has one."""
+        named = isinstance(self.datasets, dict)
+        columns = []
+        for dataset in self.datasets.values() if named else self.datasets:
+            if callable(getattr(dataset, "__getitems__", None)):
+                column = dataset.__getitems__(indices)
+                if len(column) != len(indices):
+                    raise ValueError(
+                        "Nested dataset's output size mismatch. "
+                        f"Expected {len(indices)}, got {len(column)}"
+                    )
+            else:
+                column = [dataset[k] for k in indices]
+            columns.append(column)
+        rows = zip(*columns, strict=True)
+        if named:
+            return [dict(zip(self.datasets, row, strict=True)) for row in rows]
+        return [tuple(row) for row in rows]
+
+    def __len__(self) -> int:
+        return self._length
 
 
 class TensorDataset(Dataset):

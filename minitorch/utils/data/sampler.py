@@ -1,4 +1,5 @@
-"""Samplers, as in `torch.utils.data.sampler`: which indices a `DataLoader` reads, in which order.
+"""Samplers, as in `torch.utils.data.sampler`: which indices a `DataLoader` reads, in which order
+(`DistributedSampler` is in `distributed.py`).
 
 >>> from minitorch.utils.data import BatchSampler, SequentialSampler
 >>> list(BatchSampler(SequentialSampler(range(7)), batch_size=3, drop_last=False))
@@ -10,6 +11,9 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Iterator, Sequence, Sized
 
+from ...dtypes import float64
+from ...ops.factories import as_tensor
+from ...tensors.creation import multinomial
 from . import generator as rng
 
 
@@ -125,3 +129,42 @@ class BatchSampler(Sampler):
         if self.drop_last:
             return len(self.sampler) // self.batch_size
         return (len(self.sampler) + self.batch_size - 1) // self.batch_size
+
+
+class WeightedRandomSampler(Sampler):
+    """`num_samples` indices of `range(len(weights))`, index `i` drawn with probability
+    $w_i / \\sum_j w_j$ (`minitorch.multinomial`; with `replacement=False` each index at
+    most once, the weights renormalised over those left)."""
+
+    def __init__(self, weights, num_samples: int, replacement: bool = True, generator=None) -> None:
+        if not isinstance(num_samples, int) or isinstance(num_samples, bool) or num_samples <= 0:
+            raise ValueError(
+                f"num_samples should be a positive integer value, but got num_samples={num_samples}"
+            )
+        if not isinstance(replacement, bool):
+            raise ValueError(
+                f"replacement should be a boolean value, but got replacement={replacement}"
+            )
+        rng.check_generator(generator)
+        weights = as_tensor(weights, dtype=float64)
+        if weights.ndim != 1:
+            raise ValueError(
+                "weights should be a 1d sequence but given "
+                f"weights have shape {tuple(weights.shape)}"
+            )
+        self.weights = weights
+        self.num_samples = num_samples
+        self.replacement = replacement
+        self.generator = generator
+
+    def __iter__(self) -> Iterator[int]:
+        drawn = multinomial(
+            self.weights,
+            self.num_samples,
+            self.replacement,
+            generator=rng.tensor_generator(self.generator),
+        )
+        yield from drawn.tolist()
+
+    def __len__(self) -> int:
+        return self.num_samples

@@ -4,7 +4,6 @@
 from .. import Tensor
 from ..ops.convolution import conv1d as conv1d
 from ..ops.convolution import conv2d as conv2d
-from ..ops.convolution import pad_constant as pad
 from ..ops.convolution import unfold as unfold
 from ..ops.losses import binary_cross_entropy as binary_cross_entropy
 from ..ops.losses import binary_cross_entropy_with_logits as binary_cross_entropy_with_logits
@@ -13,6 +12,7 @@ from ..ops.losses import nll_loss as nll_loss
 from ..ops.normalization import batch_norm as batch_norm
 from ..ops.normalization import layer_norm as layer_norm
 from ..ops.normalization import normalize as normalize
+from ..ops.padding import pad as pad
 from ..ops.pooling import adaptive_avg_pool1d as adaptive_avg_pool1d
 from ..ops.pooling import adaptive_avg_pool2d as adaptive_avg_pool2d
 from ..ops.pooling import avg_pool1d as avg_pool1d

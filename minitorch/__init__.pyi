@@ -266,6 +266,8 @@ from .ops.pooling import adaptive_avg_pool1d as adaptive_avg_pool1d
 from .ops.pooling import avg_pool1d as avg_pool1d
 from .ops.pooling import max_pool1d as max_pool1d
 from .ops.pooling import max_pool2d as max_pool2d
+from .ops.pooling_more import adaptive_max_pool1d_with_indices as adaptive_max_pool1d
+from .ops.pooling_more import max_pool1d_with_indices as max_pool1d_with_indices
 from .ops.products import addbmm as addbmm
 from .ops.products import addcdiv as addcdiv
 from .ops.products import addcmul as addcmul
@@ -2182,6 +2184,7 @@ __all__ = [
     "acosh",
     "acosh_",
     "adaptive_avg_pool1d",
+    "adaptive_max_pool1d",
     "add",
     "addbmm",
     "addbmm_",
@@ -2499,6 +2502,7 @@ __all__ = [
     "matmul",
     "max",
     "max_pool1d",
+    "max_pool1d_with_indices",
     "max_pool2d",
     "maximum",
     "mean",

@@ -75,6 +75,16 @@ from .modules.padding import (
     ZeroPad3d,
 )
 from .modules.pooling import AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d
+from .modules.pooling_more import (
+    AdaptiveAvgPool1d,
+    AdaptiveMaxPool1d,
+    AdaptiveMaxPool2d,
+    FractionalMaxPool2d,
+    LPPool1d,
+    LPPool2d,
+    MaxUnpool1d,
+    MaxUnpool2d,
+)
 from .modules.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .modules.sparse import Embedding
 from .parameter import Buffer, Parameter, ScalarParameter
@@ -168,4 +178,12 @@ __all__ = [
     "ZeroPad1d",
     "ZeroPad2d",
     "ZeroPad3d",
+    "AdaptiveAvgPool1d",
+    "AdaptiveMaxPool1d",
+    "AdaptiveMaxPool2d",
+    "FractionalMaxPool2d",
+    "LPPool1d",
+    "LPPool2d",
+    "MaxUnpool1d",
+    "MaxUnpool2d",
 ]

@@ -5,6 +5,10 @@ from .. import Tensor
 from ..ops.convolution import conv1d as conv1d
 from ..ops.convolution import conv2d as conv2d
 from ..ops.convolution import unfold as unfold
+from ..ops.fractional_pooling import fractional_max_pool2d as fractional_max_pool2d
+from ..ops.fractional_pooling import (
+    fractional_max_pool2d_with_indices as fractional_max_pool2d_with_indices,
+)
 from ..ops.losses import binary_cross_entropy as binary_cross_entropy
 from ..ops.losses import binary_cross_entropy_with_logits as binary_cross_entropy_with_logits
 from ..ops.losses import cross_entropy as cross_entropy
@@ -19,6 +23,18 @@ from ..ops.pooling import avg_pool1d as avg_pool1d
 from ..ops.pooling import avg_pool2d as avg_pool2d
 from ..ops.pooling import max_pool1d as max_pool1d
 from ..ops.pooling import max_pool2d as max_pool2d
+from ..ops.pooling_more import adaptive_max_pool1d as adaptive_max_pool1d
+from ..ops.pooling_more import adaptive_max_pool2d as adaptive_max_pool2d
+from ..ops.pooling_more import adaptive_max_pool2d_with_indices as adaptive_max_pool2d_with_indices
+from ..ops.pooling_more import (
+    functional_adaptive_max_pool1d_with_indices as adaptive_max_pool1d_with_indices,
+)
+from ..ops.pooling_more import lp_pool1d as lp_pool1d
+from ..ops.pooling_more import lp_pool2d as lp_pool2d
+from ..ops.pooling_more import max_pool1d_with_indices as max_pool1d_with_indices
+from ..ops.pooling_more import max_pool2d_with_indices as max_pool2d_with_indices
+from ..ops.pooling_more import max_unpool1d as max_unpool1d
+from ..ops.pooling_more import max_unpool2d as max_unpool2d
 from ..ops.regression_losses import huber_loss as huber_loss
 from ..ops.regression_losses import l1_loss as l1_loss
 from ..ops.regression_losses import mse_loss as mse_loss
@@ -100,6 +116,10 @@ def softmin(input, dim=None, _stacklevel=3, dtype=None) -> Tensor:
 __all__ = [
     "adaptive_avg_pool1d",
     "adaptive_avg_pool2d",
+    "adaptive_max_pool1d",
+    "adaptive_max_pool1d_with_indices",
+    "adaptive_max_pool2d",
+    "adaptive_max_pool2d_with_indices",
     "avg_pool1d",
     "avg_pool2d",
     "batch_norm",
@@ -114,6 +134,8 @@ __all__ = [
     "dropout",
     "elu",
     "embedding",
+    "fractional_max_pool2d",
+    "fractional_max_pool2d_with_indices",
     "gelu",
     "glu",
     "hardshrink",
@@ -128,8 +150,14 @@ __all__ = [
     "linear",
     "log_softmax",
     "logsigmoid",
+    "lp_pool1d",
+    "lp_pool2d",
     "max_pool1d",
+    "max_pool1d_with_indices",
     "max_pool2d",
+    "max_pool2d_with_indices",
+    "max_unpool1d",
+    "max_unpool2d",
     "mish",
     "mse_loss",
     "nll_loss",

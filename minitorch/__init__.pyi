@@ -100,6 +100,14 @@ from .ops.copy_writes import index_copy as index_copy
 from .ops.copy_writes import index_put as index_put
 from .ops.copy_writes import masked_scatter as masked_scatter
 from .ops.copy_writes import sum_to_size as sum_to_size
+from .ops.dropouts import alpha_dropout_ as alpha_dropout_
+from .ops.dropouts import dropout as dropout
+from .ops.dropouts import dropout_ as dropout_
+from .ops.dropouts import feature_alpha_dropout_ as feature_alpha_dropout_
+from .ops.dropouts import feature_dropout as feature_dropout
+from .ops.dropouts import feature_dropout_ as feature_dropout_
+from .ops.dropouts import torch_alpha_dropout as alpha_dropout
+from .ops.dropouts import torch_feature_alpha_dropout as feature_alpha_dropout
 from .ops.einsum import einsum as einsum
 from .ops.elementwise import acos as acos
 from .ops.elementwise import acos as arccos
@@ -2198,6 +2206,8 @@ __all__ = [
     "addr_",
     "all",
     "allclose",
+    "alpha_dropout",
+    "alpha_dropout_",
     "amax",
     "amin",
     "aminmax",
@@ -2332,6 +2342,8 @@ __all__ = [
     "divide_",
     "dot",
     "double",
+    "dropout",
+    "dropout_",
     "dsplit",
     "dstack",
     "dtype",
@@ -2357,6 +2369,10 @@ __all__ = [
     "expm1",
     "expm1_",
     "eye",
+    "feature_alpha_dropout",
+    "feature_alpha_dropout_",
+    "feature_dropout",
+    "feature_dropout_",
     "finfo",
     "fix",
     "fix_",

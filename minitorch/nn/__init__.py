@@ -44,6 +44,13 @@ from .modules.batchnorm import BatchNorm1d, BatchNorm2d
 from .modules.container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .modules.conv import Conv1d, Conv2d
 from .modules.dropout import Dropout
+from .modules.dropout_more import (
+    AlphaDropout,
+    Dropout1d,
+    Dropout2d,
+    Dropout3d,
+    FeatureAlphaDropout,
+)
 from .modules.flatten import Flatten, Unflatten
 from .modules.linear import Bilinear, Identity, Linear
 from .modules.loss import (
@@ -186,4 +193,9 @@ __all__ = [
     "LPPool2d",
     "MaxUnpool1d",
     "MaxUnpool2d",
+    "AlphaDropout",
+    "Dropout1d",
+    "Dropout2d",
+    "Dropout3d",
+    "FeatureAlphaDropout",
 ]

@@ -15,11 +15,12 @@ from .. import dtypes
 from .._tensor import Tensor
 from ..autograd import Function
 from ..ops.api import FUNCTIONAL
+from ..ops.dropouts import dropped
 from ..ops.elementwise import erf
 from ..ops.reductions import log_softmax as ops_log_softmax
 from ..ops.reductions import softmax as ops_softmax
 from ..ops.selection import where
-from ..tensors.creation import arange, rand_like
+from ..tensors.creation import arange
 from . import functional_activations
 from .functional_activations import __all__ as ACTIVATIONS
 
@@ -215,11 +216,7 @@ def dropout(
     """
     if not 0.0 <= p <= 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if not training or p == 0.0:
-        return input
-    scale = 0.0 if p == 1.0 else 1.0 / (1.0 - p)
-    mask = (rand_like(input) < 1.0 - p).to(input.dtype) * scale
-    return input.mul_(mask) if inplace else input * mask
+    return dropped(input, p, training, inplace=inplace)
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:

@@ -5,6 +5,11 @@ from .. import Tensor
 from ..ops.convolution import conv1d as conv1d
 from ..ops.convolution import conv2d as conv2d
 from ..ops.convolution import unfold as unfold
+from ..ops.dropouts import dropout1d as dropout1d
+from ..ops.dropouts import dropout2d as dropout2d
+from ..ops.dropouts import dropout3d as dropout3d
+from ..ops.dropouts import functional_alpha_dropout as alpha_dropout
+from ..ops.dropouts import functional_feature_alpha_dropout as feature_alpha_dropout
 from ..ops.fractional_pooling import fractional_max_pool2d as fractional_max_pool2d
 from ..ops.fractional_pooling import (
     fractional_max_pool2d_with_indices as fractional_max_pool2d_with_indices,
@@ -120,6 +125,7 @@ __all__ = [
     "adaptive_max_pool1d_with_indices",
     "adaptive_max_pool2d",
     "adaptive_max_pool2d_with_indices",
+    "alpha_dropout",
     "avg_pool1d",
     "avg_pool2d",
     "batch_norm",
@@ -132,8 +138,12 @@ __all__ = [
     "conv2d",
     "cross_entropy",
     "dropout",
+    "dropout1d",
+    "dropout2d",
+    "dropout3d",
     "elu",
     "embedding",
+    "feature_alpha_dropout",
     "fractional_max_pool2d",
     "fractional_max_pool2d_with_indices",
     "gelu",

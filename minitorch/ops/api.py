@@ -24,6 +24,7 @@ from . import (  # noqa: F401 -- imported for their declarations
     convolution,
     copies,
     copy_writes,
+    dropouts,
     einsum,
     elementwise,
     elementwise_compositions,

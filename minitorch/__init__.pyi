@@ -53,6 +53,16 @@ from .dtypes import uint8 as uint8
 from .nn.module import Module as Module
 from .nn.parameter import Parameter as Parameter
 from .nn.parameter import ScalarParameter as ScalarParameter
+from .ops.activations import celu as celu
+from .ops.activations import celu_ as celu_
+from .ops.activations import hardshrink as hardshrink
+from .ops.activations import prelu as prelu
+from .ops.activations import rrelu as rrelu
+from .ops.activations import rrelu_ as rrelu_
+from .ops.activations import selu as selu
+from .ops.activations import selu_ as selu_
+from .ops.activations import threshold as threshold
+from .ops.activations import threshold_ as threshold_
 from .ops.aliases import clamp_max as clamp_max
 from .ops.aliases import clamp_min as clamp_min
 from .ops.aliases import logical_xor as logical_xor
@@ -1074,6 +1084,10 @@ class Tensor(TensorBase):
     def gt_(self, b) -> Tensor:
         """In-place version of `gt`: the result is written into the tensor."""
 
+    def hardshrink(self, lambd=0.5) -> Tensor:
+        """$x$ where $|x| > \\lambda$, else 0 (derivative 1 or 0); a negative $\\lambda$ keeps
+        every element, as PyTorch's."""
+
     def heaviside(self, values) -> Tensor:
         """The step function: $0$ for $a < 0$, `values` at $a = 0$, $1$ for $a > 0$ (no gradient)."""
 
@@ -1460,6 +1474,10 @@ class Tensor(TensorBase):
 
     def pow_(self, b) -> Tensor:
         """In-place version of `pow`: the result is written into the tensor."""
+
+    def prelu(self, weight) -> Tensor:
+        """$\\max(0, x) + w \\min(0, x)$ with a learned slope $w$: one for all, or one per
+        channel (dimension 1) when `weight` has as many elements as channels."""
 
     def prod(self, dim=None, keepdim=False, dtype=None) -> Tensor:
         """Product over `dim` (`minitorch.prod`)."""
@@ -2283,6 +2301,8 @@ __all__ = [
     "cdist",
     "ceil",
     "ceil_",
+    "celu",
+    "celu_",
     "central_difference",
     "chain_matmul",
     "chunk",
@@ -2423,6 +2443,7 @@ __all__ = [
     "gt_",
     "hamming_window",
     "hann_window",
+    "hardshrink",
     "heaviside",
     "heaviside_",
     "histc",
@@ -2566,6 +2587,7 @@ __all__ = [
     "positive",
     "pow",
     "pow_",
+    "prelu",
     "preserve_format",
     "prod",
     "profiler",
@@ -2601,6 +2623,8 @@ __all__ = [
     "round",
     "round_",
     "row_stack",
+    "rrelu",
+    "rrelu_",
     "rsqrt",
     "rsqrt_",
     "rsub",
@@ -2613,6 +2637,8 @@ __all__ = [
     "seed",
     "select",
     "select_scatter",
+    "selu",
+    "selu_",
     "set_backend",
     "set_default_device",
     "set_default_dtype",
@@ -2667,6 +2693,8 @@ __all__ = [
     "tensor",
     "tensor_split",
     "tensordot",
+    "threshold",
+    "threshold_",
     "tile",
     "topk",
     "topological_sort",

@@ -2,6 +2,17 @@
 """`minitorch.nn.functional`, as `torch.nn.functional`: activations, losses and layers as functions."""
 
 from .. import Tensor
+from ..ops.activations import celu as celu
+from ..ops.activations import celu_ as celu_
+from ..ops.activations import functional_relu_ as relu_
+from ..ops.activations import hardshrink as hardshrink
+from ..ops.activations import prelu as prelu
+from ..ops.activations import rrelu as rrelu
+from ..ops.activations import rrelu_ as rrelu_
+from ..ops.activations import selu as selu
+from ..ops.activations import selu_ as selu_
+from ..ops.activations import threshold as threshold
+from ..ops.activations import threshold_ as threshold_
 from ..ops.convolution import conv1d as conv1d
 from ..ops.convolution import conv2d as conv2d
 from ..ops.convolution import unfold as unfold
@@ -47,28 +58,18 @@ from ..ops.regression_losses import smooth_l1_loss as smooth_l1_loss
 from ..ops.unary import relu as relu
 from ..ops.unary import sigmoid as sigmoid
 from ..ops.unary import tanh as tanh
-from .functional_activations import celu as celu
-from .functional_activations import celu_ as celu_
 from .functional_activations import glu as glu
-from .functional_activations import hardshrink as hardshrink
 from .functional_activations import hardsigmoid as hardsigmoid
 from .functional_activations import hardswish as hardswish
 from .functional_activations import hardtanh as hardtanh
 from .functional_activations import hardtanh_ as hardtanh_
 from .functional_activations import logsigmoid as logsigmoid
 from .functional_activations import mish as mish
-from .functional_activations import prelu as prelu
 from .functional_activations import relu6 as relu6
-from .functional_activations import rrelu as rrelu
-from .functional_activations import rrelu_ as rrelu_
-from .functional_activations import selu as selu
-from .functional_activations import selu_ as selu_
 from .functional_activations import softplus as softplus
 from .functional_activations import softshrink as softshrink
 from .functional_activations import softsign as softsign
 from .functional_activations import tanhshrink as tanhshrink
-from .functional_activations import threshold as threshold
-from .functional_activations import threshold_ as threshold_
 
 def bilinear(input1, input2, weight, bias=None) -> Tensor:
     """$y_k = x_1^T A_k x_2 + b_k$ over the last dimension of each input, with `weight`
@@ -80,6 +81,9 @@ def dropout(input, p=0.5, training=True, inplace=False) -> Tensor:
 
 def elu(input, alpha=1.0, inplace=False) -> Tensor:
     """The exponential linear unit: $x$ for $x > 0$, else $\\alpha (e^x - 1)$."""
+
+def elu_(input, alpha=1.0) -> Tensor:
+    """`elu` written into `input`."""
 
 def embedding(
     input,
@@ -98,6 +102,9 @@ def gelu(input, approximate="none") -> Tensor:
 
 def leaky_relu(input, negative_slope=0.01, inplace=False) -> Tensor:
     """$\\max(0, x) + s \\min(0, x)$ elementwise, with slope $s$ = `negative_slope`."""
+
+def leaky_relu_(input, negative_slope=0.01) -> Tensor:
+    """`leaky_relu` written into `input`."""
 
 def linear(input, weight, bias=None) -> Tensor:
     """$y = x W^T + b$: `weight` has shape (out_features, in_features), as in PyTorch."""
@@ -142,6 +149,7 @@ __all__ = [
     "dropout2d",
     "dropout3d",
     "elu",
+    "elu_",
     "embedding",
     "feature_alpha_dropout",
     "fractional_max_pool2d",
@@ -157,6 +165,7 @@ __all__ = [
     "l1_loss",
     "layer_norm",
     "leaky_relu",
+    "leaky_relu_",
     "linear",
     "log_softmax",
     "logsigmoid",
@@ -177,6 +186,7 @@ __all__ = [
     "prelu",
     "relu",
     "relu6",
+    "relu_",
     "rrelu",
     "rrelu_",
     "selu",

@@ -18,6 +18,7 @@ import inspect
 from collections.abc import Callable
 
 from . import (  # noqa: F401 -- imported for their declarations
+    activations,
     aliases,
     arithmetic,
     comparisons,

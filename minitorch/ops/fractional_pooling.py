@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from ..dtypes import int64
 from ..tensors.creation import arange, rand, tensor, zeros
 from .joins import cat
+from .pooling import pool_param
 from .pooling_more import WindowMax, check_floating, check_planes, plane_positions
 from .public import public
 
@@ -38,16 +39,7 @@ def window_starts(samples: Tensor, size: int, out: int, pool: int) -> Tensor:
 
 
 def pair_of(value, what: str) -> tuple:
-    if isinstance(value, int):
-        return (value, value)
-    value = tuple(value)
-    if len(value) == 1:
-        return value * 2
-    if len(value) != 2:
-        raise RuntimeError(
-            f"fractional_max_pool2d: {what} must either be a single Int or tuple of Ints"
-        )
-    return value
+    return pool_param(value, what, "fractional_max_pool2d", text="a single Int or tuple of Ints")
 
 
 def check_samples(input: Tensor, samples: Tensor) -> None:  # noqa: A002

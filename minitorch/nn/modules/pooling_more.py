@@ -9,6 +9,7 @@ from __future__ import annotations
 from ..._tensor import Tensor
 from .. import functional
 from ..module import Module
+from .pooling import AdaptivePoolNd
 
 
 def repeated(value, n: int) -> tuple:
@@ -16,15 +17,12 @@ def repeated(value, n: int) -> tuple:
     return (value,) * n if isinstance(value, (int, float)) else tuple(value)
 
 
-class AdaptiveMaxPoolNd(Module):
+class AdaptiveMaxPoolNd(AdaptivePoolNd):
     """The settings of adaptive max pooling."""
 
     def __init__(self, output_size, return_indices: bool = False) -> None:
-        super().__init__()
-        self.output_size, self.return_indices = output_size, return_indices
-
-    def extra_repr(self) -> str:
-        return f"output_size={self.output_size}"
+        super().__init__(output_size)
+        self.return_indices = return_indices
 
 
 class AdaptiveMaxPool1d(AdaptiveMaxPoolNd):
@@ -51,20 +49,13 @@ class AdaptiveMaxPool2d(AdaptiveMaxPoolNd):
         return functional.adaptive_max_pool2d(input, self.output_size, self.return_indices)
 
 
-class AdaptiveAvgPool1d(Module):
+class AdaptiveAvgPool1d(AdaptivePoolNd):
     """Average pooling of (N, C, L) or (C, L) inputs to length `output_size`.
 
     >>> import minitorch
     >>> minitorch.nn.AdaptiveAvgPool1d(2)(minitorch.tensor([[1.0, 4.0, 2.0]]))
     tensor([[2.5000, 3.0000]])
     """
-
-    def __init__(self, output_size) -> None:
-        super().__init__()
-        self.output_size = output_size
-
-    def extra_repr(self) -> str:
-        return f"output_size={self.output_size}"
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return functional.adaptive_avg_pool1d(input, self.output_size)

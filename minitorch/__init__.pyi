@@ -54,6 +54,16 @@ from .dtypes import uint8 as uint8
 from .nn.module import Module as Module
 from .nn.parameter import Parameter as Parameter
 from .nn.parameter import ScalarParameter as ScalarParameter
+from .ops.activations import celu as celu
+from .ops.activations import celu_ as celu_
+from .ops.activations import hardshrink as hardshrink
+from .ops.activations import prelu as prelu
+from .ops.activations import rrelu as rrelu
+from .ops.activations import rrelu_ as rrelu_
+from .ops.activations import selu as selu
+from .ops.activations import selu_ as selu_
+from .ops.activations import threshold as threshold
+from .ops.activations import threshold_ as threshold_
 from .ops.aliases import clamp_max as clamp_max
 from .ops.aliases import clamp_min as clamp_min
 from .ops.aliases import logical_xor as logical_xor
@@ -101,6 +111,14 @@ from .ops.copy_writes import index_copy as index_copy
 from .ops.copy_writes import index_put as index_put
 from .ops.copy_writes import masked_scatter as masked_scatter
 from .ops.copy_writes import sum_to_size as sum_to_size
+from .ops.dropouts import alpha_dropout_ as alpha_dropout_
+from .ops.dropouts import dropout as dropout
+from .ops.dropouts import dropout_ as dropout_
+from .ops.dropouts import feature_alpha_dropout_ as feature_alpha_dropout_
+from .ops.dropouts import feature_dropout as feature_dropout
+from .ops.dropouts import feature_dropout_ as feature_dropout_
+from .ops.dropouts import torch_alpha_dropout as alpha_dropout
+from .ops.dropouts import torch_feature_alpha_dropout as feature_alpha_dropout
 from .ops.einsum import einsum as einsum
 from .ops.elementwise import acos as acos
 from .ops.elementwise import acos as arccos
@@ -267,6 +285,8 @@ from .ops.pooling import adaptive_avg_pool1d as adaptive_avg_pool1d
 from .ops.pooling import avg_pool1d as avg_pool1d
 from .ops.pooling import max_pool1d as max_pool1d
 from .ops.pooling import max_pool2d as max_pool2d
+from .ops.pooling_more import adaptive_max_pool1d_with_indices as adaptive_max_pool1d
+from .ops.pooling_more import max_pool1d_with_indices as max_pool1d_with_indices
 from .ops.products import addbmm as addbmm
 from .ops.products import addcdiv as addcdiv
 from .ops.products import addcmul as addcmul
@@ -1065,6 +1085,10 @@ class Tensor(TensorBase):
     def gt_(self, b) -> Tensor:
         """In-place version of `gt`: the result is written into the tensor."""
 
+    def hardshrink(self, lambd=0.5) -> Tensor:
+        """$x$ where $|x| > \\lambda$, else 0 (derivative 1 or 0); a negative $\\lambda$ keeps
+        every element, as PyTorch's."""
+
     def heaviside(self, values) -> Tensor:
         """The step function: $0$ for $a < 0$, `values` at $a = 0$, $1$ for $a > 0$ (no gradient)."""
 
@@ -1451,6 +1475,10 @@ class Tensor(TensorBase):
 
     def pow_(self, b) -> Tensor:
         """In-place version of `pow`: the result is written into the tensor."""
+
+    def prelu(self, weight) -> Tensor:
+        """$\\max(0, x) + w \\min(0, x)$ with a learned slope $w$: one for all, or one per
+        channel (dimension 1) when `weight` has as many elements as channels."""
 
     def prod(self, dim=None, keepdim=False, dtype=None) -> Tensor:
         """Product over `dim` (`minitorch.prod`)."""
@@ -2183,6 +2211,7 @@ __all__ = [
     "acosh",
     "acosh_",
     "adaptive_avg_pool1d",
+    "adaptive_max_pool1d",
     "add",
     "addbmm",
     "addbmm_",
@@ -2196,6 +2225,8 @@ __all__ = [
     "addr_",
     "all",
     "allclose",
+    "alpha_dropout",
+    "alpha_dropout_",
     "amax",
     "amin",
     "aminmax",
@@ -2271,6 +2302,8 @@ __all__ = [
     "cdist",
     "ceil",
     "ceil_",
+    "celu",
+    "celu_",
     "central_difference",
     "chain_matmul",
     "chunk",
@@ -2331,6 +2364,8 @@ __all__ = [
     "divide_",
     "dot",
     "double",
+    "dropout",
+    "dropout_",
     "dsplit",
     "dstack",
     "dtype",
@@ -2356,6 +2391,10 @@ __all__ = [
     "expm1",
     "expm1_",
     "eye",
+    "feature_alpha_dropout",
+    "feature_alpha_dropout_",
+    "feature_dropout",
+    "feature_dropout_",
     "finfo",
     "fix",
     "fix_",
@@ -2406,6 +2445,7 @@ __all__ = [
     "gt_",
     "hamming_window",
     "hann_window",
+    "hardshrink",
     "heaviside",
     "heaviside_",
     "histc",
@@ -2501,6 +2541,7 @@ __all__ = [
     "matmul",
     "max",
     "max_pool1d",
+    "max_pool1d_with_indices",
     "max_pool2d",
     "maximum",
     "mean",
@@ -2548,6 +2589,7 @@ __all__ = [
     "positive",
     "pow",
     "pow_",
+    "prelu",
     "preserve_format",
     "prod",
     "profiler",
@@ -2583,6 +2625,8 @@ __all__ = [
     "round",
     "round_",
     "row_stack",
+    "rrelu",
+    "rrelu_",
     "rsqrt",
     "rsqrt_",
     "rsub",
@@ -2595,6 +2639,8 @@ __all__ = [
     "seed",
     "select",
     "select_scatter",
+    "selu",
+    "selu_",
     "set_backend",
     "set_default_device",
     "set_default_dtype",
@@ -2649,6 +2695,8 @@ __all__ = [
     "tensor",
     "tensor_split",
     "tensordot",
+    "threshold",
+    "threshold_",
     "tile",
     "topk",
     "topological_sort",

@@ -76,6 +76,10 @@ ANSWERED_FILES = (
     "test_nn_lstm",
     "test_nn_attention",
     "test_utils_data_more",
+    "test_nn_padding",
+    "test_nn_pooling_more",
+    "test_nn_dropouts",
+    "test_nn_activation_forms",
 )
 # How far a recomputed answer may be from the recorded one (another torch build may round
 # differently): relative and absolute, by dtype; integers, booleans and names are exact.

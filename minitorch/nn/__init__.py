@@ -45,6 +45,13 @@ from .modules.batchnorm import BatchNorm1d, BatchNorm2d
 from .modules.container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .modules.conv import Conv1d, Conv2d
 from .modules.dropout import Dropout
+from .modules.dropout_more import (
+    AlphaDropout,
+    Dropout1d,
+    Dropout2d,
+    Dropout3d,
+    FeatureAlphaDropout,
+)
 from .modules.flatten import Flatten, Unflatten
 from .modules.linear import Bilinear, Identity, Linear
 from .modules.loss import (
@@ -58,7 +65,34 @@ from .modules.loss import (
     SmoothL1Loss,
 )
 from .modules.normalization import LayerNorm
+from .modules.padding import (
+    CircularPad1d,
+    CircularPad2d,
+    CircularPad3d,
+    ConstantPad1d,
+    ConstantPad2d,
+    ConstantPad3d,
+    ReflectionPad1d,
+    ReflectionPad2d,
+    ReflectionPad3d,
+    ReplicationPad1d,
+    ReplicationPad2d,
+    ReplicationPad3d,
+    ZeroPad1d,
+    ZeroPad2d,
+    ZeroPad3d,
+)
 from .modules.pooling import AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d
+from .modules.pooling_more import (
+    AdaptiveAvgPool1d,
+    AdaptiveMaxPool1d,
+    AdaptiveMaxPool2d,
+    FractionalMaxPool2d,
+    LPPool1d,
+    LPPool2d,
+    MaxUnpool1d,
+    MaxUnpool2d,
+)
 from .modules.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .modules.sparse import Embedding
 from .modules.transformer import (
@@ -150,4 +184,32 @@ __all__ = [
     "TransformerDecoderLayer",
     "TransformerEncoder",
     "TransformerEncoderLayer",
+    "CircularPad1d",
+    "CircularPad2d",
+    "CircularPad3d",
+    "ConstantPad1d",
+    "ConstantPad2d",
+    "ConstantPad3d",
+    "ReflectionPad1d",
+    "ReflectionPad2d",
+    "ReflectionPad3d",
+    "ReplicationPad1d",
+    "ReplicationPad2d",
+    "ReplicationPad3d",
+    "ZeroPad1d",
+    "ZeroPad2d",
+    "ZeroPad3d",
+    "AdaptiveAvgPool1d",
+    "AdaptiveMaxPool1d",
+    "AdaptiveMaxPool2d",
+    "FractionalMaxPool2d",
+    "LPPool1d",
+    "LPPool2d",
+    "MaxUnpool1d",
+    "MaxUnpool2d",
+    "AlphaDropout",
+    "Dropout1d",
+    "Dropout2d",
+    "Dropout3d",
+    "FeatureAlphaDropout",
 ]

@@ -14,12 +14,14 @@ import warnings
 from .. import dtypes
 from .._tensor import Tensor
 from ..autograd import Function
+from ..ops.activations import written_back
 from ..ops.api import FUNCTIONAL
+from ..ops.dropouts import dropped
 from ..ops.elementwise import erf
 from ..ops.reductions import log_softmax as ops_log_softmax
 from ..ops.reductions import softmax as ops_softmax
 from ..ops.selection import where
-from ..tensors.creation import arange, rand_like
+from ..tensors.creation import arange
 from . import functional_activations
 from .functional_activations import __all__ as ACTIVATIONS
 from .functional_attention import multi_head_attention_forward, scaled_dot_product_attention
@@ -113,7 +115,8 @@ class LeakyRelu(Function):
 
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:  # noqa: A002
     """$\\max(0, x) + s \\min(0, x)$ elementwise, with slope $s$ = `negative_slope`."""
-    return _maybe_inplace(input, LeakyRelu.apply(input, negative_slope=negative_slope), inplace)
+    step = lambda a: LeakyRelu.apply(a, negative_slope=negative_slope)  # noqa: E731
+    return written_back(input, step, inplace)
 
 
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
@@ -172,7 +175,7 @@ class Silu(Function):
 
 def silu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
     """The sigmoid linear unit (swish) $x \\sigma(x)$ elementwise."""
-    return _maybe_inplace(input, Silu.apply(input), inplace)
+    return written_back(input, Silu.apply, inplace)
 
 
 class Elu(Function):
@@ -192,12 +195,17 @@ class Elu(Function):
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:  # noqa: A002
     """The exponential linear unit: $x$ for $x > 0$, else $\\alpha (e^x - 1)$."""
-    return _maybe_inplace(input, Elu.apply(input, alpha=alpha), inplace)
+    return written_back(input, lambda a: Elu.apply(a, alpha=alpha), inplace)
 
 
-def _maybe_inplace(input: Tensor, result: Tensor, inplace: bool) -> Tensor:  # noqa: A002
-    """`result`, written into `input` when `inplace` (PyTorch's `inplace=True`)."""
-    return input.copy_(result) if inplace else result
+def elu_(input: Tensor, alpha: float = 1.0) -> Tensor:  # noqa: A002
+    """`elu` written into `input`."""
+    return elu(input, alpha, inplace=True)
+
+
+def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:  # noqa: A002
+    """`leaky_relu` written into `input`."""
+    return leaky_relu(input, negative_slope, inplace=True)
 
 
 def dropout(
@@ -216,11 +224,7 @@ def dropout(
     """
     if not 0.0 <= p <= 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if not training or p == 0.0:
-        return input
-    scale = 0.0 if p == 1.0 else 1.0 / (1.0 - p)
-    mask = (rand_like(input) < 1.0 - p).to(input.dtype) * scale
-    return input.mul_(mask) if inplace else input * mask
+    return dropped(input, p, training, inplace=inplace)
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
@@ -353,9 +357,11 @@ __all__ = [
     "bilinear",
     "dropout",
     "elu",
+    "elu_",
     "embedding",
     "gelu",
     "leaky_relu",
+    "leaky_relu_",
     "linear",
     "log_softmax",
     "multi_head_attention_forward",

@@ -2,10 +2,29 @@
 """`minitorch.nn.functional`, as `torch.nn.functional`: activations, losses and layers as functions."""
 
 from .. import Tensor
+from ..ops.activations import celu as celu
+from ..ops.activations import celu_ as celu_
+from ..ops.activations import functional_relu_ as relu_
+from ..ops.activations import hardshrink as hardshrink
+from ..ops.activations import prelu as prelu
+from ..ops.activations import rrelu as rrelu
+from ..ops.activations import rrelu_ as rrelu_
+from ..ops.activations import selu as selu
+from ..ops.activations import selu_ as selu_
+from ..ops.activations import threshold as threshold
+from ..ops.activations import threshold_ as threshold_
 from ..ops.convolution import conv1d as conv1d
 from ..ops.convolution import conv2d as conv2d
-from ..ops.convolution import pad_constant as pad
 from ..ops.convolution import unfold as unfold
+from ..ops.dropouts import dropout1d as dropout1d
+from ..ops.dropouts import dropout2d as dropout2d
+from ..ops.dropouts import dropout3d as dropout3d
+from ..ops.dropouts import functional_alpha_dropout as alpha_dropout
+from ..ops.dropouts import functional_feature_alpha_dropout as feature_alpha_dropout
+from ..ops.fractional_pooling import fractional_max_pool2d as fractional_max_pool2d
+from ..ops.fractional_pooling import (
+    fractional_max_pool2d_with_indices as fractional_max_pool2d_with_indices,
+)
 from ..ops.losses import binary_cross_entropy as binary_cross_entropy
 from ..ops.losses import binary_cross_entropy_with_logits as binary_cross_entropy_with_logits
 from ..ops.losses import cross_entropy as cross_entropy
@@ -13,12 +32,25 @@ from ..ops.losses import nll_loss as nll_loss
 from ..ops.normalization import batch_norm as batch_norm
 from ..ops.normalization import layer_norm as layer_norm
 from ..ops.normalization import normalize as normalize
+from ..ops.padding import pad as pad
 from ..ops.pooling import adaptive_avg_pool1d as adaptive_avg_pool1d
 from ..ops.pooling import adaptive_avg_pool2d as adaptive_avg_pool2d
 from ..ops.pooling import avg_pool1d as avg_pool1d
 from ..ops.pooling import avg_pool2d as avg_pool2d
 from ..ops.pooling import max_pool1d as max_pool1d
 from ..ops.pooling import max_pool2d as max_pool2d
+from ..ops.pooling_more import adaptive_max_pool1d as adaptive_max_pool1d
+from ..ops.pooling_more import adaptive_max_pool2d as adaptive_max_pool2d
+from ..ops.pooling_more import adaptive_max_pool2d_with_indices as adaptive_max_pool2d_with_indices
+from ..ops.pooling_more import (
+    functional_adaptive_max_pool1d_with_indices as adaptive_max_pool1d_with_indices,
+)
+from ..ops.pooling_more import lp_pool1d as lp_pool1d
+from ..ops.pooling_more import lp_pool2d as lp_pool2d
+from ..ops.pooling_more import max_pool1d_with_indices as max_pool1d_with_indices
+from ..ops.pooling_more import max_pool2d_with_indices as max_pool2d_with_indices
+from ..ops.pooling_more import max_unpool1d as max_unpool1d
+from ..ops.pooling_more import max_unpool2d as max_unpool2d
 from ..ops.regression_losses import huber_loss as huber_loss
 from ..ops.regression_losses import l1_loss as l1_loss
 from ..ops.regression_losses import mse_loss as mse_loss
@@ -26,28 +58,18 @@ from ..ops.regression_losses import smooth_l1_loss as smooth_l1_loss
 from ..ops.unary import relu as relu
 from ..ops.unary import sigmoid as sigmoid
 from ..ops.unary import tanh as tanh
-from .functional_activations import celu as celu
-from .functional_activations import celu_ as celu_
 from .functional_activations import glu as glu
-from .functional_activations import hardshrink as hardshrink
 from .functional_activations import hardsigmoid as hardsigmoid
 from .functional_activations import hardswish as hardswish
 from .functional_activations import hardtanh as hardtanh
 from .functional_activations import hardtanh_ as hardtanh_
 from .functional_activations import logsigmoid as logsigmoid
 from .functional_activations import mish as mish
-from .functional_activations import prelu as prelu
 from .functional_activations import relu6 as relu6
-from .functional_activations import rrelu as rrelu
-from .functional_activations import rrelu_ as rrelu_
-from .functional_activations import selu as selu
-from .functional_activations import selu_ as selu_
 from .functional_activations import softplus as softplus
 from .functional_activations import softshrink as softshrink
 from .functional_activations import softsign as softsign
 from .functional_activations import tanhshrink as tanhshrink
-from .functional_activations import threshold as threshold
-from .functional_activations import threshold_ as threshold_
 from .functional_attention import multi_head_attention_forward as multi_head_attention_forward
 from .functional_attention import scaled_dot_product_attention as scaled_dot_product_attention
 
@@ -61,6 +83,9 @@ def dropout(input, p=0.5, training=True, inplace=False) -> Tensor:
 
 def elu(input, alpha=1.0, inplace=False) -> Tensor:
     """The exponential linear unit: $x$ for $x > 0$, else $\\alpha (e^x - 1)$."""
+
+def elu_(input, alpha=1.0) -> Tensor:
+    """`elu` written into `input`."""
 
 def embedding(
     input,
@@ -79,6 +104,9 @@ def gelu(input, approximate="none") -> Tensor:
 
 def leaky_relu(input, negative_slope=0.01, inplace=False) -> Tensor:
     """$\\max(0, x) + s \\min(0, x)$ elementwise, with slope $s$ = `negative_slope`."""
+
+def leaky_relu_(input, negative_slope=0.01) -> Tensor:
+    """`leaky_relu` written into `input`."""
 
 def linear(input, weight, bias=None) -> Tensor:
     """$y = x W^T + b$: `weight` has shape (out_features, in_features), as in PyTorch."""
@@ -102,6 +130,11 @@ def softmin(input, dim=None, _stacklevel=3, dtype=None) -> Tensor:
 __all__ = [
     "adaptive_avg_pool1d",
     "adaptive_avg_pool2d",
+    "adaptive_max_pool1d",
+    "adaptive_max_pool1d_with_indices",
+    "adaptive_max_pool2d",
+    "adaptive_max_pool2d_with_indices",
+    "alpha_dropout",
     "avg_pool1d",
     "avg_pool2d",
     "batch_norm",
@@ -114,8 +147,15 @@ __all__ = [
     "conv2d",
     "cross_entropy",
     "dropout",
+    "dropout1d",
+    "dropout2d",
+    "dropout3d",
     "elu",
+    "elu_",
     "embedding",
+    "feature_alpha_dropout",
+    "fractional_max_pool2d",
+    "fractional_max_pool2d_with_indices",
     "gelu",
     "glu",
     "hardshrink",
@@ -127,11 +167,18 @@ __all__ = [
     "l1_loss",
     "layer_norm",
     "leaky_relu",
+    "leaky_relu_",
     "linear",
     "log_softmax",
     "logsigmoid",
+    "lp_pool1d",
+    "lp_pool2d",
     "max_pool1d",
+    "max_pool1d_with_indices",
     "max_pool2d",
+    "max_pool2d_with_indices",
+    "max_unpool1d",
+    "max_unpool2d",
     "mish",
     "mse_loss",
     "multi_head_attention_forward",
@@ -142,6 +189,7 @@ __all__ = [
     "prelu",
     "relu",
     "relu6",
+    "relu_",
     "rrelu",
     "rrelu_",
     "scaled_dot_product_attention",

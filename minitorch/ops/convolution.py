@@ -484,15 +484,8 @@ class ConstantPadNd(Op):
         return grad_a
 
 
-@public("pad", torch=False, method=False, functional=True)
-def pad_constant(input: Tensor, pad: tuple, mode: str = "constant", value=None) -> Tensor:
-    """`input` padded with `value` (0 by default): `pad` = (left, right, top, bottom, ...),
-    starting from the last dimension; negative amounts crop.
-
-    >>> import minitorch
-    >>> minitorch.nn.functional.pad(minitorch.tensor([1.0, 2.0]), (1, 2))
-    tensor([0., 1., 2., 0., 0.])
-    """
+def check_pad_length(input: Tensor, pad) -> tuple:
+    """`pad` as a tuple, after PyTorch's checks of its length (pairs, at most two a dim)."""
     pad = tuple(pad)
     if len(pad) % 2 != 0:
         raise RuntimeError("Padding length must be divisible by 2")
@@ -501,10 +494,18 @@ def pad_constant(input: Tensor, pad: tuple, mode: str = "constant", value=None) 
             "Padding length should be less than or equal to two times the input dimension but "
             f"got padding length {len(pad)} and input of dimension {input.ndim}"
         )
-    if mode != "constant":
-        raise NotImplementedError(
-            f"pad: mode {mode!r} is not supported by minitorch (constant only)"
-        )
+    return pad
+
+
+def pad_constant(input: Tensor, pad: tuple, value=None) -> Tensor:
+    """`input` padded with `value` (0 by default): `pad` = (left, right, top, bottom, ...),
+    starting from the last dimension; negative amounts crop (`pad`'s constant mode).
+
+    >>> import minitorch
+    >>> minitorch.nn.functional.pad(minitorch.tensor([1.0, 2.0]), (1, 2))
+    tensor([0., 1., 2., 0., 0.])
+    """
+    pad = check_pad_length(input, pad)
     new_shape = pad_region(tuple(input.shape), pad)[0]
     if any(size < 0 for size in new_shape):
         raise RuntimeError("narrow(): length must be non-negative.")
@@ -514,4 +515,4 @@ def pad_constant(input: Tensor, pad: tuple, mode: str = "constant", value=None) 
 @public(method=False)
 def constant_pad_nd(input: Tensor, pad: tuple, value=0) -> Tensor:
     """`pad` in constant mode (`minitorch.constant_pad_nd`, as `torch.constant_pad_nd`)."""
-    return pad_constant(input, pad, "constant", value)
+    return pad_constant(input, pad, value)

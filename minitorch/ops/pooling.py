@@ -268,8 +268,10 @@ class AdaptiveAvgPool2D(Op):
 # ---------------------------------------------------------------------------
 
 
-def pool_param(value, name: str, fn: str, default=None) -> tuple:
-    """An int or a pair as a pair (`default` when None)."""
+def pool_param(
+    value, name: str, fn: str, default=None, text="a single int, or a tuple of two ints"
+):
+    """An int or a pair as a pair (`default` when None); `text` says what else was expected."""
     if value is None:
         return default
     if isinstance(value, int):
@@ -278,7 +280,7 @@ def pool_param(value, name: str, fn: str, default=None) -> tuple:
     if len(value) == 1:
         return value * 2
     if len(value) != 2:
-        raise RuntimeError(f"{fn}: {name} must either be a single int, or a tuple of two ints")
+        raise RuntimeError(f"{fn}: {name} must either be {text}")
     return value
 
 

@@ -7,13 +7,8 @@ from .. import functional
 from ..module import Module
 
 
-class Dropout(Module):
-    """Each element zeroed with probability `p` in training, the rest scaled by $1/(1-p)$.
-
-    >>> import minitorch
-    >>> minitorch.nn.Dropout(0.3)
-    Dropout(p=0.3, inplace=False)
-    """
+class DropoutNd(Module):
+    """The settings of a dropout: its probability `p` and whether it works in place."""
 
     def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
         super().__init__()
@@ -21,8 +16,17 @@ class Dropout(Module):
             raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
         self.p, self.inplace = p, inplace
 
-    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        return functional.dropout(input, self.p, self.training, self.inplace)
-
     def extra_repr(self) -> str:
         return f"p={self.p}, inplace={self.inplace}"
+
+
+class Dropout(DropoutNd):
+    """Each element zeroed with probability `p` in training, the rest scaled by $1/(1-p)$.
+
+    >>> import minitorch
+    >>> minitorch.nn.Dropout(0.3)
+    Dropout(p=0.3, inplace=False)
+    """
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return functional.dropout(input, self.p, self.training, self.inplace)

@@ -137,13 +137,8 @@ class AvgPool2d(AvgPoolNd):
         return self.pool(input, functional.avg_pool2d, self.divisor_override)
 
 
-class AdaptiveAvgPool2d(Module):
-    """Average pooling of (N, C, H, W) inputs to a fixed `output_size`.
-
-    >>> import minitorch
-    >>> minitorch.nn.AdaptiveAvgPool2d((5, 7))
-    AdaptiveAvgPool2d(output_size=(5, 7))
-    """
+class AdaptivePoolNd(Module):
+    """The setting of an adaptive pooling: its `output_size`."""
 
     def __init__(self, output_size) -> None:
         super().__init__()
@@ -151,6 +146,15 @@ class AdaptiveAvgPool2d(Module):
 
     def extra_repr(self) -> str:
         return f"output_size={self.output_size}"
+
+
+class AdaptiveAvgPool2d(AdaptivePoolNd):
+    """Average pooling of (N, C, H, W) inputs to a fixed `output_size`.
+
+    >>> import minitorch
+    >>> minitorch.nn.AdaptiveAvgPool2d((5, 7))
+    AdaptiveAvgPool2d(output_size=(5, 7))
+    """
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return functional.adaptive_avg_pool2d(input, self.output_size)

@@ -347,6 +347,8 @@ from .ops.statistics import std as std
 from .ops.statistics import var as var
 from .ops.strided_views import as_strided as as_strided
 from .ops.strided_views import frombuffer as frombuffer
+from .ops.transposed_convolution import conv_transpose1d as conv_transpose1d
+from .ops.transposed_convolution import conv_transpose2d as conv_transpose2d
 from .ops.unary import exp as exp
 from .ops.unary import log as log
 from .ops.unary import neg as neg
@@ -2291,6 +2293,8 @@ __all__ = [
     "contiguous_format",
     "conv1d",
     "conv2d",
+    "conv_transpose1d",
+    "conv_transpose2d",
     "copysign",
     "copysign_",
     "corrcoef",

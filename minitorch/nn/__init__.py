@@ -43,8 +43,10 @@ from .modules.activation import (
 from .modules.batchnorm import BatchNorm1d, BatchNorm2d
 from .modules.container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .modules.conv import Conv1d, Conv2d
+from .modules.conv_transpose import ConvTranspose1d, ConvTranspose2d
 from .modules.dropout import Dropout
 from .modules.flatten import Flatten, Unflatten
+from .modules.fold import Fold, Unfold
 from .modules.linear import Bilinear, Identity, Linear
 from .modules.loss import (
     BCELoss,
@@ -136,4 +138,8 @@ __all__ = [
     "Softsign",
     "Tanhshrink",
     "Threshold",
+    "ConvTranspose1d",
+    "ConvTranspose2d",
+    "Fold",
+    "Unfold",
 ]

@@ -23,6 +23,9 @@ from ..ops.regression_losses import huber_loss as huber_loss
 from ..ops.regression_losses import l1_loss as l1_loss
 from ..ops.regression_losses import mse_loss as mse_loss
 from ..ops.regression_losses import smooth_l1_loss as smooth_l1_loss
+from ..ops.transposed_convolution import conv_transpose1d as conv_transpose1d
+from ..ops.transposed_convolution import conv_transpose2d as conv_transpose2d
+from ..ops.transposed_convolution import fold as fold
 from ..ops.unary import relu as relu
 from ..ops.unary import sigmoid as sigmoid
 from ..ops.unary import tanh as tanh
@@ -110,10 +113,13 @@ __all__ = [
     "celu_",
     "conv1d",
     "conv2d",
+    "conv_transpose1d",
+    "conv_transpose2d",
     "cross_entropy",
     "dropout",
     "elu",
     "embedding",
+    "fold",
     "gelu",
     "glu",
     "hardshrink",

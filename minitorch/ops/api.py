@@ -55,6 +55,7 @@ from . import (  # noqa: F401 -- imported for their declarations
     special_functions,
     statistics,
     strided_views,
+    transposed_convolution,
     unary,
     views,
 )

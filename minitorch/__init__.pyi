@@ -319,6 +319,9 @@ from .ops.selection import searchsorted as searchsorted
 from .ops.selection import unique as unique
 from .ops.selection import unique_consecutive as unique_consecutive
 from .ops.selection import where as where
+from .ops.shuffles import channel_shuffle as channel_shuffle
+from .ops.shuffles import pixel_shuffle as pixel_shuffle
+from .ops.shuffles import pixel_unshuffle as pixel_unshuffle
 from .ops.sorting import argsort as argsort
 from .ops.sorting import kthvalue as kthvalue
 from .ops.sorting import median as median
@@ -2274,6 +2277,7 @@ __all__ = [
     "ceil_",
     "central_difference",
     "chain_matmul",
+    "channel_shuffle",
     "chunk",
     "clamp",
     "clamp_",
@@ -2547,6 +2551,8 @@ __all__ = [
     "optim",
     "outer",
     "permute",
+    "pixel_shuffle",
+    "pixel_unshuffle",
     "positive",
     "pow",
     "pow_",

@@ -41,6 +41,7 @@ from .modules.activation import (
     Threshold,
 )
 from .modules.batchnorm import BatchNorm1d, BatchNorm2d
+from .modules.channelshuffle import ChannelShuffle
 from .modules.container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .modules.conv import Conv1d, Conv2d
 from .modules.conv_transpose import ConvTranspose1d, ConvTranspose2d
@@ -59,9 +60,11 @@ from .modules.loss import (
     SmoothL1Loss,
 )
 from .modules.normalization import LayerNorm
+from .modules.pixelshuffle import PixelShuffle, PixelUnshuffle
 from .modules.pooling import AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d
 from .modules.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .modules.sparse import Embedding
+from .modules.upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 from .parameter import Buffer, Parameter, ScalarParameter
 
 __all__ = [
@@ -142,4 +145,10 @@ __all__ = [
     "ConvTranspose2d",
     "Fold",
     "Unfold",
+    "ChannelShuffle",
+    "PixelShuffle",
+    "PixelUnshuffle",
+    "Upsample",
+    "UpsamplingBilinear2d",
+    "UpsamplingNearest2d",
 ]

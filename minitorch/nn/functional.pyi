@@ -6,6 +6,10 @@ from ..ops.convolution import conv1d as conv1d
 from ..ops.convolution import conv2d as conv2d
 from ..ops.convolution import pad_constant as pad
 from ..ops.convolution import unfold as unfold
+from ..ops.interpolation import interpolate as interpolate
+from ..ops.interpolation import upsample as upsample
+from ..ops.interpolation import upsample_bilinear as upsample_bilinear
+from ..ops.interpolation import upsample_nearest as upsample_nearest
 from ..ops.losses import binary_cross_entropy as binary_cross_entropy
 from ..ops.losses import binary_cross_entropy_with_logits as binary_cross_entropy_with_logits
 from ..ops.losses import cross_entropy as cross_entropy
@@ -23,6 +27,9 @@ from ..ops.regression_losses import huber_loss as huber_loss
 from ..ops.regression_losses import l1_loss as l1_loss
 from ..ops.regression_losses import mse_loss as mse_loss
 from ..ops.regression_losses import smooth_l1_loss as smooth_l1_loss
+from ..ops.shuffles import channel_shuffle as channel_shuffle
+from ..ops.shuffles import pixel_shuffle as pixel_shuffle
+from ..ops.shuffles import pixel_unshuffle as pixel_unshuffle
 from ..ops.transposed_convolution import conv_transpose1d as conv_transpose1d
 from ..ops.transposed_convolution import conv_transpose2d as conv_transpose2d
 from ..ops.transposed_convolution import fold as fold
@@ -111,6 +118,7 @@ __all__ = [
     "binary_cross_entropy_with_logits",
     "celu",
     "celu_",
+    "channel_shuffle",
     "conv1d",
     "conv2d",
     "conv_transpose1d",
@@ -128,6 +136,7 @@ __all__ = [
     "hardtanh",
     "hardtanh_",
     "huber_loss",
+    "interpolate",
     "l1_loss",
     "layer_norm",
     "leaky_relu",
@@ -142,6 +151,8 @@ __all__ = [
     "normalize",
     "one_hot",
     "pad",
+    "pixel_shuffle",
+    "pixel_unshuffle",
     "prelu",
     "relu",
     "relu6",
@@ -162,4 +173,7 @@ __all__ = [
     "threshold",
     "threshold_",
     "unfold",
+    "upsample",
+    "upsample_bilinear",
+    "upsample_nearest",
 ]

@@ -1,0 +1,339 @@
+"""Resizing by interpolation: `interpolate` (`nn.functional`) and its deprecated forms.
+
+Every mode is separable: along each spatial dim, output position $i$ reads a
+few input positions (taps) $j_t(i)$ with weights $w_t(i)$,
+$y[\\ldots, i, \\ldots] = \\sum_t w_t(i)\\, x[\\ldots, j_t(i), \\ldots]$: one tap of
+weight 1 for the nearest modes, two for linear, four for cubic. `Upsample`
+applies the taps dim after dim (`index_select`, a product, a sum) and its
+backward adds each gradient back to the taps it came from (`index_add_`), in
+reverse order. The tables of taps follow PyTorch's CPU kernels: the same
+source coordinates (`source_scale`), the nearest modes' index computed in
+float32 as PyTorch computes it, and the cubic convolution with $A = -0.75$.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+import warnings
+from typing import TYPE_CHECKING
+
+from ..autograd.graph import GraphContext
+from ..dtypes import float32, int64
+from ..tensors.creation import tensor, zeros
+from .functions import Op
+from .gather import index_select
+from .pooling import adaptive_avg_pool1d, adaptive_avg_pool2d
+from .public import public
+
+if TYPE_CHECKING:
+    from .._tensor import Tensor
+
+MODES = {  # mode -> spatial dims it takes (None: any of 1, 2, 3)
+    "nearest": None,
+    "nearest-exact": None,
+    "area": None,
+    "linear": 1,
+    "bilinear": 2,
+    "bicubic": 2,
+    "trilinear": 3,
+}
+NODE_KINDS = {
+    "nearest": "UpsampleNearest",
+    "nearest-exact": "UpsampleNearestExact",
+    "linear": "UpsampleLinear",
+    "bilinear": "UpsampleBilinear",
+    "bicubic": "UpsampleBicubic",
+    "trilinear": "UpsampleTrilinear",
+}
+CUBIC_A = -0.75  # PyTorch's (and OpenCV's) cubic convolution parameter
+
+
+def f32(value: float) -> float:
+    """`value` rounded to float32 (PyTorch computes the nearest modes' index in float)."""
+    return struct.unpack("f", struct.pack("f", value))[0]
+
+
+def source_scale(size: int, out: int, align_corners: bool, scale, single: bool) -> float:
+    """Input positions per output position: $(L - 1) / (o - 1)$ with aligned corners,
+    else $1 / s$ for a given scale factor $s$, else $L / o$ (`single`: in float32)."""
+    if align_corners:
+        return (size - 1) / (out - 1) if out > 1 else 0.0
+    if scale is not None and scale > 0:
+        return f32(1.0 / scale) if single else 1.0 / scale
+    return f32(f32(size) / out) if single else size / out
+
+
+def nearest_taps(size: int, out: int, scale, exact: bool, single: bool) -> list:
+    """$j(i) = \\min(\\lfloor i r \\rfloor, L - 1)$ (`exact`: $\\lfloor (i + 1/2) r \\rfloor$),
+    computed in float32 as PyTorch computes it."""
+    r = f32(source_scale(size, out, False, scale, single))
+    if exact:
+        index = [min(math.floor(f32((i + 0.5) * r)), size - 1) for i in range(out)]
+    else:
+        index = [min(math.floor(f32(i * r)), size - 1) for i in range(out)]
+    return [(index, None)]
+
+
+def source_index(r: float, i: int, align_corners: bool, cubic: bool) -> float:
+    """The input coordinate of output position $i$: $r i$ with aligned corners, else
+    $r (i + 1/2) - 1/2$ (at least 0 unless `cubic`)."""
+    if align_corners:
+        return r * i
+    x = r * (i + 0.5) - 0.5
+    return x if cubic or x >= 0 else 0.0
+
+
+def split(x: float, size: int) -> tuple[int, float]:
+    """The input position below `x` (at most L - 1) and how far past it `x` is, in [0, 1]."""
+    j = min(math.floor(x), size - 1)
+    return j, min(max(x - j, 0.0), 1.0)
+
+
+def linear_taps(size: int, out: int, align_corners: bool, scale) -> list:
+    """$(1 - \\lambda) x_j + \\lambda x_{j + 1}$ (the last position has no right neighbour);
+    equal sizes copy, whatever the scale factor, as PyTorch."""
+    if size == out:
+        return [(list(range(out)), None)]
+    r = source_scale(size, out, align_corners, scale, False)
+    left, right, weights = [], [], []
+    for i in range(out):
+        j, lam = split(source_index(r, i, align_corners, False), size)
+        left.append(j)
+        right.append(j + 1 if j < size - 1 else j)
+        weights.append(lam)
+    return [(left, [1.0 - w for w in weights]), (right, weights)]
+
+
+def cubic_weights(t: float) -> tuple:
+    """Keys' cubic convolution at distances $t + 1, t, 1 - t, 2 - t$."""
+    a = CUBIC_A
+
+    def near(x: float) -> float:  # |x| <= 1
+        return ((a + 2) * x - (a + 3)) * x * x + 1
+
+    def far(x: float) -> float:  # 1 < |x| < 2
+        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+
+    return far(t + 1), near(t), near(1 - t), far(2 - t)
+
+
+def cubic_taps(size: int, out: int, align_corners: bool, scale) -> list:
+    """Four taps $j - 1 \\ldots j + 2$ around the source coordinate, clamped to the input."""
+    r = source_scale(size, out, align_corners, scale, False)
+    taps = [([], []) for _ in range(4)]
+    for i in range(out):
+        j, t = split(source_index(r, i, align_corners, True), size)
+        for k, w in enumerate(cubic_weights(t)):
+            taps[k][0].append(max(min(j - 1 + k, size - 1), 0))
+            taps[k][1].append(w)
+    return taps
+
+
+def along(t: Tensor, dim: int) -> tuple:
+    """The shape that lays a vector along `dim` of `t`, broadcast over the others."""
+    return (-1,) + (1,) * (t.ndim - 1 - dim)
+
+
+class Upsample(Op):
+    """$y = \\sum_t w_t\\, x[j_t]$ along each spatial dim in turn; `tables` holds each dim's
+    taps (index, weight or None) as tensors."""
+
+    @classmethod
+    def node_name(cls, x, tables, kind) -> str:
+        return kind
+
+    @staticmethod
+    def forward(ctx: GraphContext, x: Tensor, tables: list, kind: str) -> Tensor:
+        ctx.tables, ctx.sizes = tables, []
+        for d, taps in enumerate(tables):
+            dim = 2 + d
+            ctx.sizes.append(x.shape[dim])
+            out = None
+            for index, weight in taps:
+                part = index_select(x, dim, index)
+                if weight is not None:
+                    part = part * weight.view(along(x, dim))
+                out = part if out is None else out + part
+            x = out
+        return x.contiguous()
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
+        """Each output's gradient, times each tap's weight, added to the tap's input"""
+        for d in reversed(range(len(ctx.tables))):
+            dim = 2 + d
+            shape = list(grad.shape)
+            shape[dim] = ctx.sizes[d]
+            out = zeros(*shape, dtype=grad.dtype, device=grad.device)
+            for index, weight in ctx.tables[d]:
+                part = grad if weight is None else grad * weight.view(along(grad, dim))
+                out.index_add_(dim, index, part)
+            grad = out
+        return grad
+
+
+def taps_as_tensors(taps: list, x: Tensor) -> list:
+    return [
+        (
+            tensor(index, dtype=int64, device=x.device),
+            None if weight is None else tensor(weight, dtype=x.dtype, device=x.device),
+        )
+        for index, weight in taps
+    ]
+
+
+def sizes_and_scales(x: Tensor, size, scale_factor, recompute: bool | None) -> tuple:
+    """PyTorch's reading of `size` / `scale_factor`: the output's spatial sizes, and the
+    scale factors the kernels use (None where they use the sizes' ratio)."""
+    dims = x.ndim - 2
+    spatial = list(x.shape[2:])
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    if size is not None:
+        if isinstance(size, (list, tuple)):
+            if len(size) != dims:
+                raise ValueError(
+                    "Input and output must have the same number of spatial dimensions, but got "
+                    f"input with spatial dimensions of {spatial} and output size of {size}. "
+                    "Please provide input tensor in (N, C, d1, d2, ...,dK) format and "
+                    "output size in (o1, o2, ...,oK) format."
+                )
+            if not all(isinstance(n, int) and not isinstance(n, bool) for n in size):
+                raise TypeError(
+                    "expected size to be one of int or Tuple[int] or Tuple[int, int] or "
+                    "Tuple[int, int, int], but got size with types "
+                    f"{[type(n) for n in size]}"
+                )
+        if recompute:
+            raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+        return (list(size) if isinstance(size, (list, tuple)) else [size] * dims), [None] * dims
+    if scale_factor is None:
+        raise ValueError("either size or scale_factor should be defined")
+    if isinstance(scale_factor, (list, tuple)):
+        if len(scale_factor) != dims:
+            raise ValueError(
+                "Input and scale_factor must have the same number of spatial dimensions, but "
+                f"got input with spatial dimensions of {spatial} and scale_factor of shape "
+                f"{scale_factor}. Please provide input tensor in (N, C, d1, d2, ...,dK) format "
+                "and scale_factor in (s1, s2, ...,sK) format."
+            )
+        scales = [float(s) for s in scale_factor]
+    else:
+        scales = [float(scale_factor)] * dims
+    sizes = [math.floor(n * s) for n, s in zip(spatial, scales, strict=True)]
+    return sizes, ([None] * dims if recompute else scales)
+
+
+def check_sizes(x: Tensor, sizes: list) -> None:
+    """PyTorch's message for an empty input or output."""
+    if min(sizes) > 0 and min(x.shape[2:]) > 0:
+        return
+    names = ("D", "H", "W")[3 - len(sizes) :]
+    given = ", ".join(f"{n}: {s}" for n, s in zip(names, x.shape[2:], strict=True))
+    wanted = ", ".join(f"{n}: {s}" for n, s in zip(names, sizes, strict=True))
+    joint = " and" if len(sizes) == 1 else ""  # PyTorch's wording differs by dims
+    raise RuntimeError(
+        f"Input and output sizes should be greater than 0, but got input ({given}){joint} "
+        f"output ({wanted})"
+    )
+
+
+def mode_error(x: Tensor, mode: str) -> Exception:
+    """PyTorch's error for a mode that does not take `x`'s number of dims, or no mode."""
+    if mode in ("linear", "bilinear", "trilinear") and x.ndim in (3, 4, 5):
+        wanted = {1: "3D", 2: "4D", 3: "5D"}[MODES[mode]]
+        return NotImplementedError(f"Got {x.ndim}D input, but {mode} mode needs {wanted} input")
+    return NotImplementedError(
+        "Input Error: Only 3D, 4D and 5D input Tensors supported"
+        f" (got {x.ndim}D) for the modes: nearest | linear | bilinear | bicubic | trilinear |"
+        f" lanczos | area | nearest-exact (got {mode})"
+    )
+
+
+@public(torch=False, method=False, functional=True)
+def interpolate(
+    input: Tensor,  # noqa: A002
+    size=None,
+    scale_factor=None,
+    mode: str = "nearest",
+    align_corners: bool | None = None,
+    recompute_scale_factor: bool | None = None,
+    antialias: bool = False,
+) -> Tensor:
+    """`input` (N, C, *spatial) resized to `size`, or by `scale_factor`, with `mode` nearest,
+    nearest-exact, area (adaptive average pooling), linear (3-D), bilinear or bicubic (4-D),
+    trilinear (5-D). `align_corners`: the corner pixels' centres map onto each other, else
+    their outer edges do.
+
+    >>> import minitorch
+    >>> import minitorch.nn.functional as F
+    >>> F.interpolate(minitorch.tensor([[[0.0, 1.0]]]), size=4, mode="linear")
+    tensor([[[0.0000, 0.2500, 0.7500, 1.0000]]])
+    """
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError(
+                "align_corners option can only be set with the "
+                "interpolating modes: linear | bilinear | bicubic | trilinear"
+            )
+    elif align_corners is None:
+        align_corners = False
+    sizes, scales = sizes_and_scales(input, size, scale_factor, recompute_scale_factor)
+    if antialias:
+        if not (mode in ("bilinear", "bicubic") and input.ndim == 4):
+            raise ValueError(
+                "Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and "
+                "requires a 4-D tensor as input"
+            )
+        raise NotImplementedError("interpolate: minitorch has no antialias=True filter")
+    dims = MODES.get(mode, 0)
+    if mode not in MODES or input.ndim not in (3, 4, 5) or dims not in (None, input.ndim - 2):
+        raise mode_error(input, mode)
+    check_sizes(input, sizes)
+    if mode == "area":
+        if input.ndim == 5:
+            raise NotImplementedError("interpolate: minitorch has no adaptive_avg_pool3d")
+        pool = adaptive_avg_pool1d if input.ndim == 3 else adaptive_avg_pool2d
+        return pool(input, sizes[0] if input.ndim == 3 else tuple(sizes))
+    single = input.dtype is float32
+    tables = []
+    for n, out, scale in zip(input.shape[2:], sizes, scales, strict=True):
+        if mode in ("nearest", "nearest-exact"):
+            taps = nearest_taps(n, out, scale, mode == "nearest-exact", single)
+        elif mode == "bicubic":
+            taps = cubic_taps(n, out, align_corners, scale)
+        else:
+            taps = linear_taps(n, out, align_corners, scale)
+        tables.append(taps_as_tensors(taps, input))
+    kind = f"{NODE_KINDS[mode]}{input.ndim - 2}DBackward0"
+    return Upsample.apply(input, tables=tables, kind=kind)
+
+
+def deprecated(name: str) -> None:
+    warnings.warn(
+        f"`nn.functional.{name}` is deprecated. Use `nn.functional.interpolate` instead.",
+        stacklevel=3,
+    )
+
+
+@public(torch=False, method=False, functional=True)
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):  # noqa: A002
+    """`interpolate` under its old name (deprecated: warns, as PyTorch)."""
+    deprecated("upsample")
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+@public(torch=False, method=False, functional=True)
+def upsample_nearest(input, size=None, scale_factor=None):  # noqa: A002
+    """`interpolate(..., mode="nearest")` (deprecated: warns, as PyTorch)."""
+    deprecated("upsample_nearest")
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+@public(torch=False, method=False, functional=True)
+def upsample_bilinear(input, size=None, scale_factor=None):  # noqa: A002
+    """`interpolate(..., mode="bilinear", align_corners=True)` (deprecated: warns, as
+    PyTorch)."""
+    deprecated("upsample_bilinear")
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)

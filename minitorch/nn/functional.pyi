@@ -6,6 +6,8 @@ from ..ops.convolution import conv1d as conv1d
 from ..ops.convolution import conv2d as conv2d
 from ..ops.convolution import pad_constant as pad
 from ..ops.convolution import unfold as unfold
+from ..ops.grid_sampling import affine_grid as affine_grid
+from ..ops.grid_sampling import grid_sample as grid_sample
 from ..ops.interpolation import interpolate as interpolate
 from ..ops.interpolation import upsample as upsample
 from ..ops.interpolation import upsample_bilinear as upsample_bilinear
@@ -110,6 +112,7 @@ def softmin(input, dim=None, _stacklevel=3, dtype=None) -> Tensor:
 __all__ = [
     "adaptive_avg_pool1d",
     "adaptive_avg_pool2d",
+    "affine_grid",
     "avg_pool1d",
     "avg_pool2d",
     "batch_norm",
@@ -130,6 +133,7 @@ __all__ = [
     "fold",
     "gelu",
     "glu",
+    "grid_sample",
     "hardshrink",
     "hardsigmoid",
     "hardswish",

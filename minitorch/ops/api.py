@@ -31,6 +31,7 @@ from . import (  # noqa: F401 -- imported for their declarations
     frequencies,
     gamma_functions,
     gather,
+    grid_sampling,
     indexing,
     inplace,
     integer_math,

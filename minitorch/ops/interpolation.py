@@ -4,11 +4,12 @@ Every mode is separable: along each spatial dim, output position $i$ reads a
 few input positions (taps) $j_t(i)$ with weights $w_t(i)$,
 $y[\\ldots, i, \\ldots] = \\sum_t w_t(i)\\, x[\\ldots, j_t(i), \\ldots]$: one tap of
 weight 1 for the nearest modes, two for linear, four for cubic. `Upsample`
-applies the taps dim after dim (`index_select`, a product, a sum) and its
-backward adds each gradient back to the taps it came from (`index_add_`), in
-reverse order. The tables of taps follow PyTorch's CPU kernels: the same
-source coordinates (`source_scale`), the nearest modes' index computed in
-float32 as PyTorch computes it, and the cubic convolution with $A = -0.75$.
+applies the taps dim after dim (`index_select`, a product, a sum). Its
+backward gathers too: each input position's gradient is read from the outputs
+that read it (`inverse_taps`), dim after dim in reverse order. The tables of
+taps follow PyTorch's CPU kernels: the same source coordinates
+(`source_scale`), the nearest modes' index computed in float32 as PyTorch
+computes it, and the cubic convolution with $A = -0.75$.
 """
 
 from __future__ import annotations
@@ -19,12 +20,13 @@ import warnings
 from typing import TYPE_CHECKING
 
 from ..autograd.graph import GraphContext
-from ..dtypes import float32, int64
-from ..tensors.creation import tensor, zeros
+from ..dtypes import bool_, float32, int64
+from ..tensors.creation import tensor
 from .functions import Op
 from .gather import index_select
 from .pooling import adaptive_avg_pool1d, adaptive_avg_pool2d
 from .public import public
+from .selection import where
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -135,9 +137,40 @@ def along(t: Tensor, dim: int) -> tuple:
     return (-1,) + (1,) * (t.ndim - 1 - dim)
 
 
+def inverse_taps(taps: list, size: int) -> list:
+    """The taps of the backward: for each input position, the outputs that read it and their
+    weights, as taps (index, weight, and where a position has fewer: a mask)."""
+    readers = [[] for _ in range(size)]
+    for index, weight in taps:
+        for i, j in enumerate(index):
+            readers[j].append((i, 1.0 if weight is None else weight[i]))
+    found = []
+    for k in range(max(len(r) for r in readers)):
+        has = [k < len(r) for r in readers]
+        index = [r[k][0] if h else 0 for r, h in zip(readers, has, strict=True)]
+        weight = [r[k][1] if h else 0.0 for r, h in zip(readers, has, strict=True)]
+        ones = all(w == 1.0 for w in weight)
+        found.append((index, None if ones else weight, None if all(has) else has))
+    return found
+
+
+def read_taps(x: Tensor, dim: int, taps: list) -> Tensor:
+    """$\\sum_t w_t\\, x[j_t]$ along `dim` (the taps' masks, where given, keep only their
+    positions: 0 elsewhere, whatever $x$ holds)."""
+    out = None
+    for index, weight, mask in taps:
+        part = index_select(x, dim, index)
+        if weight is not None:
+            part = part * weight.view(along(x, dim))
+        if mask is not None:
+            part = where(mask.view(along(x, dim)), part, 0.0)
+        out = part if out is None else out + part
+    return out
+
+
 class Upsample(Op):
     """$y = \\sum_t w_t\\, x[j_t]$ along each spatial dim in turn; `tables` holds each dim's
-    taps (index, weight or None) as tensors."""
+    taps and the backward's (index, weight or None, mask or None) as tensors."""
 
     @classmethod
     def node_name(cls, x, tables, kind) -> str:
@@ -145,41 +178,28 @@ class Upsample(Op):
 
     @staticmethod
     def forward(ctx: GraphContext, x: Tensor, tables: list, kind: str) -> Tensor:
-        ctx.tables, ctx.sizes = tables, []
-        for d, taps in enumerate(tables):
-            dim = 2 + d
-            ctx.sizes.append(x.shape[dim])
-            out = None
-            for index, weight in taps:
-                part = index_select(x, dim, index)
-                if weight is not None:
-                    part = part * weight.view(along(x, dim))
-                out = part if out is None else out + part
-            x = out
+        ctx.tables = tables
+        for d, (taps, _) in enumerate(tables):
+            x = read_taps(x, 2 + d, taps)
         return x.contiguous()
 
     @staticmethod
     def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
-        """Each output's gradient, times each tap's weight, added to the tap's input"""
+        """Each input's gradient gathered from the outputs that read it, times their weights"""
         for d in reversed(range(len(ctx.tables))):
-            dim = 2 + d
-            shape = list(grad.shape)
-            shape[dim] = ctx.sizes[d]
-            out = zeros(*shape, dtype=grad.dtype, device=grad.device)
-            for index, weight in ctx.tables[d]:
-                part = grad if weight is None else grad * weight.view(along(grad, dim))
-                out.index_add_(dim, index, part)
-            grad = out
+            grad = read_taps(grad, 2 + d, ctx.tables[d][1])
         return grad
 
 
 def taps_as_tensors(taps: list, x: Tensor) -> list:
+    """(index, weight, mask) lists as tensors on `x`'s device (None stays None)."""
+    kinds = (int64, x.dtype, bool_)
     return [
-        (
-            tensor(index, dtype=int64, device=x.device),
-            None if weight is None else tensor(weight, dtype=x.dtype, device=x.device),
+        tuple(
+            None if values is None else tensor(values, dtype=kind, device=x.device)
+            for values, kind in zip(tap, kinds, strict=True)
         )
-        for index, weight in taps
+        for tap in taps
     ]
 
 
@@ -305,7 +325,9 @@ def interpolate(
             taps = cubic_taps(n, out, align_corners, scale)
         else:
             taps = linear_taps(n, out, align_corners, scale)
-        tables.append(taps_as_tensors(taps, input))
+        backward = inverse_taps(taps, n)
+        forward = [(index, weight, None) for index, weight in taps]
+        tables.append((taps_as_tensors(forward, input), taps_as_tensors(backward, input)))
     kind = f"{NODE_KINDS[mode]}{input.ndim - 2}DBackward0"
     return Upsample.apply(input, tables=tables, kind=kind)
 

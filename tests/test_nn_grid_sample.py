@@ -114,6 +114,15 @@ def test_affine_grid_gradient_passes_central_differences():
     assert grad_check(lambda t: F.affine_grid(t, (2, 1, 3, 4), align_corners=False), theta)
 
 
+def test_grid_sample_of_an_empty_batch_is_empty():
+    x = minitorch.zeros(0, 2, 3, 3, requires_grad=True)
+    grid = minitorch.zeros(0, 4, 5, 2, requires_grad=True)
+    out = F.grid_sample(x, grid, align_corners=False)
+    assert out.shape == (0, 2, 4, 5)
+    out.sum().backward()
+    assert x.grad.shape == x.shape and grid.grad.shape == grid.shape
+
+
 def test_identity_affine_grid_samples_the_input_back():
     x = minitorch.tensor(case_rng("identity").normal(size=(2, 3, 4, 5)))
     theta = minitorch.eye(2, 3, dtype=minitorch.float64).expand(2, 2, 3)

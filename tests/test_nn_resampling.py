@@ -221,6 +221,23 @@ INTERPOLATE_ERRORS = [
 ]
 
 
+@pytest.mark.parametrize("mode", ["nearest", "linear", "bilinear", "bicubic", "area"])
+@pytest.mark.parametrize("dims", [1, 2])
+def test_interpolate_of_integers_is_refused_as_torch_refuses_it(torch, mode, dims):
+    shape = (1, 2) + (3,) * dims
+    same_error(
+        lambda lib: lib.nn.functional.interpolate(
+            lib.zeros(shape, dtype=lib.int64), size=5, mode=mode
+        )
+    )
+
+
+def test_interpolate_of_an_empty_batch_is_empty():
+    out = F.interpolate(minitorch.zeros(0, 2, 3, 3, requires_grad=True), size=5, mode="bicubic")
+    assert out.shape == (0, 2, 5, 5)
+    out.sum().backward()
+
+
 @pytest.mark.parametrize("shape, kwargs", INTERPOLATE_ERRORS)
 def test_interpolate_errors_are_torchs(torch, shape, kwargs):
     same_error(lambda lib: lib.nn.functional.interpolate(lib.zeros(shape), **kwargs))

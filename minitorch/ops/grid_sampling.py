@@ -73,7 +73,7 @@ class AffineGridGenerator(Op):
     @staticmethod
     def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
         """$\\partial \\theta_n = g_n^T B$"""
-        rows = grad.reshape(grad.shape[0], -1, grad.shape[-1])
+        rows = grad.reshape(grad.shape[0], ctx.base.shape[0], grad.shape[-1])
         return rows.transpose(1, 2) @ ctx.base
 
 
@@ -181,10 +181,10 @@ def taps(ix: Tensor, iy: Tensor, height: int, width: int, mode: str) -> list:
     for cx, cy, weight, by_x, by_y in corners:
         inside = ((cx >= 0) & (cx <= width - 1) & (cy >= 0) & (cy <= height - 1)).to(ix.dtype)
         index = cy.clamp(0, height - 1) * width + cx.clamp(0, width - 1)
-        n = ix.shape[0]
-        inside = inside.reshape(n, -1)
+        flat = (ix.shape[0], ix.shape[1] * ix.shape[2])  # (N, P), P possibly 0
+        inside = inside.reshape(flat)
         found.append(
-            (index.to(int64).reshape(n, -1), inside, weight.reshape(n, -1) * inside, by_x, by_y)
+            (index.to(int64).reshape(flat), inside, weight.reshape(flat) * inside, by_x, by_y)
         )
     return found
 
@@ -219,7 +219,7 @@ class GridSampler2D(Op):
         n, c, height, width = x.shape
         ix, gx = source_coordinates(grid[..., 0], width, padding_mode, align_corners)
         iy, gy = source_coordinates(grid[..., 1], height, padding_mode, align_corners)
-        g = grad.reshape(n, c, -1)
+        g = grad.reshape(n, c, grid.shape[1] * grid.shape[2])
         planes = x.reshape(n, c, height * width)
         grad_x = zeros(n, c, height * width, dtype=x.dtype, device=x.device)
         by_x = by_y = zeros(n, g.shape[2], dtype=x.dtype, device=x.device)
@@ -228,8 +228,8 @@ class GridSampler2D(Op):
             grad_x.scatter_add_(2, spread, g * weight.unsqueeze(1))
             if dx is not None:
                 seen = (g * planes.gather(2, spread)).sum(1) * inside
-                by_x = by_x + seen * dx.reshape(n, -1)
-                by_y = by_y + seen * dy.reshape(n, -1)
+                by_x = by_x + seen * dx.reshape(seen.shape)
+                by_y = by_y + seen * dy.reshape(seen.shape)
         grad_grid = stack([by_x.view(ix.shape) * gx, by_y.view(iy.shape) * gy], dim=-1)
         return grad_x.view(x.shape), grad_grid
 

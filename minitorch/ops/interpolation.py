@@ -48,6 +48,16 @@ NODE_KINDS = {
     "bicubic": "UpsampleBicubic",
     "trilinear": "UpsampleTrilinear",
 }
+# the CPU kernel whose name PyTorch's error for an integer input gives: mode -> (by dims)
+KERNEL_NAMES = {
+    "nearest": ("compute_indices_weights_nearest", "upsample_nearest2d_channels_last"),
+    "nearest-exact": ("compute_indices_weights_nearest", "upsample_nearest2d_channels_last"),
+    "linear": ("compute_indices_weights_linear",) * 2,
+    "bilinear": ("upsample_bilinear2d_channels_last",) * 2,
+    "trilinear": ("compute_indices_weights_linear",) * 2,
+    "bicubic": ("compute_indices_weights_cubic",) * 2,
+    "area": ("adaptive_avg_pool2d",) * 2,
+}
 CUBIC_A = -0.75  # PyTorch's (and OpenCV's) cubic convolution parameter
 
 
@@ -311,6 +321,11 @@ def interpolate(
     if mode not in MODES or input.ndim not in (3, 4, 5) or dims not in (None, input.ndim - 2):
         raise mode_error(input, mode)
     check_sizes(input, sizes)
+    if not input.dtype.is_floating_point:
+        kernel = KERNEL_NAMES[mode][input.ndim == 4]
+        raise NotImplementedError(
+            f"\"{kernel}\" not implemented for '{input.dtype.torch_scalar_name}'"
+        )
     if mode == "area":
         if input.ndim == 5:
             raise NotImplementedError("interpolate: minitorch has no adaptive_avg_pool3d")

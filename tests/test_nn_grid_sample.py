@@ -1,5 +1,5 @@
 """Spatial transformers against torch: `affine_grid` (2-D and 3-D) and `grid_sample` (2-D;
-bilinear and nearest, padding zeros, border and reflection, with and without aligned
+bilinear, nearest and bicubic, padding zeros, border and reflection, with and without aligned
 corners): values, node names and the gradients of the input, the grid and theta.
 
 The answers are torch's, recorded in tests/data/test_nn_grid_sample.json
@@ -19,7 +19,7 @@ import minitorch.nn.functional as F
 from minitorch.autograd import grad_check
 
 TOLERANCE = {"float64": 1e-10, "float32": 2e-5}
-MODES = ["bilinear", "nearest"]
+MODES = ["bilinear", "nearest", "bicubic"]
 PADDINGS = ["zeros", "border", "reflection"]
 # (theta shape, size)
 AFFINE_GRIDS = [((2, 2, 3), (2, 3, 4, 5)), ((1, 3, 4), (1, 2, 2, 3, 4)), ((2, 2, 3), (2, 1, 1, 3))]
@@ -99,13 +99,14 @@ def test_grid_sample_by_hand():
     assert out.item() == pytest.approx(10.0 / 4)
 
 
+@pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
 @pytest.mark.parametrize("padding_mode", PADDINGS)
 @pytest.mark.parametrize("align_corners", [False, True])
-def test_grid_sample_gradients_pass_central_differences(padding_mode, align_corners):
+def test_grid_sample_gradients_pass_central_differences(mode, padding_mode, align_corners):
     rng = case_rng("central", padding_mode, align_corners)
     x = minitorch.tensor(rng.normal(size=(1, 2, 3, 4)), requires_grad=True)
     grid = minitorch.tensor(rng.uniform(-1.4, 1.4, size=(1, 3, 2, 2)), requires_grad=True)
-    settings = {"padding_mode": padding_mode, "align_corners": align_corners}
+    settings = {"mode": mode, "padding_mode": padding_mode, "align_corners": align_corners}
     assert grad_check(lambda x, grid: F.grid_sample(x, grid, **settings), x, grid)
 
 

@@ -9,7 +9,9 @@ are unnormalized to pixel units (corners at the outer pixels' centres with
 `align_corners`, else at their outer edges), moved by the padding mode
 (clamped to the border, or reflected back inside), and read from the four
 pixels around it with bilinear weights (or from the nearest one, ties to
-even). Pixels outside the input read 0. Each tap is a `gather` of the
+even; or from the 4 x 4 around it with the cubic convolution of `interpolate`,
+each tap moved by the padding mode on its own). Pixels outside the input read
+0. Each tap is a `gather` of the
 input's planes; the input's gradient adds each output's gradient back
 through the same taps (`scatter_add_`), and the grid's is the derivative of
 the bilinear weights times each tap's value, chained through the padding
@@ -25,6 +27,7 @@ from ..autograd.graph import GraphContext
 from ..dtypes import int64
 from ..tensors.creation import linspace, ones, zeros
 from .functions import Op
+from .interpolation import CUBIC_A, cubic_weights
 from .joins import stack
 from .public import public
 from .selection import where
@@ -146,28 +149,69 @@ def reflected(coord: Tensor, low2: int, high2: int) -> tuple[Tensor, Tensor]:
     return out, sign * where(even, 1.0, -1.0).to(coord.dtype)
 
 
-def source_coordinates(coord: Tensor, size: int, padding_mode: str, align_corners: bool):
-    """Normalized `coord` in pixel units after the padding mode, and its derivative."""
+def unnormalized(coord: Tensor, size: int, align_corners: bool) -> tuple[Tensor, Tensor]:
+    """Normalized `coord` in pixel units, and the derivative of that map."""
     if align_corners:
         pixels, slope = (coord + 1) * ((size - 1) / 2), (size - 1) / 2
     else:
         pixels, slope = ((coord + 1) * size - 1) / 2, size / 2
-    slope = ones(coord.shape, dtype=coord.dtype, device=coord.device) * slope
+    return pixels, ones(coord.shape, dtype=coord.dtype, device=coord.device) * slope
+
+
+def padded_pixels(pixels: Tensor, size: int, padding_mode: str, align_corners: bool):
+    """Pixel coordinates moved by the padding mode (reflected, clamped to the border), and the
+    derivative of that move (None for zeros: none)."""
+    if padding_mode == "zeros":
+        return pixels, None
+    turn = None
     if padding_mode == "reflection":
         twice = (0, 2 * (size - 1)) if align_corners else (-1, 2 * size - 1)
         pixels, turn = reflected(pixels, *twice)
-        slope = slope * turn
-    if padding_mode in ("border", "reflection"):
-        inside = ((pixels > 0) & (pixels < size - 1)).to(coord.dtype)
-        pixels, slope = pixels.clamp(0, size - 1), slope * inside
-    return pixels, slope
+    inside = ((pixels > 0) & (pixels < size - 1)).to(pixels.dtype)
+    return pixels.clamp(0, size - 1), inside if turn is None else inside * turn
 
 
-def taps(ix: Tensor, iy: Tensor, height: int, width: int, mode: str) -> list:
+def source_coordinates(coord: Tensor, size: int, settings: tuple) -> tuple[Tensor, Tensor]:
+    """Normalized `coord` in pixel units after the padding mode, and its derivative; bicubic
+    pads each of its taps instead (`taps`), as PyTorch."""
+    mode, padding_mode, align_corners = settings
+    pixels, slope = unnormalized(coord, size, align_corners)
+    if mode == "bicubic":
+        return pixels, slope
+    pixels, turn = padded_pixels(pixels, size, padding_mode, align_corners)
+    return pixels, slope if turn is None else slope * turn
+
+
+def cubic_slopes(t: Tensor) -> tuple:
+    """The derivatives by $t$ of `cubic_weights(t)`."""
+    a = CUBIC_A
+
+    def near(x):  # of ((a + 2) x - (a + 3)) x^2 + 1
+        return (3 * (a + 2) * x - 2 * (a + 3)) * x
+
+    def far(x):  # of ((a x - 5 a) x + 8 a) x - 4 a
+        return (3 * a * x - 10 * a) * x + 8 * a
+
+    return far(t + 1), near(t), -near(1 - t), -far(2 - t)
+
+
+def taps(ix: Tensor, iy: Tensor, shape: tuple, settings: tuple) -> list:
     """The pixels each point reads: (flat index (N, P), whether it is inside the input and the
-    weight, 0 outside (N, P), and for bilinear the weight's derivatives by ix and iy)."""
+    weight, 0 outside (N, P), and but for nearest the weight's derivatives by ix and iy)."""
+    mode, padding_mode, align_corners = settings
+    height, width = shape
     if mode == "nearest":
         corners = [(ix.round(), iy.round(), ix * 0 + 1, None, None)]
+    elif mode == "bicubic":
+        x0, y0 = ix.floor(), iy.floor()
+        wx, wy = cubic_weights(ix - x0), cubic_weights(iy - y0)
+        sx, sy = cubic_slopes(ix - x0), cubic_slopes(iy - y0)
+        corners = []
+        for j in range(4):
+            cy = padded_pixels(y0 + (j - 1), height, padding_mode, align_corners)[0]
+            for i in range(4):
+                cx = padded_pixels(x0 + (i - 1), width, padding_mode, align_corners)[0]
+                corners.append((cx, cy, wx[i] * wy[j], sx[i] * wy[j], wx[i] * sy[j]))
     else:
         x0, y0 = ix.floor(), iy.floor()
         x1, y1 = x0 + 1, y0 + 1
@@ -197,16 +241,17 @@ class GridSampler2D(Op):
     @staticmethod
     def forward(ctx: GraphContext, x: Tensor, grid: Tensor, mode, padding_mode, align_corners):
         n, c, height, width = x.shape
-        ix, gx = source_coordinates(grid[..., 0], width, padding_mode, align_corners)
-        iy, gy = source_coordinates(grid[..., 1], height, padding_mode, align_corners)
+        settings = (mode, padding_mode, align_corners)
+        ix, gx = source_coordinates(grid[..., 0], width, settings)
+        iy, gy = source_coordinates(grid[..., 1], height, settings)
         planes = x.reshape(n, c, height * width)
-        found = taps(ix, iy, height, width, mode)
+        found = taps(ix, iy, (height, width), settings)
         out = None
         for index, _, weight, _, _ in found:
             part = planes.gather(2, index.unsqueeze(1).expand(n, c, -1)) * weight.unsqueeze(1)
             out = part if out is None else out + part
         ctx.save_for_backward(x, grid)
-        ctx.settings = (mode, padding_mode, align_corners)
+        ctx.settings = settings
         return out.view(n, c, *grid.shape[1:3])
 
     @staticmethod
@@ -215,15 +260,14 @@ class GridSampler2D(Op):
         $\\partial grid$: $\\sum_{c, t} g\\, x_t\\, \\partial w_t / \\partial i$ times
         $\\partial i / \\partial grid$"""
         x, grid = ctx.saved_tensors
-        mode, padding_mode, align_corners = ctx.settings
         n, c, height, width = x.shape
-        ix, gx = source_coordinates(grid[..., 0], width, padding_mode, align_corners)
-        iy, gy = source_coordinates(grid[..., 1], height, padding_mode, align_corners)
+        ix, gx = source_coordinates(grid[..., 0], width, ctx.settings)
+        iy, gy = source_coordinates(grid[..., 1], height, ctx.settings)
         g = grad.reshape(n, c, grid.shape[1] * grid.shape[2])
         planes = x.reshape(n, c, height * width)
         grad_x = zeros(n, c, height * width, dtype=x.dtype, device=x.device)
         by_x = by_y = zeros(n, g.shape[2], dtype=x.dtype, device=x.device)
-        for index, inside, weight, dx, dy in taps(ix, iy, height, width, mode):
+        for index, inside, weight, dx, dy in taps(ix, iy, (height, width), ctx.settings):
             spread = index.unsqueeze(1).expand(n, c, -1)
             grad_x.scatter_add_(2, spread, g * weight.unsqueeze(1))
             if dx is not None:
@@ -244,7 +288,8 @@ def grid_sample(
 ) -> Tensor:
     """`input` (N, C, H, W) read at the points of `grid` (N, H_out, W_out, 2), whose last dim
     is (x, y) in [-1, 1] from the left/top to the right/bottom: (N, C, H_out, W_out).
-    `mode` bilinear or nearest; `padding_mode` zeros (0 outside), border or reflection.
+    `mode` bilinear, nearest or bicubic; `padding_mode` zeros (0 outside), border or
+    reflection.
 
     >>> import minitorch
     >>> import minitorch.nn.functional as F
@@ -266,8 +311,6 @@ def grid_sample(
         warnings.warn(ALIGN_WARNING, stacklevel=2)
         align_corners = False
     check_grid(input, grid)
-    if mode == "bicubic":
-        raise NotImplementedError("grid_sample: minitorch has no bicubic mode")
     return GridSampler2D.apply(input, grid, mode, padding_mode, align_corners)
 
 

@@ -1,5 +1,5 @@
 """Resizing and rearranging images against torch: `interpolate` (every mode, sizes and scale
-factors, aligned corners), its deprecated forms `upsample*`, the layers `Upsample`,
+factors, aligned corners, antialias), its deprecated forms `upsample*`, the layers `Upsample`,
 `UpsamplingNearest2d`, `UpsamplingBilinear2d`, and `pixel_shuffle`, `pixel_unshuffle`,
 `channel_shuffle` with their layers.
 
@@ -54,6 +54,10 @@ INTERPOLATIONS = [
     ((1, 2, 4, 4), {"scale_factor": 2.5, "mode": "bicubic"}),
     ((1, 2, 3, 4, 2), {"size": (5, 3, 4), "mode": "trilinear"}),
     ((1, 2, 3, 4, 2), {"scale_factor": (0.7, 1, 2), "mode": "trilinear", "align_corners": True}),
+    ((1, 2, 9, 11), {"size": (4, 3), "mode": "bilinear", "antialias": True}),
+    ((1, 2, 9, 11), {"size": (4, 3), "mode": "bicubic", "antialias": True, "align_corners": True}),
+    ((1, 2, 5, 6), {"size": (9, 13), "mode": "bicubic", "antialias": True}),  # growing: plain
+    ((1, 2, 12, 7), {"scale_factor": (0.4, 1), "mode": "bilinear", "antialias": True}),
     ((2, 3, 5, 4), {"size": (3, 2), "mode": "area"}),
     ((2, 3, 7), {"scale_factor": 0.5, "mode": "area"}),
 ]
@@ -170,6 +174,7 @@ def test_pixel_shuffle_by_hand_and_unshuffle_inverts_it():
 @pytest.mark.parametrize(
     "kwargs",
     [
+        {"size": (2, 3), "mode": "bicubic", "antialias": True},
         {"size": (4, 3), "mode": "bicubic"},
         {"scale_factor": (1.5, 2), "mode": "bilinear", "align_corners": True},
         {"size": (5, 2), "mode": "nearest-exact"},

@@ -3,7 +3,9 @@
 Every mode is separable: along each spatial dim, output position $i$ reads a
 few input positions (taps) $j_t(i)$ with weights $w_t(i)$,
 $y[\\ldots, i, \\ldots] = \\sum_t w_t(i)\\, x[\\ldots, j_t(i), \\ldots]$: one tap of
-weight 1 for the nearest modes, two for linear, four for cubic. `Upsample`
+weight 1 for the nearest modes, two for linear, four for cubic, and with
+`antialias` as many as the widened filter reaches (`antialiased_taps`). Each
+tap is (index, weight or None for 1, mask or None for all). `Upsample`
 applies the taps dim after dim (`index_select`, a product, a sum). Its
 backward gathers too: each input position's gradient is read from the outputs
 that read it (`inverse_taps`), dim after dim in reverse order. The tables of
@@ -84,7 +86,7 @@ def nearest_taps(size: int, out: int, scale, exact: bool, single: bool) -> list:
         index = [min(math.floor(f32((i + 0.5) * r)), size - 1) for i in range(out)]
     else:
         index = [min(math.floor(f32(i * r)), size - 1) for i in range(out)]
-    return [(index, None)]
+    return [(index, None, None)]
 
 
 def source_index(r: float, i: int, align_corners: bool, cubic: bool) -> float:
@@ -106,7 +108,7 @@ def linear_taps(size: int, out: int, align_corners: bool, scale) -> list:
     """$(1 - \\lambda) x_j + \\lambda x_{j + 1}$ (the last position has no right neighbour);
     equal sizes copy, whatever the scale factor, as PyTorch."""
     if size == out:
-        return [(list(range(out)), None)]
+        return [(list(range(out)), None, None)]
     r = source_scale(size, out, align_corners, scale, False)
     left, right, weights = [], [], []
     for i in range(out):
@@ -114,7 +116,7 @@ def linear_taps(size: int, out: int, align_corners: bool, scale) -> list:
         left.append(j)
         right.append(j + 1 if j < size - 1 else j)
         weights.append(lam)
-    return [(left, [1.0 - w for w in weights]), (right, weights)]
+    return [(left, [1.0 - w for w in weights], None), (right, weights, None)]
 
 
 def cubic_weights(t: float) -> tuple:
@@ -133,7 +135,7 @@ def cubic_weights(t: float) -> tuple:
 def cubic_taps(size: int, out: int, align_corners: bool, scale) -> list:
     """Four taps $j - 1 \\ldots j + 2$ around the source coordinate, clamped to the input."""
     r = source_scale(size, out, align_corners, scale, False)
-    taps = [([], []) for _ in range(4)]
+    taps = [([], [], None) for _ in range(4)]
     for i in range(out):
         j, t = split(source_index(r, i, align_corners, True), size)
         for k, w in enumerate(cubic_weights(t)):
@@ -147,13 +149,51 @@ def along(t: Tensor, dim: int) -> tuple:
     return (-1,) + (1,) * (t.ndim - 1 - dim)
 
 
+def antialiased_taps(size: int, out: int, align_corners: bool, scale, cubic: bool) -> list:
+    """When shrinking by $r > 1$, the filter (triangle, or cubic with $a = -1/2$) widened $r$
+    times and normalized, over the input positions it reaches around $r (i + 1/2)$, as
+    PyTorch's antialias; as wide as the widest, masked where an output reads fewer."""
+    r = source_scale(size, out, align_corners, scale, False)
+    support = (2.0 if cubic else 1.0) * max(r, 1.0)
+    most = math.ceil(support) * 2 + 1
+    rows = []
+    for i in range(out):
+        centre = r * (i + 0.5)
+        low = max(int(centre - support + 0.5), 0)
+        count = max(min(min(int(centre + support + 0.5), size) - low, most), 0)
+        weights = [
+            antialias_filter((low + j - centre + 0.5) / max(r, 1.0), cubic) for j in range(count)
+        ]
+        total = sum(weights)
+        rows.append((low, [w / total for w in weights] if total != 0 else weights))
+    taps = []
+    for k in range(max(len(w) for _, w in rows)):
+        has = [k < len(w) for _, w in rows]
+        index = [low + k if h else 0 for (low, _), h in zip(rows, has, strict=True)]
+        weight = [w[k] if h else 0.0 for (_, w), h in zip(rows, has, strict=True)]
+        taps.append((index, weight, None if all(has) else has))
+    return taps
+
+
+def antialias_filter(x: float, cubic: bool) -> float:
+    """The triangle $\\max(0, 1 - |x|)$, or Keys' cubic convolution with $a = -1/2$."""
+    x = abs(x)
+    if not cubic:
+        return max(0.0, 1.0 - x)
+    a = -0.5
+    if x < 1:
+        return ((a + 2) * x - (a + 3)) * x * x + 1
+    return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a if x < 2 else 0.0
+
+
 def inverse_taps(taps: list, size: int) -> list:
     """The taps of the backward: for each input position, the outputs that read it and their
     weights, as taps (index, weight, and where a position has fewer: a mask)."""
     readers = [[] for _ in range(size)]
-    for index, weight in taps:
+    for index, weight, mask in taps:
         for i, j in enumerate(index):
-            readers[j].append((i, 1.0 if weight is None else weight[i]))
+            if mask is None or mask[i]:
+                readers[j].append((i, 1.0 if weight is None else weight[i]))
     found = []
     for k in range(max(len(r) for r in readers)):
         has = [k < len(r) for r in readers]
@@ -316,7 +356,6 @@ def interpolate(
                 "Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and "
                 "requires a 4-D tensor as input"
             )
-        raise NotImplementedError("interpolate: minitorch has no antialias=True filter")
     dims = MODES.get(mode, 0)
     if mode not in MODES or input.ndim not in (3, 4, 5) or dims not in (None, input.ndim - 2):
         raise mode_error(input, mode)
@@ -334,16 +373,16 @@ def interpolate(
     single = input.dtype is float32
     tables = []
     for n, out, scale in zip(input.shape[2:], sizes, scales, strict=True):
-        if mode in ("nearest", "nearest-exact"):
+        if antialias:
+            taps = antialiased_taps(n, out, align_corners, scale, mode == "bicubic")
+        elif mode in ("nearest", "nearest-exact"):
             taps = nearest_taps(n, out, scale, mode == "nearest-exact", single)
         elif mode == "bicubic":
             taps = cubic_taps(n, out, align_corners, scale)
         else:
             taps = linear_taps(n, out, align_corners, scale)
-        backward = inverse_taps(taps, n)
-        forward = [(index, weight, None) for index, weight in taps]
-        tables.append((taps_as_tensors(forward, input), taps_as_tensors(backward, input)))
-    kind = f"{NODE_KINDS[mode]}{input.ndim - 2}DBackward0"
+        tables.append((taps_as_tensors(taps, input), taps_as_tensors(inverse_taps(taps, n), input)))
+    kind = f"{NODE_KINDS[mode]}{input.ndim - 2}D{'Aa' if antialias else ''}Backward0"
     return Upsample.apply(input, tables=tables, kind=kind)
 
 

@@ -119,17 +119,25 @@ def linear_taps(size: int, out: int, align_corners: bool, scale) -> list:
     return [(left, [1.0 - w for w in weights], None), (right, weights, None)]
 
 
-def cubic_weights(t: float) -> tuple:
-    """Keys' cubic convolution at distances $t + 1, t, 1 - t, 2 - t$."""
-    a = CUBIC_A
+def keys_near(x, a: float):
+    """Keys' cubic convolution kernel for $|x| \\le 1$: $((a + 2) x - (a + 3)) x^2 + 1$."""
+    return ((a + 2) * x - (a + 3)) * x * x + 1
 
-    def near(x: float) -> float:  # |x| <= 1
-        return ((a + 2) * x - (a + 3)) * x * x + 1
 
-    def far(x: float) -> float:  # 1 < |x| < 2
-        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+def keys_far(x, a: float):
+    """Keys' cubic convolution kernel for $1 < |x| < 2$: $((a x - 5 a) x + 8 a) x - 4 a$."""
+    return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
 
-    return far(t + 1), near(t), near(1 - t), far(2 - t)
+
+def cubic_weights(t) -> tuple:
+    """The cubic convolution's weights at distances $t + 1, t, 1 - t, 2 - t$ (numbers or
+    tensors of $t$ in [0, 1])."""
+    return (
+        keys_far(t + 1, CUBIC_A),
+        keys_near(t, CUBIC_A),
+        keys_near(1 - t, CUBIC_A),
+        keys_far(2 - t, CUBIC_A),
+    )
 
 
 def cubic_taps(size: int, out: int, align_corners: bool, scale) -> list:
@@ -180,10 +188,9 @@ def antialias_filter(x: float, cubic: bool) -> float:
     x = abs(x)
     if not cubic:
         return max(0.0, 1.0 - x)
-    a = -0.5
     if x < 1:
-        return ((a + 2) * x - (a + 3)) * x * x + 1
-    return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a if x < 2 else 0.0
+        return keys_near(x, -0.5)
+    return keys_far(x, -0.5) if x < 2 else 0.0
 
 
 def inverse_taps(taps: list, size: int) -> list:

@@ -60,6 +60,8 @@ INTERPOLATIONS = [
     ((1, 2, 12, 7), {"scale_factor": (0.4, 1), "mode": "bilinear", "antialias": True}),
     ((2, 3, 5, 4), {"size": (3, 2), "mode": "area"}),
     ((2, 3, 7), {"scale_factor": 0.5, "mode": "area"}),
+    ((1, 2, 5, 7, 6), {"size": (3, 4, 2), "mode": "area"}),
+    ((1, 1, 3, 4, 5), {"size": (5, 6, 7), "mode": "area"}),
 ]
 # torch's gradient differs here (test_same_size_bicubic_gradient_is_the_forwards_where_...)
 SAME_SIZE_BICUBIC = ((1, 2, 4, 4), {"scale_factor": 1.1, "mode": "bicubic"}, "float64")
@@ -226,8 +228,10 @@ INTERPOLATE_ERRORS = [
 ]
 
 
-@pytest.mark.parametrize("mode", ["nearest", "linear", "bilinear", "bicubic", "area"])
-@pytest.mark.parametrize("dims", [1, 2])
+@pytest.mark.parametrize(
+    "mode", ["nearest", "nearest-exact", "linear", "bilinear", "bicubic", "trilinear", "area"]
+)
+@pytest.mark.parametrize("dims", [1, 2, 3])
 def test_interpolate_of_integers_is_refused_as_torch_refuses_it(torch, mode, dims):
     shape = (1, 2) + (3,) * dims
     same_error(

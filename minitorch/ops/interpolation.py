@@ -49,6 +49,7 @@ NODE_KINDS = {
     "bilinear": "UpsampleBilinear",
     "bicubic": "UpsampleBicubic",
     "trilinear": "UpsampleTrilinear",
+    "area": "AdaptiveAvgPool",
 }
 # the CPU kernel whose name PyTorch's error for an integer input gives: mode -> (by dims)
 KERNEL_NAMES = {
@@ -174,6 +175,22 @@ def antialiased_taps(size: int, out: int, align_corners: bool, scale, cubic: boo
         ]
         total = sum(weights)
         rows.append((low, [w / total for w in weights] if total != 0 else weights))
+    return padded_taps(rows)
+
+
+def averaging_taps(size: int, out: int) -> list:
+    """Adaptive average pooling's windows: output $i$ averages input positions
+    $\\lfloor i L / o \\rfloor$ to $\\lceil (i + 1) L / o \\rceil$ (exclusive)."""
+    rows = []
+    for i in range(out):
+        low, high = (i * size) // out, -((-(i + 1) * size) // out)
+        rows.append((low, [1.0 / (high - low)] * (high - low)))
+    return padded_taps(rows)
+
+
+def padded_taps(rows: list) -> list:
+    """Taps of rows (first input position, weights) of different lengths: as many as the
+    longest, masked where a row has fewer."""
     taps = []
     for k in range(max(len(w) for _, w in rows)):
         has = [k < len(w) for _, w in rows]
@@ -369,18 +386,20 @@ def interpolate(
     check_sizes(input, sizes)
     if not input.dtype.is_floating_point:
         kernel = KERNEL_NAMES[mode][input.ndim == 4]
+        if mode == "area" and input.ndim == 5:
+            kernel = "adaptive_avg_pool3d_cpu"
         raise NotImplementedError(
             f"\"{kernel}\" not implemented for '{input.dtype.torch_scalar_name}'"
         )
-    if mode == "area":
-        if input.ndim == 5:
-            raise NotImplementedError("interpolate: minitorch has no adaptive_avg_pool3d")
+    if mode == "area" and input.ndim < 5:
         pool = adaptive_avg_pool1d if input.ndim == 3 else adaptive_avg_pool2d
         return pool(input, sizes[0] if input.ndim == 3 else tuple(sizes))
     single = input.dtype is float32
     tables = []
     for n, out, scale in zip(input.shape[2:], sizes, scales, strict=True):
-        if antialias:
+        if mode == "area":  # 3-D: adaptive average pooling, dim by dim
+            taps = averaging_taps(n, out)
+        elif antialias:
             taps = antialiased_taps(n, out, align_corners, scale, mode == "bicubic")
         elif mode in ("nearest", "nearest-exact"):
             taps = nearest_taps(n, out, scale, mode == "nearest-exact", single)

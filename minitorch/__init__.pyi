@@ -340,6 +340,9 @@ from .ops.selection import searchsorted as searchsorted
 from .ops.selection import unique as unique
 from .ops.selection import unique_consecutive as unique_consecutive
 from .ops.selection import where as where
+from .ops.shuffles import channel_shuffle as channel_shuffle
+from .ops.shuffles import pixel_shuffle as pixel_shuffle
+from .ops.shuffles import pixel_unshuffle as pixel_unshuffle
 from .ops.sorting import argsort as argsort
 from .ops.sorting import kthvalue as kthvalue
 from .ops.sorting import median as median
@@ -368,6 +371,8 @@ from .ops.statistics import std as std
 from .ops.statistics import var as var
 from .ops.strided_views import as_strided as as_strided
 from .ops.strided_views import frombuffer as frombuffer
+from .ops.transposed_convolution import conv_transpose1d as conv_transpose1d
+from .ops.transposed_convolution import conv_transpose2d as conv_transpose2d
 from .ops.unary import exp as exp
 from .ops.unary import log as log
 from .ops.unary import neg as neg
@@ -2306,6 +2311,7 @@ __all__ = [
     "celu_",
     "central_difference",
     "chain_matmul",
+    "channel_shuffle",
     "chunk",
     "clamp",
     "clamp_",
@@ -2325,6 +2331,8 @@ __all__ = [
     "contiguous_format",
     "conv1d",
     "conv2d",
+    "conv_transpose1d",
+    "conv_transpose2d",
     "copysign",
     "copysign_",
     "corrcoef",
@@ -2586,6 +2594,8 @@ __all__ = [
     "optim",
     "outer",
     "permute",
+    "pixel_shuffle",
+    "pixel_unshuffle",
     "positive",
     "pow",
     "pow_",

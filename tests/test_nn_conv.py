@@ -261,6 +261,12 @@ LAYERS = [
     ("Conv2d", (4, 6, 3), {"padding": "valid", "bias": False, "dilation": 2, "stride": 2}),
     ("Conv1d", (2, 3, 3), {"stride": 2, "padding": 1, "dilation": 2, "bias": False}),
     ("Conv1d", (3, 3, 1), {}),
+    ("ConvTranspose2d", (4, 6, (3, 2)), {"stride": 2, "padding": 1, "output_padding": 1}),
+    ("ConvTranspose2d", (4, 6, 3), {"groups": 2, "dilation": 2, "bias": False}),
+    ("ConvTranspose1d", (2, 3, 3), {"stride": 2, "output_padding": 1}),
+    ("ConvTranspose1d", (3, 3, 1), {}),
+    ("Fold", ((4, 5), 2), {"padding": 1}),
+    ("Unfold", ((2, 3),), {"dilation": 2, "stride": (1, 2)}),
 ]
 
 

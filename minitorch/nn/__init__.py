@@ -42,8 +42,10 @@ from .modules.activation import (
 )
 from .modules.attention import MultiheadAttention
 from .modules.batchnorm import BatchNorm1d, BatchNorm2d
+from .modules.channelshuffle import ChannelShuffle
 from .modules.container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .modules.conv import Conv1d, Conv2d
+from .modules.conv_transpose import ConvTranspose1d, ConvTranspose2d
 from .modules.dropout import Dropout
 from .modules.dropout_more import (
     AlphaDropout,
@@ -53,6 +55,7 @@ from .modules.dropout_more import (
     FeatureAlphaDropout,
 )
 from .modules.flatten import Flatten, Unflatten
+from .modules.fold import Fold, Unfold
 from .modules.linear import Bilinear, Identity, Linear
 from .modules.loss import (
     BCELoss,
@@ -82,6 +85,7 @@ from .modules.padding import (
     ZeroPad2d,
     ZeroPad3d,
 )
+from .modules.pixelshuffle import PixelShuffle, PixelUnshuffle
 from .modules.pooling import AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d
 from .modules.pooling_more import (
     AdaptiveAvgPool1d,
@@ -102,6 +106,7 @@ from .modules.transformer import (
     TransformerEncoder,
     TransformerEncoderLayer,
 )
+from .modules.upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 from .parameter import Buffer, Parameter, ScalarParameter
 
 __all__ = [
@@ -212,4 +217,14 @@ __all__ = [
     "Dropout2d",
     "Dropout3d",
     "FeatureAlphaDropout",
+    "ConvTranspose1d",
+    "ConvTranspose2d",
+    "Fold",
+    "Unfold",
+    "ChannelShuffle",
+    "PixelShuffle",
+    "PixelUnshuffle",
+    "Upsample",
+    "UpsamplingBilinear2d",
+    "UpsamplingNearest2d",
 ]

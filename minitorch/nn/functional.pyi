@@ -25,6 +25,12 @@ from ..ops.fractional_pooling import fractional_max_pool2d as fractional_max_poo
 from ..ops.fractional_pooling import (
     fractional_max_pool2d_with_indices as fractional_max_pool2d_with_indices,
 )
+from ..ops.grid_sampling import affine_grid as affine_grid
+from ..ops.grid_sampling import grid_sample as grid_sample
+from ..ops.interpolation import interpolate as interpolate
+from ..ops.interpolation import upsample as upsample
+from ..ops.interpolation import upsample_bilinear as upsample_bilinear
+from ..ops.interpolation import upsample_nearest as upsample_nearest
 from ..ops.losses import binary_cross_entropy as binary_cross_entropy
 from ..ops.losses import binary_cross_entropy_with_logits as binary_cross_entropy_with_logits
 from ..ops.losses import cross_entropy as cross_entropy
@@ -55,6 +61,12 @@ from ..ops.regression_losses import huber_loss as huber_loss
 from ..ops.regression_losses import l1_loss as l1_loss
 from ..ops.regression_losses import mse_loss as mse_loss
 from ..ops.regression_losses import smooth_l1_loss as smooth_l1_loss
+from ..ops.shuffles import channel_shuffle as channel_shuffle
+from ..ops.shuffles import pixel_shuffle as pixel_shuffle
+from ..ops.shuffles import pixel_unshuffle as pixel_unshuffle
+from ..ops.transposed_convolution import conv_transpose1d as conv_transpose1d
+from ..ops.transposed_convolution import conv_transpose2d as conv_transpose2d
+from ..ops.transposed_convolution import fold as fold
 from ..ops.unary import relu as relu
 from ..ops.unary import sigmoid as sigmoid
 from ..ops.unary import tanh as tanh
@@ -134,6 +146,7 @@ __all__ = [
     "adaptive_max_pool1d_with_indices",
     "adaptive_max_pool2d",
     "adaptive_max_pool2d_with_indices",
+    "affine_grid",
     "alpha_dropout",
     "avg_pool1d",
     "avg_pool2d",
@@ -143,8 +156,11 @@ __all__ = [
     "binary_cross_entropy_with_logits",
     "celu",
     "celu_",
+    "channel_shuffle",
     "conv1d",
     "conv2d",
+    "conv_transpose1d",
+    "conv_transpose2d",
     "cross_entropy",
     "dropout",
     "dropout1d",
@@ -154,16 +170,19 @@ __all__ = [
     "elu_",
     "embedding",
     "feature_alpha_dropout",
+    "fold",
     "fractional_max_pool2d",
     "fractional_max_pool2d_with_indices",
     "gelu",
     "glu",
+    "grid_sample",
     "hardshrink",
     "hardsigmoid",
     "hardswish",
     "hardtanh",
     "hardtanh_",
     "huber_loss",
+    "interpolate",
     "l1_loss",
     "layer_norm",
     "leaky_relu",
@@ -186,6 +205,8 @@ __all__ = [
     "normalize",
     "one_hot",
     "pad",
+    "pixel_shuffle",
+    "pixel_unshuffle",
     "prelu",
     "relu",
     "relu6",
@@ -208,4 +229,7 @@ __all__ = [
     "threshold",
     "threshold_",
     "unfold",
+    "upsample",
+    "upsample_bilinear",
+    "upsample_nearest",
 ]

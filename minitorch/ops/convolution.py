@@ -319,8 +319,8 @@ def same_padding(kernel: tuple, dilation: tuple) -> tuple[tuple, tuple]:
     return tuple(t // 2 for t in total), tuple(t - t // 2 for t in total)
 
 
-def check_conv(x: Tensor, weight: Tensor, bias, groups: int, dims: int, name: str) -> None:
-    """PyTorch's checks of a convolution's operands, with its messages."""
+def check_ranks(x: Tensor, weight: Tensor, groups: int, dims: int, name: str) -> None:
+    """PyTorch's first checks of a (transposed) convolution: the operands' ranks, `groups`."""
     if x.ndim not in (dims + 1, dims + 2):
         raise RuntimeError(
             f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input to {name}, "
@@ -333,6 +333,11 @@ def check_conv(x: Tensor, weight: Tensor, bias, groups: int, dims: int, name: st
         )
     if groups <= 0:
         raise RuntimeError("non-positive groups is not supported")
+
+
+def check_conv(x: Tensor, weight: Tensor, bias, groups: int, dims: int, name: str) -> None:
+    """PyTorch's checks of a convolution's operands, with its messages."""
+    check_ranks(x, weight, groups, dims, name)
     if bias is not None and bias.dtype is not x.dtype:
         raise RuntimeError(
             f"Input type ({x.dtype.torch_scalar_name.lower()}) and bias type "

@@ -24,6 +24,7 @@ class ConvNd(Module):
     """
 
     dims = 0
+    transposed = False  # a transposed layer's weight is (in_channels, out_channels / groups, ...)
 
     def __init__(
         self,
@@ -38,6 +39,7 @@ class ConvNd(Module):
         padding_mode: str = "zeros",
         device=None,
         dtype=None,
+        output_padding=0,
     ) -> None:
         super().__init__()
         if groups <= 0:
@@ -64,8 +66,10 @@ class ConvNd(Module):
             )
         self.in_channels, self.out_channels, self.groups = in_channels, out_channels, groups
         self.padding_mode = padding_mode
-        weight_shape = (out_channels, in_channels // groups, *self.kernel_size)
-        add_weight_and_bias(self, weight_shape, bias, dtype, device)
+        self.output_padding = as_tuple(output_padding, self.dims)
+        channels = (in_channels, out_channels) if self.transposed else (out_channels, in_channels)
+        weight_shape = (channels[0], channels[1] // groups, *self.kernel_size)
+        add_weight_and_bias(self, weight_shape, bias, dtype, device, out_channels)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
@@ -81,6 +85,8 @@ class ConvNd(Module):
             text += f", padding={self.padding}"
         if self.dilation != (1,) * self.dims:
             text += f", dilation={self.dilation}"
+        if self.output_padding != (0,) * self.dims:
+            text += f", output_padding={self.output_padding}"
         if self.groups != 1:
             text += f", groups={self.groups}"
         if self.bias is None:

@@ -12,13 +12,17 @@ from ..module import Module
 from ..parameter import Parameter
 
 
-def add_weight_and_bias(module: Module, weight_shape: tuple, bias: bool, dtype, device) -> None:
-    """Give `module` a `weight` of `weight_shape` and a `bias` of `weight_shape[0]` elements
-    (registered as None without `bias`), made with `dtype` on `device` and not yet drawn:
-    the layer's `reset_parameters` fills them. Shared by `Linear`, `Bilinear` and `ConvNd`.
+def add_weight_and_bias(
+    module: Module, weight_shape: tuple, bias: bool, dtype, device, outputs: int | None = None
+) -> None:
+    """Give `module` a `weight` of `weight_shape` and a `bias` of `outputs` elements (by default
+    `weight_shape[0]`; registered as None without `bias`), made with `dtype` on `device` and not
+    yet drawn: the layer's `reset_parameters` fills them. Shared by `Linear`, `Bilinear` and
+    `ConvNd`.
     """
     module.weight = Parameter(empty(*weight_shape, dtype=dtype, device=device))
-    learned_bias = Parameter(empty(weight_shape[0], dtype=dtype, device=device)) if bias else None
+    size = weight_shape[0] if outputs is None else outputs
+    learned_bias = Parameter(empty(size, dtype=dtype, device=device)) if bias else None
     module.register_parameter("bias", learned_bias)
 
 

@@ -43,6 +43,7 @@ from .modules.activation import (
 from .modules.batchnorm import BatchNorm1d, BatchNorm2d
 from .modules.container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .modules.conv import Conv1d, Conv2d
+from .modules.distance import CosineSimilarity, PairwiseDistance
 from .modules.dropout import Dropout
 from .modules.flatten import Flatten, Unflatten
 from .modules.linear import Bilinear, Identity, Linear
@@ -55,6 +56,18 @@ from .modules.loss import (
     MSELoss,
     NLLLoss,
     SmoothL1Loss,
+)
+from .modules.loss_likelihoods import CTCLoss, GaussianNLLLoss, KLDivLoss, NLLLoss2d, PoissonNLLLoss
+from .modules.loss_margins import (
+    CosineEmbeddingLoss,
+    HingeEmbeddingLoss,
+    MarginRankingLoss,
+    MultiLabelMarginLoss,
+    MultiLabelSoftMarginLoss,
+    MultiMarginLoss,
+    SoftMarginLoss,
+    TripletMarginLoss,
+    TripletMarginWithDistanceLoss,
 )
 from .modules.normalization import LayerNorm
 from .modules.pooling import AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d
@@ -136,4 +149,20 @@ __all__ = [
     "Softsign",
     "Tanhshrink",
     "Threshold",
+    "CosineSimilarity",
+    "PairwiseDistance",
+    "CTCLoss",
+    "GaussianNLLLoss",
+    "KLDivLoss",
+    "NLLLoss2d",
+    "PoissonNLLLoss",
+    "CosineEmbeddingLoss",
+    "HingeEmbeddingLoss",
+    "MarginRankingLoss",
+    "MultiLabelMarginLoss",
+    "MultiLabelSoftMarginLoss",
+    "MultiMarginLoss",
+    "SoftMarginLoss",
+    "TripletMarginLoss",
+    "TripletMarginWithDistanceLoss",
 ]

@@ -55,6 +55,7 @@ ANSWERED_FILES = (
     "test_nn_conv",
     "test_nn_pooling",
     "test_nn_losses",
+    "test_nn_losses_distances",
     "test_optim",
     "test_optim_lbfgs",
     "test_optim_more",

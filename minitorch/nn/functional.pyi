@@ -6,10 +6,28 @@ from ..ops.convolution import conv1d as conv1d
 from ..ops.convolution import conv2d as conv2d
 from ..ops.convolution import pad_constant as pad
 from ..ops.convolution import unfold as unfold
+from ..ops.ctc import ctc_loss as ctc_loss
+from ..ops.distances import cosine_similarity as cosine_similarity
+from ..ops.distances import pairwise_distance as pairwise_distance
+from ..ops.distances import pdist as pdist
+from ..ops.likelihood_losses import gaussian_nll_loss as gaussian_nll_loss
+from ..ops.likelihood_losses import kl_div as kl_div
+from ..ops.likelihood_losses import poisson_nll_loss as poisson_nll_loss
 from ..ops.losses import binary_cross_entropy as binary_cross_entropy
 from ..ops.losses import binary_cross_entropy_with_logits as binary_cross_entropy_with_logits
 from ..ops.losses import cross_entropy as cross_entropy
 from ..ops.losses import nll_loss as nll_loss
+from ..ops.margin_losses import cosine_embedding_loss as cosine_embedding_loss
+from ..ops.margin_losses import hinge_embedding_loss as hinge_embedding_loss
+from ..ops.margin_losses import margin_ranking_loss as margin_ranking_loss
+from ..ops.margin_losses import multi_margin_loss as multi_margin_loss
+from ..ops.margin_losses import multilabel_margin_loss as multilabel_margin_loss
+from ..ops.margin_losses import multilabel_soft_margin_loss as multilabel_soft_margin_loss
+from ..ops.margin_losses import soft_margin_loss as soft_margin_loss
+from ..ops.margin_losses import triplet_margin_loss as triplet_margin_loss
+from ..ops.margin_losses import (
+    triplet_margin_with_distance_loss as triplet_margin_with_distance_loss,
+)
 from ..ops.normalization import batch_norm as batch_norm
 from ..ops.normalization import layer_norm as layer_norm
 from ..ops.normalization import normalize as normalize
@@ -110,10 +128,14 @@ __all__ = [
     "celu_",
     "conv1d",
     "conv2d",
+    "cosine_embedding_loss",
+    "cosine_similarity",
     "cross_entropy",
+    "ctc_loss",
     "dropout",
     "elu",
     "embedding",
+    "gaussian_nll_loss",
     "gelu",
     "glu",
     "hardshrink",
@@ -121,21 +143,30 @@ __all__ = [
     "hardswish",
     "hardtanh",
     "hardtanh_",
+    "hinge_embedding_loss",
     "huber_loss",
+    "kl_div",
     "l1_loss",
     "layer_norm",
     "leaky_relu",
     "linear",
     "log_softmax",
     "logsigmoid",
+    "margin_ranking_loss",
     "max_pool1d",
     "max_pool2d",
     "mish",
     "mse_loss",
+    "multi_margin_loss",
+    "multilabel_margin_loss",
+    "multilabel_soft_margin_loss",
     "nll_loss",
     "normalize",
     "one_hot",
     "pad",
+    "pairwise_distance",
+    "pdist",
+    "poisson_nll_loss",
     "prelu",
     "relu",
     "relu6",
@@ -146,6 +177,7 @@ __all__ = [
     "sigmoid",
     "silu",
     "smooth_l1_loss",
+    "soft_margin_loss",
     "softmax",
     "softmin",
     "softplus",
@@ -155,5 +187,7 @@ __all__ = [
     "tanhshrink",
     "threshold",
     "threshold_",
+    "triplet_margin_loss",
+    "triplet_margin_with_distance_loss",
     "unfold",
 ]

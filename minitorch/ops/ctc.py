@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from .. import dtypes
 from ..tensors.creation import full, tensor
+from ..tensors.shapes import not_implemented
 from .joins import cat, stack
 from .loss_helpers import reduction_of
 from .losses import check_reduction
@@ -61,19 +62,19 @@ def target_rows(targets: Tensor, target_lengths: list[int], batch: int) -> list[
             raise RuntimeError(
                 f"Expected tensor to have size at least {longest} at dimension 1, but got size "
                 f"{targets.shape[1]} for argument #2 'targets' (while checking arguments for "
-                "ctc_loss_cpu)"
+                "ctc_loss_allocate_outputs)"
             )
         return [values[n][: target_lengths[n]] for n in range(batch)]
+    if sum(target_lengths) != len(values):
+        raise RuntimeError(
+            f"Expected tensor to have size {sum(target_lengths)} at dimension 0, but got size "
+            f"{len(values)} for argument #2 'targets' (while checking arguments for "
+            "ctc_loss_allocate_outputs)"
+        )
     rows, start = [], 0
     for length in target_lengths:
         rows.append(values[start : start + length])
         start += length
-    if start > len(values):
-        raise RuntimeError(
-            f"Expected tensor to have size at least {start} at dimension 0, but got size "
-            f"{len(values)} for argument #2 'targets' (while checking arguments for "
-            "ctc_loss_cpu)"
-        )
     return rows
 
 
@@ -125,9 +126,7 @@ def ctc(log_probs, targets, input_lengths, target_lengths, blank, reduction, zer
             f"ctc_loss(): log_probs must be 2-D (T, C) or 3-D (T, N, C), got {log_probs.ndim}-D"
         )
     if not log_probs.dtype.is_floating_point:
-        raise RuntimeError(
-            f"\"ctc_loss_cpu\" not implemented for '{log_probs.dtype.torch_scalar_name}'"
-        )
+        raise not_implemented("ctc_loss_cpu", log_probs.dtype)
     batched = log_probs.ndim == 3
     if not batched:
         log_probs = log_probs.unsqueeze(1)
@@ -141,7 +140,7 @@ def ctc(log_probs, targets, input_lengths, target_lengths, blank, reduction, zer
         if length > steps:
             raise RuntimeError(
                 f"Expected input_lengths to have value at most {steps}, but got value {length} "
-                "(while checking arguments for ctc_loss_cpu)"
+                "(while checking arguments for ctc_loss_allocate_outputs)"
             )
     rows = target_rows(targets, target_lengths, batch)
     losses = negative_log_likelihoods(log_probs, rows, input_lengths, blank)

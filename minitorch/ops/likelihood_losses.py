@@ -149,7 +149,7 @@ def gaussian_nll_loss(
 
 
 @public("binary_cross_entropy_with_logits", method=False)
-def torch_binary_cross_entropy_with_logits(
+def torch_bce_with_logits(
     input,  # noqa: A002
     target,
     weight=None,

@@ -156,6 +156,7 @@ from .ops.elementwise_compositions import nansum as nansum
 from .ops.elementwise_compositions import signbit as signbit
 from .ops.elementwise_compositions import sinc as sinc
 from .ops.elementwise_compositions import xlogy as xlogy
+from .ops.embedding_bags import embedding as embedding
 from .ops.factories import as_tensor as as_tensor
 from .ops.factories import asarray as asarray
 from .ops.factories import bartlett_window as bartlett_window
@@ -2348,6 +2349,7 @@ __all__ = [
     "dstack",
     "dtype",
     "einsum",
+    "embedding",
     "empty",
     "empty_like",
     "empty_strided",

@@ -56,6 +56,7 @@ ANSWERED_FILES = (
     "test_nn_pooling",
     "test_nn_losses",
     "test_nn_losses_distances",
+    "test_nn_embedding_bag",
     "test_optim",
     "test_optim_lbfgs",
     "test_optim_more",
@@ -548,3 +549,40 @@ def assert_same(
             for lib in (minitorch, torch)
         )
     assert ours == theirs, f"\nminitorch: {ours}\ntorch:     {theirs}"
+
+
+def assert_values_as_recorded(cases, answers, key: str, rtol=None, atol=None) -> None:
+    """Case `key` of `cases` (`run_case`'s), run in minitorch with warnings silenced, gives the
+    recorded values, dtypes and gradients; `grad_fn` names are not compared (for operations
+    composed here of others where torch records one node of its own)."""
+    fn, arrays, options = cases[key]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours = run_case(minitorch, fn, arrays, **options)
+
+    def unnamed(record: dict) -> dict:
+        return {k: v for k, v in record.items() if not k.endswith("grad_fn")}
+
+    assert_as_recorded(unnamed(ours), unnamed(answers[key]), key, rtol, atol)
+
+
+def assert_case_passes_central_differences(cases, key: str) -> None:
+    """minitorch's gradients of case `key` of `cases` (`run_case`'s), in its `differentiable`
+    floating inputs, agree with central differences (`grad_check`)."""
+    fn, arrays, options = cases[key]
+    tensors = [minitorch.tensor(np.asarray(a)) for a in arrays]
+    wanted = [
+        bool(g) and x.is_floating_point()
+        for x, g in zip(tensors, options["differentiable"], strict=True)
+    ]
+    assert any(wanted), f"{key} has no input to differentiate"
+
+    def of_leaves(*leaves):
+        given = iter(leaves)
+        inputs = [next(given) if w else x for x, w in zip(tensors, wanted, strict=True)]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return fn(minitorch, *inputs)
+
+    leaves = [x.requires_grad_() for x, w in zip(tensors, wanted, strict=True) if w]
+    assert minitorch.grad_check(of_leaves, *leaves)

@@ -45,6 +45,7 @@ from .modules.container import ModuleDict, ModuleList, ParameterDict, ParameterL
 from .modules.conv import Conv1d, Conv2d
 from .modules.distance import CosineSimilarity, PairwiseDistance
 from .modules.dropout import Dropout
+from .modules.embedding_bag import EmbeddingBag
 from .modules.flatten import Flatten, Unflatten
 from .modules.linear import Bilinear, Identity, Linear
 from .modules.loss import (
@@ -165,4 +166,5 @@ __all__ = [
     "SoftMarginLoss",
     "TripletMarginLoss",
     "TripletMarginWithDistanceLoss",
+    "EmbeddingBag",
 ]

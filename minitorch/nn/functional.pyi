@@ -10,6 +10,7 @@ from ..ops.ctc import ctc_loss as ctc_loss
 from ..ops.distances import cosine_similarity as cosine_similarity
 from ..ops.distances import pairwise_distance as pairwise_distance
 from ..ops.distances import pdist as pdist
+from ..ops.embedding_bags import embedding_bag as embedding_bag
 from ..ops.likelihood_losses import gaussian_nll_loss as gaussian_nll_loss
 from ..ops.likelihood_losses import kl_div as kl_div
 from ..ops.likelihood_losses import poisson_nll_loss as poisson_nll_loss
@@ -135,6 +136,7 @@ __all__ = [
     "dropout",
     "elu",
     "embedding",
+    "embedding_bag",
     "gaussian_nll_loss",
     "gelu",
     "glu",

@@ -29,6 +29,7 @@ from . import (  # noqa: F401 -- imported for their declarations
     einsum,
     elementwise,
     elementwise_compositions,
+    embedding_bags,
     factories,
     frequencies,
     gamma_functions,

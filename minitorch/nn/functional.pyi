@@ -42,6 +42,7 @@ from ..ops.regression_losses import huber_loss as huber_loss
 from ..ops.regression_losses import l1_loss as l1_loss
 from ..ops.regression_losses import mse_loss as mse_loss
 from ..ops.regression_losses import smooth_l1_loss as smooth_l1_loss
+from ..ops.relaxed_sampling import gumbel_softmax as gumbel_softmax
 from ..ops.unary import relu as relu
 from ..ops.unary import sigmoid as sigmoid
 from ..ops.unary import tanh as tanh
@@ -140,6 +141,7 @@ __all__ = [
     "gaussian_nll_loss",
     "gelu",
     "glu",
+    "gumbel_softmax",
     "hardshrink",
     "hardsigmoid",
     "hardswish",

@@ -53,6 +53,7 @@ from . import (  # noqa: F401 -- imported for their declarations
     random_fills,
     reductions,
     regression_losses,
+    relaxed_sampling,
     running,
     scatter_reduce,
     selection,

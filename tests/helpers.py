@@ -57,6 +57,7 @@ ANSWERED_FILES = (
     "test_nn_losses",
     "test_nn_losses_distances",
     "test_nn_embedding_bag",
+    "test_nn_adaptive_softmax",
     "test_optim",
     "test_optim_lbfgs",
     "test_optim_more",

@@ -40,6 +40,7 @@ from .modules.activation import (
     Tanhshrink,
     Threshold,
 )
+from .modules.adaptive import AdaptiveLogSoftmaxWithLoss
 from .modules.batchnorm import BatchNorm1d, BatchNorm2d
 from .modules.container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .modules.conv import Conv1d, Conv2d
@@ -167,4 +168,5 @@ __all__ = [
     "TripletMarginLoss",
     "TripletMarginWithDistanceLoss",
     "EmbeddingBag",
+    "AdaptiveLogSoftmaxWithLoss",
 ]

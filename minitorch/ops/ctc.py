@@ -104,8 +104,10 @@ def negative_log_likelihoods(log_probs: Tensor, rows, input_lengths, blank: int)
     skip = tensor(skips, dtype=dtypes.bool_, device=device)
     ends = [2 * len(row) for row in rows]
     states = tensor([list(range(width))] * batch, device=device)
-    alpha = emissions[0].where(states < 2, NEG_INF)
     lengths = tensor(input_lengths, device=device).unsqueeze(1)
+    # after no input, only the first state is reached (with probability 1)
+    nothing = full((batch, width), 0.0, dtype=dtype, device=device).where(states == 0, NEG_INF)
+    alpha = emissions[0].where(states < 2, NEG_INF).where(lengths > 0, nothing)
     one_gap = full((batch, 1), NEG_INF, dtype=dtype, device=device)
     two_gaps = full((batch, 2), NEG_INF, dtype=dtype, device=device)
     for t in range(1, steps):

@@ -187,13 +187,14 @@ LOSSES = {
     "ctc_loss(zero_infinity)": lambda *a: ctc_case(*a, zero_infinity=True),
     "ctc_loss(an empty input)": lambda *a: ctc_case(*a, lengths=(6, 5, 4, 0)),
 }
-# Empty batches where torch gives a loss (multi_margin_loss's empty mean is an unset number in
-# torch: test_multi_margin_loss_of_no_samples); CTC needs a sample.
+# Empty batches where torch gives a loss (the reduced multi_margin_loss and
+# multilabel_margin_loss of no samples are unset numbers in torch:
+# test_multi_class_margin_losses_of_no_samples); CTC needs a sample.
 EMPTY = [
     (name, reduction)
     for name in sorted(name for name in LOSSES if not name.startswith("ctc_loss"))
     for reduction in REDUCTIONS
-    if not (name.startswith("multi_margin") and reduction == "mean")
+    if not (name.startswith("multi") and "margin_loss" in name and reduction != "none")
 ]
 
 
@@ -582,12 +583,18 @@ def test_errors_match_torch(case):
     assert_outcome_as_recorded(ANSWERS, "error", case, ERRORS[case], torch_names=True)
 
 
-def test_multi_margin_loss_of_no_samples():
-    """The mean over no samples is nan, as every empty mean (torch's is an unset number)."""
-    loss = minitorch.nn.functional.multi_margin_loss(
-        minitorch.zeros(0, 3), minitorch.zeros(0).long()
-    )
-    assert math.isnan(loss.item())
+@pytest.mark.parametrize("name", ["multi_margin_loss", "multilabel_margin_loss"])
+def test_multi_class_margin_losses_of_no_samples(name):
+    """No samples reduce as every empty tensor: the mean is nan, the sum 0 (torch's are
+    unset numbers)."""
+    x = minitorch.zeros(0, 3, requires_grad=True)
+    target = minitorch.zeros(0, *(() if name == "multi_margin_loss" else (3,))).long()
+    loss = getattr(minitorch.nn.functional, name)
+    assert math.isnan(loss(x, target).item())
+    total = loss(x, target, reduction="sum")
+    assert total.item() == 0.0
+    total.backward()
+    assert x.grad.shape == (0, 3)
 
 
 def ctc_of_log_probs(lib, x):

@@ -170,7 +170,8 @@ def multi_margin_loss(
     """$\\frac1C \\sum_{c \\ne y} w_y \\max(0, \\text{margin} - x_y + x_c)^p$ per sample, for
     class indices $y$ and $p$ = 1 or 2 (the multi-class hinge loss).
 
-    The mean of an empty batch is nan, as any empty mean (PyTorch's is an unset number).
+    An empty batch reduces as any empty tensor: mean nan, sum 0 (PyTorch's are unset
+    numbers).
     """
     reduction = functional_reduction(size_average, reduce, reduction)
     if p not in (1, 2):
@@ -215,7 +216,8 @@ def multilabel_margin_loss(
 ) -> Tensor:
     """$\\frac1C \\sum_{j} \\sum_{c \\notin y} \\max(0, 1 - (x_{y_j} - x_c))$ per sample:
     every target class $y_j$ should score a margin of 1 above every other class. `target`
-    has the shape of `input` and lists the target classes before its first $-1$."""
+    has the shape of `input` and lists the target classes before its first $-1$. An empty
+    batch reduces as any empty tensor: mean nan, sum 0 (PyTorch's are unset numbers)."""
     reduction = functional_reduction(size_average, reduce, reduction)
     samples, count = check_class_scores(input, "multilabel_margin_loss_forward_out_frame")
     check_long_target(target)
@@ -238,8 +240,6 @@ def multilabel_margin_loss(
     losses = hinge.where(counted, 0.0).sum((1, 2)) / count
     if input.ndim <= 1:
         losses = losses.reshape(())
-    if reduction == "mean" and samples == 0:
-        return losses.sum()  # PyTorch's mean of no samples is 0
     return reduce_loss(losses, reduction)
 
 

@@ -587,3 +587,32 @@ def assert_case_passes_central_differences(cases, key: str) -> None:
 
     leaves = [x.requires_grad_() for x, w in zip(tensors, wanted, strict=True) if w]
     assert minitorch.grad_check(of_leaves, *leaves)
+
+
+class RecordedValueCases:
+    """A test file's `run_case` cases (key -> (fn, arrays, options)) and `errors` (case ->
+    function of lib that raises), checked against torch's answers recorded for `test_file`:
+    values, dtypes and gradients (`assert_values_as_recorded`, at float32's tolerance for a
+    key that names 'float32'), error types and texts."""
+
+    TOLERANCE = {"float32": (2e-5, 2e-6), "float64": (1e-10, 1e-12)}
+
+    def __init__(self, test_file, cases: dict[str, tuple], errors: dict):
+        self.cases, self.errors = cases, errors
+        self.answers = recorded_answers(test_file)
+
+    def torch_answers(self, torch) -> dict[str, dict]:
+        """What `torch` gives for each case and error, its warnings silenced."""
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            answers = answers_of(torch, self.cases)
+            answers.update(outcome_answers(torch, {"error": self.errors}, torch_names=True))
+        return answers
+
+    def check(self, key: str) -> None:
+        rtol, atol = self.TOLERANCE["float32" if "'float32'" in key else "float64"]
+        assert_values_as_recorded(self.cases, self.answers, key, rtol, atol)
+
+    def check_error(self, case: str) -> None:
+        function = self.errors[case]
+        assert_outcome_as_recorded(self.answers, "error", case, function, torch_names=True)

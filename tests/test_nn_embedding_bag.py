@@ -10,21 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import (
-    answers_of,
-    assert_case_passes_central_differences,
-    assert_outcome_as_recorded,
-    assert_values_as_recorded,
-    case_rng,
-    outcome_answers,
-    recorded_answers,
-)
+from helpers import RecordedValueCases, assert_case_passes_central_differences, case_rng
 
 import minitorch
 
 DTYPES = ["float32", "float64"]
 MODES = ["sum", "mean", "max"]
-TOLERANCE = {"float32": {"rtol": 2e-5, "atol": 2e-6}, "float64": {"rtol": 1e-10, "atol": 1e-12}}
 INDICES = [1, 2, 4, 5, 4, 3, 2, 0, 4, 4]
 # name -> (indices, offsets or None, settings); an offset repeated is an empty bag
 BAGS = {
@@ -97,7 +88,6 @@ def cases() -> dict[str, tuple]:
 
 
 CASES = cases()
-ANSWERS = recorded_answers(__file__)
 W = np.arange(18.0).reshape(6, 3)
 
 
@@ -130,16 +120,9 @@ ERRORS = {
 }  # fmt: skip
 
 
-def torch_answers(torch) -> dict[str, dict]:
-    """What `torch` gives for each case and error (scripts/record_torch_answers.py)."""
-    answers = answers_of(torch, CASES)
-    answers.update(outcome_answers(torch, {"error": ERRORS}, torch_names=True))
-    return answers
-
-
-def check(key: str) -> None:
-    dtype = "float32" if "'float32'" in key else "float64"
-    assert_values_as_recorded(CASES, ANSWERS, key, **TOLERANCE[dtype])
+RECORDED = RecordedValueCases(__file__, CASES, ERRORS)
+torch_answers = RECORDED.torch_answers
+check, check_error = RECORDED.check, RECORDED.check_error
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -184,7 +167,7 @@ def test_gradients_against_central_differences(key):
 
 @pytest.mark.parametrize("case", sorted(ERRORS))
 def test_errors_match_torch(case):
-    assert_outcome_as_recorded(ANSWERS, "error", case, ERRORS[case], torch_names=True)
+    check_error(case)
 
 
 def test_offsets_must_start_at_zero():

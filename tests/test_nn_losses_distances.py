@@ -16,22 +16,13 @@ import warnings
 
 import numpy as np
 import pytest
-from helpers import (
-    answers_of,
-    assert_case_passes_central_differences,
-    assert_outcome_as_recorded,
-    assert_values_as_recorded,
-    case_rng,
-    outcome_answers,
-    recorded_answers,
-)
+from helpers import RecordedValueCases, assert_case_passes_central_differences, case_rng
 
 import minitorch
 
 DTYPES = ["float32", "float64"]
 REDUCTIONS = ["mean", "sum", "none"]
 ENUMS = {"none": 0, "mean": 1, "sum": 2}
-TOLERANCE = {"float32": {"rtol": 2e-5, "atol": 2e-6}, "float64": {"rtol": 1e-10, "atol": 1e-12}}
 
 
 def normal(rng, *shape, dtype="float64", scale=1.0):
@@ -383,7 +374,6 @@ def cases() -> dict[str, tuple]:
 
 
 CASES = cases()
-ANSWERS = recorded_answers(__file__)
 # Where a clamp holds, the gradient is not the derivative of the value (the clamp is outside
 # autograd in torch too): those cases are checked against torch's gradients only.
 CLAMPED = ("var below eps", "tiny vectors", "eps=1.0")
@@ -486,23 +476,14 @@ ERRORS = {
 }  # fmt: skip
 
 
-def torch_answers(torch) -> dict[str, dict]:
-    """What `torch` gives for each case and error (scripts/record_torch_answers.py)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # kl_div's 'mean', tested below
-        answers = answers_of(torch, CASES)
-        answers.update(outcome_answers(torch, {"error": ERRORS}, torch_names=True))
-    return answers
+RECORDED = RecordedValueCases(__file__, CASES, ERRORS)
+torch_answers = RECORDED.torch_answers
+check, check_error = RECORDED.check, RECORDED.check_error
 
 
 # ---------------------------------------------------------------------------
 # The tests
 # ---------------------------------------------------------------------------
-
-
-def check(key: str) -> None:
-    dtype = "float32" if "'float32'" in key else "float64"
-    assert_values_as_recorded(CASES, ANSWERS, key, **TOLERANCE[dtype])
 
 
 @pytest.mark.parametrize("reduction", REDUCTIONS)
@@ -580,7 +561,7 @@ def test_gradients_against_central_differences(key):
 
 @pytest.mark.parametrize("case", sorted(ERRORS))
 def test_errors_match_torch(case):
-    assert_outcome_as_recorded(ANSWERS, "error", case, ERRORS[case], torch_names=True)
+    check_error(case)
 
 
 @pytest.mark.parametrize("name", ["multi_margin_loss", "multilabel_margin_loss"])

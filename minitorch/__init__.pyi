@@ -111,6 +111,10 @@ from .ops.copy_writes import index_copy as index_copy
 from .ops.copy_writes import index_put as index_put
 from .ops.copy_writes import masked_scatter as masked_scatter
 from .ops.copy_writes import sum_to_size as sum_to_size
+from .ops.ctc import torch_ctc_loss as ctc_loss
+from .ops.distances import cosine_similarity as cosine_similarity
+from .ops.distances import pairwise_distance as pairwise_distance
+from .ops.distances import pdist as pdist
 from .ops.dropouts import alpha_dropout_ as alpha_dropout_
 from .ops.dropouts import dropout as dropout
 from .ops.dropouts import dropout_ as dropout_
@@ -171,6 +175,7 @@ from .ops.elementwise_compositions import nansum as nansum
 from .ops.elementwise_compositions import signbit as signbit
 from .ops.elementwise_compositions import sinc as sinc
 from .ops.elementwise_compositions import xlogy as xlogy
+from .ops.embedding_bags import embedding as embedding
 from .ops.factories import as_tensor as as_tensor
 from .ops.factories import asarray as asarray
 from .ops.factories import bartlett_window as bartlett_window
@@ -253,9 +258,16 @@ from .ops.layouts import tril_indices as tril_indices
 from .ops.layouts import triu_indices as triu_indices
 from .ops.layouts import unflatten as unflatten
 from .ops.layouts import vsplit as vsplit
+from .ops.likelihood_losses import torch_bce_with_logits as binary_cross_entropy_with_logits
+from .ops.likelihood_losses import torch_kl_div as kl_div
+from .ops.likelihood_losses import torch_poisson_nll_loss as poisson_nll_loss
 from .ops.linalg import dot as dot
 from .ops.linalg import matmul as matmul
 from .ops.linalg import mm as mm
+from .ops.margin_losses import torch_cosine_embedding_loss as cosine_embedding_loss
+from .ops.margin_losses import torch_hinge_embedding_loss as hinge_embedding_loss
+from .ops.margin_losses import torch_margin_ranking_loss as margin_ranking_loss
+from .ops.margin_losses import torch_triplet_margin_loss as triplet_margin_loss
 from .ops.more_compositions import cdist as cdist
 from .ops.more_compositions import chain_matmul as chain_matmul
 from .ops.more_compositions import corrcoef as corrcoef
@@ -2280,6 +2292,7 @@ __all__ = [
     "baddbmm_",
     "bartlett_window",
     "bernoulli",
+    "binary_cross_entropy_with_logits",
     "bincount",
     "bitwise_and",
     "bitwise_and_",
@@ -2340,9 +2353,12 @@ __all__ = [
     "cos_",
     "cosh",
     "cosh_",
+    "cosine_embedding_loss",
+    "cosine_similarity",
     "count_nonzero",
     "cov",
     "cross",
+    "ctc_loss",
     "cuda",
     "cummax",
     "cummin",
@@ -2378,6 +2394,7 @@ __all__ = [
     "dstack",
     "dtype",
     "einsum",
+    "embedding",
     "empty",
     "empty_like",
     "empty_strided",
@@ -2456,6 +2473,7 @@ __all__ = [
     "hardshrink",
     "heaviside",
     "heaviside_",
+    "hinge_embedding_loss",
     "histc",
     "histogram",
     "hsplit",
@@ -2497,6 +2515,7 @@ __all__ = [
     "isposinf",
     "isreal",
     "kaiser_window",
+    "kl_div",
     "kron",
     "kthvalue",
     "lcm",
@@ -2543,6 +2562,7 @@ __all__ = [
     "lt",
     "lt_",
     "manual_seed",
+    "margin_ranking_loss",
     "masked_fill",
     "masked_scatter",
     "masked_select",
@@ -2593,9 +2613,12 @@ __all__ = [
     "operators",
     "optim",
     "outer",
+    "pairwise_distance",
+    "pdist",
     "permute",
     "pixel_shuffle",
     "pixel_unshuffle",
+    "poisson_nll_loss",
     "positive",
     "pow",
     "pow_",
@@ -2717,6 +2740,7 @@ __all__ = [
     "tril",
     "tril_",
     "tril_indices",
+    "triplet_margin_loss",
     "triu",
     "triu_",
     "triu_indices",

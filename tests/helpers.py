@@ -55,6 +55,9 @@ ANSWERED_FILES = (
     "test_nn_conv",
     "test_nn_pooling",
     "test_nn_losses",
+    "test_nn_losses_distances",
+    "test_nn_embedding_bag",
+    "test_nn_adaptive_softmax",
     "test_optim",
     "test_optim_lbfgs",
     "test_optim_more",
@@ -571,3 +574,67 @@ def leaf_answers(lib, outputs: list, leaves: list) -> dict:
     for k, leaf in enumerate(leaves):
         record[f"grad {k}"] = None if leaf.grad is None else described(leaf.grad)
     return record
+def assert_values_as_recorded(cases, answers, key: str, rtol=None, atol=None) -> None:
+    """Case `key` of `cases` (`run_case`'s), run in minitorch with warnings silenced, gives the
+    recorded values, dtypes and gradients; `grad_fn` names are not compared (for operations
+    composed here of others where torch records one node of its own)."""
+    fn, arrays, options = cases[key]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours = run_case(minitorch, fn, arrays, **options)
+
+    def unnamed(record: dict) -> dict:
+        return {k: v for k, v in record.items() if not k.endswith("grad_fn")}
+
+    assert_as_recorded(unnamed(ours), unnamed(answers[key]), key, rtol, atol)
+
+
+def assert_case_passes_central_differences(cases, key: str) -> None:
+    """minitorch's gradients of case `key` of `cases` (`run_case`'s), in its `differentiable`
+    floating inputs, agree with central differences (`grad_check`)."""
+    fn, arrays, options = cases[key]
+    tensors = [minitorch.tensor(np.asarray(a)) for a in arrays]
+    wanted = [
+        bool(g) and x.is_floating_point()
+        for x, g in zip(tensors, options["differentiable"], strict=True)
+    ]
+    assert any(wanted), f"{key} has no input to differentiate"
+
+    def of_leaves(*leaves):
+        given = iter(leaves)
+        inputs = [next(given) if w else x for x, w in zip(tensors, wanted, strict=True)]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return fn(minitorch, *inputs)
+
+    leaves = [x.requires_grad_() for x, w in zip(tensors, wanted, strict=True) if w]
+    assert minitorch.grad_check(of_leaves, *leaves)
+
+
+class RecordedValueCases:
+    """A test file's `run_case` cases (key -> (fn, arrays, options)) and `errors` (case ->
+    function of lib that raises), checked against torch's answers recorded for `test_file`:
+    values, dtypes and gradients (`assert_values_as_recorded`, at float32's tolerance for a
+    key that names 'float32'), error types and texts."""
+
+    TOLERANCE = {"float32": (2e-5, 2e-6), "float64": (1e-10, 1e-12)}
+
+    def __init__(self, test_file, cases: dict[str, tuple], errors: dict):
+        self.cases, self.errors = cases, errors
+        self.answers = recorded_answers(test_file)
+
+    def torch_answers(self, torch) -> dict[str, dict]:
+        """What `torch` gives for each case and error, its warnings silenced."""
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            answers = answers_of(torch, self.cases)
+            answers.update(outcome_answers(torch, {"error": self.errors}, torch_names=True))
+        return answers
+
+    def check(self, key: str) -> None:
+        rtol, atol = self.TOLERANCE["float32" if "'float32'" in key else "float64"]
+        assert_values_as_recorded(self.cases, self.answers, key, rtol, atol)
+
+    def check_error(self, case: str) -> None:
+        function = self.errors[case]
+        assert_outcome_as_recorded(self.answers, "error", case, function, torch_names=True)

@@ -40,12 +40,14 @@ from .modules.activation import (
     Tanhshrink,
     Threshold,
 )
+from .modules.adaptive import AdaptiveLogSoftmaxWithLoss
 from .modules.attention import MultiheadAttention
 from .modules.batchnorm import BatchNorm1d, BatchNorm2d
 from .modules.channelshuffle import ChannelShuffle
 from .modules.container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .modules.conv import Conv1d, Conv2d
 from .modules.conv_transpose import ConvTranspose1d, ConvTranspose2d
+from .modules.distance import CosineSimilarity, PairwiseDistance
 from .modules.dropout import Dropout
 from .modules.dropout_more import (
     AlphaDropout,
@@ -54,6 +56,7 @@ from .modules.dropout_more import (
     Dropout3d,
     FeatureAlphaDropout,
 )
+from .modules.embedding_bag import EmbeddingBag
 from .modules.flatten import Flatten, Unflatten
 from .modules.fold import Fold, Unfold
 from .modules.linear import Bilinear, Identity, Linear
@@ -66,6 +69,18 @@ from .modules.loss import (
     MSELoss,
     NLLLoss,
     SmoothL1Loss,
+)
+from .modules.loss_likelihoods import CTCLoss, GaussianNLLLoss, KLDivLoss, NLLLoss2d, PoissonNLLLoss
+from .modules.loss_margins import (
+    CosineEmbeddingLoss,
+    HingeEmbeddingLoss,
+    MarginRankingLoss,
+    MultiLabelMarginLoss,
+    MultiLabelSoftMarginLoss,
+    MultiMarginLoss,
+    SoftMarginLoss,
+    TripletMarginLoss,
+    TripletMarginWithDistanceLoss,
 )
 from .modules.normalization import LayerNorm
 from .modules.padding import (
@@ -227,4 +242,22 @@ __all__ = [
     "Upsample",
     "UpsamplingBilinear2d",
     "UpsamplingNearest2d",
+    "CosineSimilarity",
+    "PairwiseDistance",
+    "CTCLoss",
+    "GaussianNLLLoss",
+    "KLDivLoss",
+    "NLLLoss2d",
+    "PoissonNLLLoss",
+    "CosineEmbeddingLoss",
+    "HingeEmbeddingLoss",
+    "MarginRankingLoss",
+    "MultiLabelMarginLoss",
+    "MultiLabelSoftMarginLoss",
+    "MultiMarginLoss",
+    "SoftMarginLoss",
+    "TripletMarginLoss",
+    "TripletMarginWithDistanceLoss",
+    "EmbeddingBag",
+    "AdaptiveLogSoftmaxWithLoss",
 ]

@@ -16,11 +16,16 @@ from ..ops.activations import threshold_ as threshold_
 from ..ops.convolution import conv1d as conv1d
 from ..ops.convolution import conv2d as conv2d
 from ..ops.convolution import unfold as unfold
+from ..ops.ctc import ctc_loss as ctc_loss
+from ..ops.distances import cosine_similarity as cosine_similarity
+from ..ops.distances import pairwise_distance as pairwise_distance
+from ..ops.distances import pdist as pdist
 from ..ops.dropouts import dropout1d as dropout1d
 from ..ops.dropouts import dropout2d as dropout2d
 from ..ops.dropouts import dropout3d as dropout3d
 from ..ops.dropouts import functional_alpha_dropout as alpha_dropout
 from ..ops.dropouts import functional_feature_alpha_dropout as feature_alpha_dropout
+from ..ops.embedding_bags import embedding_bag as embedding_bag
 from ..ops.fractional_pooling import fractional_max_pool2d as fractional_max_pool2d
 from ..ops.fractional_pooling import (
     fractional_max_pool2d_with_indices as fractional_max_pool2d_with_indices,
@@ -31,10 +36,24 @@ from ..ops.interpolation import interpolate as interpolate
 from ..ops.interpolation import upsample as upsample
 from ..ops.interpolation import upsample_bilinear as upsample_bilinear
 from ..ops.interpolation import upsample_nearest as upsample_nearest
+from ..ops.likelihood_losses import gaussian_nll_loss as gaussian_nll_loss
+from ..ops.likelihood_losses import kl_div as kl_div
+from ..ops.likelihood_losses import poisson_nll_loss as poisson_nll_loss
 from ..ops.losses import binary_cross_entropy as binary_cross_entropy
 from ..ops.losses import binary_cross_entropy_with_logits as binary_cross_entropy_with_logits
 from ..ops.losses import cross_entropy as cross_entropy
 from ..ops.losses import nll_loss as nll_loss
+from ..ops.margin_losses import cosine_embedding_loss as cosine_embedding_loss
+from ..ops.margin_losses import hinge_embedding_loss as hinge_embedding_loss
+from ..ops.margin_losses import margin_ranking_loss as margin_ranking_loss
+from ..ops.margin_losses import multi_margin_loss as multi_margin_loss
+from ..ops.margin_losses import multilabel_margin_loss as multilabel_margin_loss
+from ..ops.margin_losses import multilabel_soft_margin_loss as multilabel_soft_margin_loss
+from ..ops.margin_losses import soft_margin_loss as soft_margin_loss
+from ..ops.margin_losses import triplet_margin_loss as triplet_margin_loss
+from ..ops.margin_losses import (
+    triplet_margin_with_distance_loss as triplet_margin_with_distance_loss,
+)
 from ..ops.normalization import batch_norm as batch_norm
 from ..ops.normalization import layer_norm as layer_norm
 from ..ops.normalization import normalize as normalize
@@ -61,6 +80,7 @@ from ..ops.regression_losses import huber_loss as huber_loss
 from ..ops.regression_losses import l1_loss as l1_loss
 from ..ops.regression_losses import mse_loss as mse_loss
 from ..ops.regression_losses import smooth_l1_loss as smooth_l1_loss
+from ..ops.relaxed_sampling import gumbel_softmax as gumbel_softmax
 from ..ops.shuffles import channel_shuffle as channel_shuffle
 from ..ops.shuffles import pixel_shuffle as pixel_shuffle
 from ..ops.shuffles import pixel_unshuffle as pixel_unshuffle
@@ -161,7 +181,10 @@ __all__ = [
     "conv2d",
     "conv_transpose1d",
     "conv_transpose2d",
+    "cosine_embedding_loss",
+    "cosine_similarity",
     "cross_entropy",
+    "ctc_loss",
     "dropout",
     "dropout1d",
     "dropout2d",
@@ -169,20 +192,25 @@ __all__ = [
     "elu",
     "elu_",
     "embedding",
+    "embedding_bag",
     "feature_alpha_dropout",
     "fold",
     "fractional_max_pool2d",
     "fractional_max_pool2d_with_indices",
+    "gaussian_nll_loss",
     "gelu",
     "glu",
     "grid_sample",
+    "gumbel_softmax",
     "hardshrink",
     "hardsigmoid",
     "hardswish",
     "hardtanh",
     "hardtanh_",
+    "hinge_embedding_loss",
     "huber_loss",
     "interpolate",
+    "kl_div",
     "l1_loss",
     "layer_norm",
     "leaky_relu",
@@ -192,6 +220,7 @@ __all__ = [
     "logsigmoid",
     "lp_pool1d",
     "lp_pool2d",
+    "margin_ranking_loss",
     "max_pool1d",
     "max_pool1d_with_indices",
     "max_pool2d",
@@ -201,12 +230,18 @@ __all__ = [
     "mish",
     "mse_loss",
     "multi_head_attention_forward",
+    "multi_margin_loss",
+    "multilabel_margin_loss",
+    "multilabel_soft_margin_loss",
     "nll_loss",
     "normalize",
     "one_hot",
     "pad",
+    "pairwise_distance",
+    "pdist",
     "pixel_shuffle",
     "pixel_unshuffle",
+    "poisson_nll_loss",
     "prelu",
     "relu",
     "relu6",
@@ -219,6 +254,7 @@ __all__ = [
     "sigmoid",
     "silu",
     "smooth_l1_loss",
+    "soft_margin_loss",
     "softmax",
     "softmin",
     "softplus",
@@ -228,6 +264,8 @@ __all__ = [
     "tanhshrink",
     "threshold",
     "threshold_",
+    "triplet_margin_loss",
+    "triplet_margin_with_distance_loss",
     "unfold",
     "upsample",
     "upsample_bilinear",

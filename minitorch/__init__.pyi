@@ -262,6 +262,11 @@ from .ops.more_compositions import var_mean as var_mean
 from .ops.more_compositions import vdot as vdot
 from .ops.more_indexing import index_reduce as index_reduce
 from .ops.more_indexing import put as put
+from .ops.normalization_groups import group_norm as group_norm
+from .ops.normalization_groups import rms_norm as rms_norm
+from .ops.normalization_groups import torch_batch_norm as batch_norm
+from .ops.normalization_groups import torch_instance_norm as instance_norm
+from .ops.normalization_groups import torch_layer_norm as layer_norm
 from .ops.pooling import adaptive_avg_pool1d as adaptive_avg_pool1d
 from .ops.pooling import avg_pool1d as avg_pool1d
 from .ops.pooling import max_pool1d as max_pool1d
@@ -2242,6 +2247,7 @@ __all__ = [
     "baddbmm",
     "baddbmm_",
     "bartlett_window",
+    "batch_norm",
     "bernoulli",
     "bincount",
     "bitwise_and",
@@ -2400,6 +2406,7 @@ __all__ = [
     "greater_",
     "greater_equal",
     "greater_equal_",
+    "group_norm",
     "gt",
     "gt_",
     "hamming_window",
@@ -2423,6 +2430,7 @@ __all__ = [
     "inference_mode",
     "initial_seed",
     "inner",
+    "instance_norm",
     "int",
     "int16",
     "int32",
@@ -2449,6 +2457,7 @@ __all__ = [
     "kaiser_window",
     "kron",
     "kthvalue",
+    "layer_norm",
     "lcm",
     "lcm_",
     "ldexp",
@@ -2576,6 +2585,7 @@ __all__ = [
     "repeat_interleave",
     "reshape",
     "result_type",
+    "rms_norm",
     "roll",
     "rot90",
     "round",

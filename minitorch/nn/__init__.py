@@ -57,6 +57,14 @@ from .modules.loss import (
     SmoothL1Loss,
 )
 from .modules.normalization import LayerNorm
+from .modules.normalization_groups import (
+    GroupNorm,
+    InstanceNorm1d,
+    InstanceNorm2d,
+    InstanceNorm3d,
+    LocalResponseNorm,
+    RMSNorm,
+)
 from .modules.pooling import AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d
 from .modules.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .modules.sparse import Embedding
@@ -136,4 +144,10 @@ __all__ = [
     "Softsign",
     "Tanhshrink",
     "Threshold",
+    "GroupNorm",
+    "InstanceNorm1d",
+    "InstanceNorm2d",
+    "InstanceNorm3d",
+    "LocalResponseNorm",
+    "RMSNorm",
 ]

@@ -13,6 +13,10 @@ from ..ops.losses import nll_loss as nll_loss
 from ..ops.normalization import batch_norm as batch_norm
 from ..ops.normalization import layer_norm as layer_norm
 from ..ops.normalization import normalize as normalize
+from ..ops.normalization_groups import group_norm as group_norm
+from ..ops.normalization_groups import instance_norm as instance_norm
+from ..ops.normalization_groups import local_response_norm as local_response_norm
+from ..ops.normalization_groups import rms_norm as rms_norm
 from ..ops.pooling import adaptive_avg_pool1d as adaptive_avg_pool1d
 from ..ops.pooling import adaptive_avg_pool2d as adaptive_avg_pool2d
 from ..ops.pooling import avg_pool1d as avg_pool1d
@@ -116,16 +120,19 @@ __all__ = [
     "embedding",
     "gelu",
     "glu",
+    "group_norm",
     "hardshrink",
     "hardsigmoid",
     "hardswish",
     "hardtanh",
     "hardtanh_",
     "huber_loss",
+    "instance_norm",
     "l1_loss",
     "layer_norm",
     "leaky_relu",
     "linear",
+    "local_response_norm",
     "log_softmax",
     "logsigmoid",
     "max_pool1d",
@@ -139,6 +146,7 @@ __all__ = [
     "prelu",
     "relu",
     "relu6",
+    "rms_norm",
     "rrelu",
     "rrelu_",
     "selu",

@@ -41,6 +41,7 @@ from . import (  # noqa: F401 -- imported for their declarations
     more_compositions,
     more_indexing,
     normalization,
+    normalization_groups,
     pooling,
     products,
     quantiles,

@@ -72,6 +72,7 @@ ANSWERED_FILES = (
     "test_tensor_conveniences",
     "test_tensor_creation",
     "test_nn_normalization_groups",
+    "test_nn_utils_parametrize",
 )
 # How far a recomputed answer may be from the recorded one (another torch build may round
 # differently): relative and absolute, by dtype; integers, booleans and names are exact.

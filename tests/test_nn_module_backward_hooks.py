@@ -215,7 +215,46 @@ def printed(lib):
     return repr(model)
 
 
+def load_hooks(lib):
+    """A pre-hook of the inner layer renames an old key; a post-hook of the model clears the
+    unexpected keys, so a strict load passes."""
+    calls = []
+    model = lib.nn.Sequential(lib.nn.Linear(2, 1))
+
+    def rename(module, state_dict, prefix, metadata, strict, missing, unexpected, errors):
+        calls.append(["pre", type(module).__name__, prefix, strict, sorted(state_dict)])
+        if prefix + "old_weight" in state_dict:
+            state_dict[prefix + "weight"] = state_dict.pop(prefix + "old_weight")
+
+    def forgive(module, incompatible):
+        calls.append(["post", type(module).__name__, list(incompatible.unexpected_keys)])
+        incompatible.unexpected_keys.clear()
+
+    model[0].register_load_state_dict_pre_hook(rename)
+    model.register_load_state_dict_post_hook(forgive)
+    given = {"0.old_weight": lib.full((1, 2), 3.0), "0.bias": lib.zeros(1), "stale": lib.ones(1)}
+    result = model.load_state_dict(given)
+    return [*calls, repr(result), values(model[0].weight), sorted(given)]
+
+
+def weight_norm_forms(lib):
+    """A state dict of the hook form of weight norm loads into the parametrized form."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        hooked = lib.nn.utils.weight_norm(lib.nn.Linear(3, 2, dtype=lib.float64))
+    with lib.no_grad():
+        hooked.weight_v.copy_(lib.linspace(-1, 1, 6, dtype=lib.float64).view(2, 3))
+        hooked.weight_g.copy_(lib.tensor([[2.0], [0.5]], dtype=lib.float64))
+        hooked.bias.copy_(lib.tensor([0.25, -1.0], dtype=lib.float64))
+    new = lib.nn.utils.parametrizations.weight_norm(lib.nn.Linear(3, 2, dtype=lib.float64))
+    result = new.load_state_dict(hooked.state_dict())
+    x = lib.tensor([[1.0, -2.0, 0.5]], dtype=lib.float64)
+    return [list(hooked.state_dict()), repr(result), values(new(x)), values(hooked(x))]
+
+
 SCENARIOS = {
+    "load_state_dict hooks": load_hooks,
+    "weight_norm state dict forms": weight_norm_forms,
     "one output used": one_output_used,
     "both outputs used": both_outputs_used,
     "replaced gradients": replaced_gradients,

@@ -23,6 +23,7 @@ from ..autograd import no_grad
 from ..ops.copies import to_targets
 from .hooks import ForwardHooks
 from .parameter import Buffer, Parameter, ScalarParameter
+from .state_dict_hooks import StateDictHooks, run_load_post_hooks, run_load_pre_hooks
 
 _LearnedValue = (Parameter, ScalarParameter)
 
@@ -45,7 +46,7 @@ def _typename(value: Any) -> str:
     return value.type() if isinstance(value, Tensor) else type(value).__name__
 
 
-class Module(ForwardHooks):
+class Module(ForwardHooks, StateDictHooks):
     """Base class of every model: a tree of child modules, parameters and buffers.
 
     Subclasses set parameters and children as attributes in `__init__` and
@@ -473,9 +474,12 @@ class Module(ForwardHooks):
         """
         if not isinstance(state_dict, Mapping):
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
-        expected, errors, missing = set(), [], []
-        for module_name, module in self.named_modules(remove_duplicate=False):
+        state_dict = OrderedDict(state_dict)  # a copy: pre-hooks may rename its keys
+        expected, errors, missing, unexpected = set(), [], [], []
+        modules = list(self.named_modules(remove_duplicate=False))
+        for module_name, module in modules:
             dotted = f"{module_name}." if module_name else ""
+            run_load_pre_hooks(module, state_dict, dotted, strict, missing, unexpected, errors)
             for name, value in list(module._state_items()):
                 key = dotted + name
                 expected.add(key)
@@ -485,7 +489,10 @@ class Module(ForwardHooks):
                 error = module._load_entry(name, value, key, state_dict[key], assign)
                 if error:
                     errors.append(error)
-        unexpected = [key for key in state_dict if key not in expected]
+        unexpected += [key for key in state_dict if key not in expected]
+        result = _IncompatibleKeys(missing, unexpected)
+        for _, module in reversed(modules):
+            run_load_post_hooks(module, result)
         if strict:
             if unexpected:
                 names = ", ".join(f'"{k}"' for k in unexpected)
@@ -497,7 +504,7 @@ class Module(ForwardHooks):
             raise RuntimeError(
                 f"Error(s) in loading state_dict for {self._get_name()}:\n\t" + "\n\t".join(errors)
             )
-        return _IncompatibleKeys(missing, unexpected)
+        return result
 
     def _load_entry(self, name: str, current: Any, key: str, given: Any, assign: bool) -> str:
         """Load one `state_dict` entry into this module's `name`; the error text, or ""."""

@@ -1,7 +1,8 @@
 """`minitorch.nn.utils.parametrizations`, as `torch.nn.utils.parametrizations`: weight
 norm and spectral norm written as `parametrize` parametrizations (the weight is computed
 on every access, from `parametrizations.weight.original0`/`original1` for weight norm and
-`parametrizations.weight.original` for spectral norm).
+`parametrizations.weight.original` for spectral norm); weight norm also loads the state
+dicts of `nn.utils.weight_norm`.
 
 >>> import minitorch
 >>> layer = weight_norm(minitorch.nn.Linear(3, 2))
@@ -46,6 +47,17 @@ def weight_norm(module: Module, name: str = "weight", dim: int | None = 0) -> Mo
     $w = g \\, v / \\|v\\|$ (`original0` $g$, `original1` $v$), the norm over every dim but
     `dim` (`dim=None`: the whole tensor). Returns `module`."""
     parametrize.register_parametrization(module, name, _WeightNorm(dim), unsafe=True)
+
+    def load_hook_form_keys(state_dict, prefix, *_) -> None:
+        """A state dict of `nn.utils.weight_norm` holds `<name>_g` and `<name>_v`: they
+        are `original0` and `original1` here."""
+        g_key, v_key = f"{prefix}{name}_g", f"{prefix}{name}_v"
+        if g_key in state_dict and v_key in state_dict:
+            stored = f"{prefix}parametrizations.{name}.original"
+            state_dict[stored + "0"] = state_dict.pop(g_key)
+            state_dict[stored + "1"] = state_dict.pop(v_key)
+
+    module._register_load_state_dict_pre_hook(load_hook_form_keys)
     return module
 
 

@@ -1,0 +1,66 @@
+"""Hooks of `Module.load_state_dict`, as PyTorch's: a pre-hook of a module sees (and may
+change) the state dict before the module's entries are loaded, `hook(module, state_dict,
+prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs)`; a post-hook
+sees the result, `hook(module, incompatible_keys)`, and may change its lists in place.
+`nn.utils.parametrizations.weight_norm` uses a pre-hook to load the `weight_g`/`weight_v`
+keys of `nn.utils.weight_norm`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .hooks import RemovableHandle, _add, _registry
+
+
+class StateDictHooks:
+    """The `load_state_dict` hooks of `Module` (a base class of it)."""
+
+    def _register_load_state_dict_pre_hook(
+        self, hook: Callable, with_module: bool = False
+    ) -> RemovableHandle:
+        """`hook(state_dict, prefix, ...)`, or with `with_module` `hook(module, state_dict,
+        prefix, ...)`, before this module's entries are loaded."""
+        if with_module:
+            module, bare = self, hook
+
+            def hook(*args):
+                return bare(module, *args)
+
+        return _add(_registry(self, "_load_state_dict_pre_hooks"), hook, False)
+
+    def register_load_state_dict_pre_hook(self, hook: Callable) -> RemovableHandle:
+        """Call `hook(module, state_dict, prefix, local_metadata, strict, missing_keys,
+        unexpected_keys, error_msgs)` before this module's entries are loaded."""
+        return self._register_load_state_dict_pre_hook(hook, with_module=True)
+
+    def register_load_state_dict_post_hook(self, hook: Callable) -> RemovableHandle:
+        """Call `hook(module, incompatible_keys)` after `load_state_dict` has matched the
+        keys (before a `strict` load reports them); it changes the lists in place."""
+        return _add(_registry(self, "_load_state_dict_post_hooks"), hook, False)
+
+
+def run_load_pre_hooks(module: Any, state_dict: dict, prefix: str, strict: bool, *lists) -> None:
+    """The module's pre-hooks; `lists` are the missing keys, unexpected keys and errors.
+
+    As in PyTorch, they see the entries under the module's `prefix` only; what they remove
+    or add there is removed from or added to `state_dict`."""
+    hooks = list(module.__dict__.get("_load_state_dict_pre_hooks", {}).values())
+    if not hooks:
+        return
+    local = {key: value for key, value in state_dict.items() if key.startswith(prefix)}
+    for hook in hooks:
+        hook(local, prefix, {}, strict, *lists)
+    for key in [key for key in state_dict if key.startswith(prefix) and key not in local]:
+        del state_dict[key]
+    state_dict.update(local)
+
+
+def run_load_post_hooks(module: Any, incompatible_keys) -> None:
+    for hook in list(module.__dict__.get("_load_state_dict_post_hooks", {}).values()):
+        if hook(module, incompatible_keys) is not None:
+            raise AssertionError(
+                "Hooks registered with ``register_load_state_dict_post_hook`` are not "
+                "expected to return new values, if incompatible_keys need to be modified, "
+                "it should be done inplace."
+            )

@@ -263,6 +263,7 @@ from .ops.more_compositions import vdot as vdot
 from .ops.more_indexing import index_reduce as index_reduce
 from .ops.more_indexing import put as put
 from .ops.normalization_groups import group_norm as group_norm
+from .ops.normalization_groups import norm_except_dim as norm_except_dim
 from .ops.normalization_groups import rms_norm as rms_norm
 from .ops.normalization_groups import torch_batch_norm as batch_norm
 from .ops.normalization_groups import torch_instance_norm as instance_norm
@@ -2542,6 +2543,7 @@ __all__ = [
     "no_grad",
     "nonzero",
     "norm",
+    "norm_except_dim",
     "normal",
     "not_equal",
     "not_equal_",

@@ -1,5 +1,6 @@
-"""GroupNorm, InstanceNorm1d/2d/3d, RMSNorm, LocalResponseNorm, their `nn.functional` forms
-and the `torch.*` forms of group, instance, layer, batch and RMS norm, against torch: outputs,
+"""GroupNorm, InstanceNorm1d/2d/3d, RMSNorm, LocalResponseNorm, their `nn.functional` forms,
+the `torch.*` forms of group, instance, layer, batch and RMS norm, and `norm_except_dim`,
+against torch: outputs,
 `grad_fn` names, gradients of the input and of every parameter (float32 and float64), running
 statistics over training steps and evaluation, reprs, state dicts, warnings and error texts.
 
@@ -90,6 +91,12 @@ FUNCTIONAL_CASES = {
         [(4, 3, 2), (3,), (3,)],
     ),
     "torch.rms_norm": (torch_form("rms_norm", [3]), [(2, 3), (3,)]),
+    "torch.norm_except_dim 0": (torch_form("norm_except_dim"), [(3, 4, 2)]),
+    "torch.norm_except_dim 1 cube": (torch_form("norm_except_dim", 3, 1), [(3, 4, 2)]),
+    "torch.norm_except_dim last": (torch_form("norm_except_dim", 2, 2), [(3, 4, 2)]),
+    "torch.norm_except_dim -2": (torch_form("norm_except_dim", 2, -2), [(3, 4, 2)]),
+    "torch.norm_except_dim whole": (torch_form("norm_except_dim", 2, -1), [(3, 4)]),
+    "torch.norm_except_dim vector": (torch_form("norm_except_dim", 1, 0), [(5,)]),
 }
 
 CASES = {

@@ -31,6 +31,7 @@ from .normalization import (
     normalized_output,
 )
 from .public import public
+from .statistics import VectorNorm
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -317,3 +318,28 @@ def local_response_norm(
     for start in range(1, size):
         window = window + padded.narrow(1, start, channels)
     return input / (window * (alpha / size) + k) ** beta
+
+
+class Norm(VectorNorm):
+    """$\\|a\\|_p$ of a whole tensor, the node PyTorch's native `norm` records
+    (`NormBackward0`)."""
+
+
+@public(method=False)
+def norm_except_dim(v: Tensor, pow: float = 2, dim: int = 0) -> Tensor:  # noqa: A002
+    """$\\|v\\|_p$ over every dim but `dim`, kept as size-1 dims: the magnitudes of weight
+    norm, one per slice of `dim`; `dim=-1` is the norm of the whole tensor (0-dim).
+
+    >>> import minitorch
+    >>> minitorch.norm_except_dim(minitorch.tensor([[3.0, 0.0], [0.0, 4.0]]), 2, 1)
+    tensor([[3., 4.]])
+    """
+    if dim == -1:
+        return Norm.apply(v, p=float(pow), dim=None, keepdim=False)
+    if dim == 0:
+        ones = [1] * (v.ndim - 1)
+        return v.contiguous().view(v.shape[0], -1).norm(pow, 1).view(v.shape[0], *ones)
+    if dim == v.ndim - 1:
+        ones = [1] * (v.ndim - 1)
+        return v.contiguous().view(-1, v.shape[-1]).norm(pow, 0).view(*ones, v.shape[-1])
+    return norm_except_dim(v.transpose(0, dim), pow, 0).transpose(0, dim)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from ..._tensor import Tensor
 from ...autograd import no_grad
 from ...ops.normalization import normalize
+from ...ops.normalization_groups import norm_except_dim
 from ..module import Module
 from . import parametrize
 from .spectral_norm import (
@@ -24,7 +25,7 @@ from .spectral_norm import (
     random_unit,
     weight_matrix,
 )
-from .weight_norm import norm_except_dim, weight_from
+from .weight_norm import weight_from
 
 
 class _WeightNorm(Module):
@@ -39,7 +40,7 @@ class _WeightNorm(Module):
 
     def right_inverse(self, weight: Tensor) -> tuple[Tensor, Tensor]:
         """The magnitude $\\|w\\|$ (over every dim but `dim`) and the direction $w$."""
-        return norm_except_dim(weight, self.dim), weight
+        return norm_except_dim(weight, 2, self.dim), weight
 
 
 def weight_norm(module: Module, name: str = "weight", dim: int | None = 0) -> Module:

@@ -19,22 +19,14 @@ from __future__ import annotations
 import warnings
 
 from ..._tensor import Tensor
+from ...ops.normalization_groups import norm_except_dim
 from ..module import Module
 from ..parameter import Parameter
 
 
-def norm_except_dim(v: Tensor, dim: int) -> Tensor:
-    """$\\|v\\|_2$ over every dim but `dim`, kept as size-1 dims (`torch.norm_except_dim`);
-    `dim=-1` is the norm of the whole tensor, a 0-dim tensor."""
-    if dim == -1:
-        return (v * v).sum().sqrt()
-    dims = tuple(d for d in range(v.ndim) if d != dim)
-    return (v * v).sum(dims, keepdim=True).sqrt() if dims else v.abs()
-
-
 def weight_from(v: Tensor, g: Tensor, dim: int) -> Tensor:
     """$g \\, v / \\|v\\|$, the norm as `norm_except_dim` takes it (`torch._weight_norm`)."""
-    return v * (g / norm_except_dim(v, dim))
+    return v * (g / norm_except_dim(v, 2, dim))
 
 
 def registered_hook(module: Module, kind: type, name: str):
@@ -86,7 +78,7 @@ class WeightNorm:
         fn = WeightNorm(name, dim)
         weight = getattr(module, name)
         del module._parameters[name]
-        module.register_parameter(name + "_g", Parameter(norm_except_dim(weight, fn.dim).data))
+        module.register_parameter(name + "_g", Parameter(norm_except_dim(weight, 2, fn.dim).data))
         module.register_parameter(name + "_v", Parameter(weight.data))
         setattr(module, name, fn.compute_weight(module))
         module.register_forward_pre_hook(fn)

@@ -1,8 +1,8 @@
-"""GroupNorm, InstanceNorm1d/2d/3d, RMSNorm, LocalResponseNorm, their `nn.functional` forms,
-the `torch.*` forms of group, instance, layer, batch and RMS norm, and `norm_except_dim`,
-against torch: outputs,
-`grad_fn` names, gradients of the input and of every parameter (float32 and float64), running
-statistics over training steps and evaluation, reprs, state dicts, warnings and error texts.
+"""GroupNorm, InstanceNorm1d/2d/3d, RMSNorm, LocalResponseNorm, BatchNorm3d, their
+`nn.functional` forms, the `torch.*` forms of group, instance, layer, batch and RMS norm,
+and `norm_except_dim`, against torch: outputs, `grad_fn` names, gradients of the input and
+of every parameter (float32 and float64), running statistics over training steps and
+evaluation, reprs, state dicts, warnings and error texts.
 
 torch 2.13's answers are recorded in tests/data/test_nn_normalization_groups.json
 (scripts/record_torch_answers.py from `torch_answers`); float64 gradients are also checked
@@ -149,6 +149,8 @@ LAYERS = {
     "RMSNorm two dims eps": ("RMSNorm", ((2, 3),), {"eps": 1e-2}, (4, 2, 3)),
     "RMSNorm no affine": ("RMSNorm", ([3],), {"elementwise_affine": False}, (2, 5, 3)),
     "LocalResponseNorm": ("LocalResponseNorm", (3,), {"alpha": 0.2, "k": 1.5}, (2, 4, 3)),
+    "BatchNorm3d": ("BatchNorm3d", (2,), {}, (2, 2, 2, 3, 2)),
+    "BatchNorm3d momentum None": ("BatchNorm3d", (3,), {"momentum": None}, (3, 3, 1, 2, 2)),
 }
 STEPS = 3
 
@@ -201,6 +203,7 @@ ERRORS = {
     "InstanceNorm1d dims": lambda lib: lib.nn.InstanceNorm1d(3)(lib.ones(2, 2, 3, 5)),
     "InstanceNorm2d dims": lambda lib: lib.nn.InstanceNorm2d(3)(lib.ones(2, 3)),
     "InstanceNorm3d dims": lambda lib: lib.nn.InstanceNorm3d(3)(lib.ones(2, 3, 4)),
+    "BatchNorm3d dims": lambda lib: lib.nn.BatchNorm3d(3)(lib.ones(2, 3, 4, 4)),
     "InstanceNorm affine features": lambda lib: lib.nn.InstanceNorm1d(3, affine=True)(
         lib.ones(2, 4, 5)
     ),

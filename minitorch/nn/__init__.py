@@ -40,7 +40,7 @@ from .modules.activation import (
     Tanhshrink,
     Threshold,
 )
-from .modules.batchnorm import BatchNorm1d, BatchNorm2d
+from .modules.batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
 from .modules.container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .modules.conv import Conv1d, Conv2d
 from .modules.dropout import Dropout
@@ -150,4 +150,5 @@ __all__ = [
     "InstanceNorm3d",
     "LocalResponseNorm",
     "RMSNorm",
+    "BatchNorm3d",
 ]

@@ -2,7 +2,8 @@
 removal, the case of no input requiring grad, errors), and more of the Module API:
 `get_submodule`, `register_module`, `named_modules(remove_duplicate=False)`, `apply`,
 `zero_grad(set_to_none=False)`, `requires_grad_`, `load_state_dict(strict=False)`'s result,
-`to` with a dtype, pickling, and the printed text of models of the normalization layers.
+`to` with a dtype, pickling, the hooks of `state_dict` and `load_state_dict`, the weight norm
+state dicts of both forms, and the printed text of models of the normalization layers.
 
 Each scenario is a function of the library that returns plain values; torch 2.13's are
 recorded in tests/data/test_nn_module_backward_hooks.json (scripts/record_torch_answers.py
@@ -252,7 +253,36 @@ def weight_norm_forms(lib):
     return [list(hooked.state_dict()), repr(result), values(new(x)), values(hooked(x))]
 
 
+def state_dict_hooks(lib):
+    """Pre-hooks run before a module's entries, post-hooks after its children's; a post-hook
+    may change the dict in place; `prefix` is put before every key."""
+    calls = []
+    model = lib.nn.Sequential(lib.nn.Linear(2, 1), lib.nn.Sequential(lib.nn.GroupNorm(1, 2)))
+    for module in model.modules():
+        module.register_state_dict_pre_hook(
+            lambda mod, prefix, keep_vars: calls.append(["pre", prefix, keep_vars])
+        )
+        module.register_state_dict_post_hook(
+            lambda mod, state, prefix, meta: calls.append(["post", prefix, list(state)])
+        )
+
+    def drop_bias(module, state, prefix, metadata):
+        del state[prefix + "bias"]
+
+    model[0].register_state_dict_post_hook(drop_bias)
+    keys = list(model.state_dict(prefix="model.", keep_vars=True))
+    return [*calls, keys]
+
+
+def returning_post_hook(lib):
+    layer = lib.nn.Linear(2, 1)
+    layer.register_state_dict_post_hook(lambda mod, state, prefix, meta: state)
+    layer.state_dict()
+
+
 SCENARIOS = {
+    "state_dict hooks": state_dict_hooks,
+    "state_dict post-hook returns": returning_post_hook,
     "load_state_dict hooks": load_hooks,
     "weight_norm state dict forms": weight_norm_forms,
     "one output used": one_output_used,

@@ -23,7 +23,13 @@ from ..autograd import no_grad
 from ..ops.copies import to_targets
 from .hooks import ForwardHooks
 from .parameter import Buffer, Parameter, ScalarParameter
-from .state_dict_hooks import StateDictHooks, run_load_post_hooks, run_load_pre_hooks
+from .state_dict_hooks import (
+    StateDictHooks,
+    run_load_post_hooks,
+    run_load_pre_hooks,
+    run_state_dict_post_hooks,
+    run_state_dict_pre_hooks,
+)
 
 _LearnedValue = (Parameter, ScalarParameter)
 
@@ -439,19 +445,23 @@ class Module(ForwardHooks, StateDictHooks):
     def state_dict(
         self, destination: dict | None = None, prefix: str = "", keep_vars: bool = False
     ) -> OrderedDict:
-        """The parameters and persistent buffers by dotted name, PyTorch's keys and order.
+        """The parameters and persistent buffers by dotted name (each key `prefix` + its
+        path), PyTorch's keys and order, between each module's state dict hooks.
 
         The tensors share storage with the model (detached unless `keep_vars`).
         """
         state = OrderedDict() if destination is None else destination
-        for module_name, module in self.named_modules(prefix=prefix, remove_duplicate=False):
-            dotted = f"{module_name}." if module_name else ""
-            for name, value in module._state_items():
-                if isinstance(value, ScalarParameter):
-                    value = value.value
-                elif isinstance(value, Tensor) and not keep_vars:
-                    value = value.detach()
-                state[dotted + name] = value
+        run_state_dict_pre_hooks(self, prefix, keep_vars)
+        for name, value in self._state_items():
+            if isinstance(value, ScalarParameter):
+                value = value.value
+            elif isinstance(value, Tensor) and not keep_vars:
+                value = value.detach()
+            state[prefix + name] = value
+        for name, child in self._modules.items():
+            if child is not None:
+                child.state_dict(destination=state, prefix=f"{prefix}{name}.", keep_vars=keep_vars)
+        run_state_dict_post_hooks(self, state, prefix)
         return state
 
     def _state_items(self) -> Iterator[tuple[str, Any]]:

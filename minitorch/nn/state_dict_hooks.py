@@ -1,5 +1,8 @@
-"""Hooks of `Module.load_state_dict`, as PyTorch's: a pre-hook of a module sees (and may
-change) the state dict before the module's entries are loaded, `hook(module, state_dict,
+"""Hooks of `Module.state_dict` and `Module.load_state_dict`, as PyTorch's. A state dict
+pre-hook runs before a module's entries are collected, `hook(module, prefix, keep_vars)`,
+and a post-hook after them and its children's, `hook(module, state_dict, prefix,
+local_metadata)` (it may change the dict in place). A load pre-hook of a module sees (and
+may change) the state dict before the module's entries are loaded, `hook(module, state_dict,
 prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs)`; a post-hook
 sees the result, `hook(module, incompatible_keys)`, and may change its lists in place.
 `nn.utils.parametrizations.weight_norm` uses a pre-hook to load the `weight_g`/`weight_v`
@@ -34,6 +37,16 @@ class StateDictHooks:
         unexpected_keys, error_msgs)` before this module's entries are loaded."""
         return self._register_load_state_dict_pre_hook(hook, with_module=True)
 
+    def register_state_dict_pre_hook(self, hook: Callable) -> RemovableHandle:
+        """Call `hook(module, prefix, keep_vars)` before `state_dict` collects this module's
+        entries."""
+        return _add(_registry(self, "_state_dict_pre_hooks"), hook, False)
+
+    def register_state_dict_post_hook(self, hook: Callable) -> RemovableHandle:
+        """Call `hook(module, state_dict, prefix, local_metadata)` after `state_dict` has
+        collected this module's entries and its children's; it changes the dict in place."""
+        return _add(_registry(self, "_state_dict_hooks"), hook, False)
+
     def register_load_state_dict_post_hook(self, hook: Callable) -> RemovableHandle:
         """Call `hook(module, incompatible_keys)` after `load_state_dict` has matched the
         keys (before a `strict` load reports them); it changes the lists in place."""
@@ -64,3 +77,14 @@ def run_load_post_hooks(module: Any, incompatible_keys) -> None:
                 "expected to return new values, if incompatible_keys need to be modified, "
                 "it should be done inplace."
             )
+
+
+def run_state_dict_pre_hooks(module: Any, prefix: str, keep_vars: bool) -> None:
+    for hook in list(module.__dict__.get("_state_dict_pre_hooks", {}).values()):
+        hook(module, prefix, keep_vars)
+
+
+def run_state_dict_post_hooks(module: Any, state_dict: dict, prefix: str) -> None:
+    for hook in list(module.__dict__.get("_state_dict_hooks", {}).values()):
+        if hook(module, state_dict, prefix, {}) is not None:
+            raise RuntimeError("state_dict post-hook must return None")

@@ -2,8 +2,9 @@
 removal, the case of no input requiring grad, errors), and more of the Module API:
 `get_submodule`, `register_module`, `named_modules(remove_duplicate=False)`, `apply`,
 `zero_grad(set_to_none=False)`, `requires_grad_`, `load_state_dict(strict=False)`'s result,
-`to` with a dtype, pickling, the hooks of `state_dict` and `load_state_dict`, the weight norm
-state dicts of both forms, and the printed text of models of the normalization layers.
+`to` with a dtype, pickling, the hooks of `state_dict` and `load_state_dict`, extra state,
+the weight norm state dicts of both forms, and the printed text of models of the
+normalization layers.
 
 Each scenario is a function of the library that returns plain values; torch 2.13's are
 recorded in tests/data/test_nn_module_backward_hooks.json (scripts/record_torch_answers.py
@@ -280,7 +281,40 @@ def returning_post_hook(lib):
     layer.state_dict()
 
 
+def counter(lib):
+    class Counter(lib.nn.Linear):
+        """A layer that keeps a count beside its tensors."""
+
+        def __init__(self):
+            super().__init__(2, 1)
+            self.count = 0
+
+        def get_extra_state(self):
+            return {"count": self.count}
+
+        def set_extra_state(self, state):
+            self.count = state["count"] + 100
+
+    return Counter()
+
+
+def extra_state(lib):
+    first = counter(lib)
+    first.count = 5
+    state = first.state_dict()
+    second = counter(lib)
+    result = second.load_state_dict(state)
+    lenient = counter(lib).load_state_dict({"weight": lib.ones(1, 2)}, strict=False)
+    plain = lib.nn.Linear(2, 1).load_state_dict({**lib.nn.Linear(2, 1).state_dict(),
+                                                 "_extra_state": 1}, strict=False)  # fmt: skip
+    return [list(state), state["_extra_state"], repr(result), second.count, repr(lenient),
+            repr(plain)]  # fmt: skip
+
+
 SCENARIOS = {
+    "extra state": extra_state,
+    "extra state missing": lambda lib: counter(lib).load_state_dict({}),
+    "extra state default": lambda lib: lib.nn.Linear(2, 1).get_extra_state(),
     "state_dict hooks": state_dict_hooks,
     "state_dict post-hook returns": returning_post_hook,
     "load_state_dict hooks": load_hooks,

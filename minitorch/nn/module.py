@@ -24,7 +24,10 @@ from ..ops.copies import to_targets
 from .hooks import ForwardHooks
 from .parameter import Buffer, Parameter, ScalarParameter
 from .state_dict_hooks import (
+    EXTRA_STATE,
     StateDictHooks,
+    load_extra_state,
+    overrides,
     run_load_post_hooks,
     run_load_pre_hooks,
     run_state_dict_post_hooks,
@@ -458,6 +461,8 @@ class Module(ForwardHooks, StateDictHooks):
             elif isinstance(value, Tensor) and not keep_vars:
                 value = value.detach()
             state[prefix + name] = value
+        if overrides(self, "get_extra_state"):
+            state[prefix + EXTRA_STATE] = self.get_extra_state()
         for name, child in self._modules.items():
             if child is not None:
                 child.state_dict(destination=state, prefix=f"{prefix}{name}.", keep_vars=keep_vars)
@@ -489,7 +494,7 @@ class Module(ForwardHooks, StateDictHooks):
         modules = list(self.named_modules(remove_duplicate=False))
         for module_name, module in modules:
             dotted = f"{module_name}." if module_name else ""
-            run_load_pre_hooks(module, state_dict, dotted, strict, missing, unexpected, errors)
+            run_load_pre_hooks(module, state_dict, dotted, missing, unexpected, errors)
             for name, value in list(module._state_items()):
                 key = dotted + name
                 expected.add(key)
@@ -499,6 +504,7 @@ class Module(ForwardHooks, StateDictHooks):
                 error = module._load_entry(name, value, key, state_dict[key], assign)
                 if error:
                     errors.append(error)
+            load_extra_state(module, state_dict, dotted, expected, missing)
         unexpected += [key for key in state_dict if key not in expected]
         result = _IncompatibleKeys(missing, unexpected)
         for _, module in reversed(modules):

@@ -15,9 +15,24 @@ from typing import Any
 
 from .hooks import RemovableHandle, _add, _registry
 
+EXTRA_STATE = "_extra_state"
+_NEVER = (
+    "Reached a code path in Module.{}() that should never be called. Please file an issue at "
+    "https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml to report this bug."
+)
+
 
 class StateDictHooks:
-    """The `load_state_dict` hooks of `Module` (a base class of it)."""
+    """The state dict hooks and the extra state of `Module` (a base class of it)."""
+
+    def get_extra_state(self) -> Any:
+        """What a subclass that overrides this keeps in its state dict beside its tensors
+        (under `_extra_state`), given back to its `set_extra_state` by `load_state_dict`."""
+        raise RuntimeError(_NEVER.format("get_extra_state"))
+
+    def set_extra_state(self, state: Any) -> None:
+        """Take back what `get_extra_state` gave (overridden with it)."""
+        raise RuntimeError(_NEVER.format("set_extra_state"))
 
     def _register_load_state_dict_pre_hook(
         self, hook: Callable, with_module: bool = False
@@ -53,8 +68,9 @@ class StateDictHooks:
         return _add(_registry(self, "_load_state_dict_post_hooks"), hook, False)
 
 
-def run_load_pre_hooks(module: Any, state_dict: dict, prefix: str, strict: bool, *lists) -> None:
+def run_load_pre_hooks(module: Any, state_dict: dict, prefix: str, *lists) -> None:
     """The module's pre-hooks; `lists` are the missing keys, unexpected keys and errors.
+    Their `strict` is True, as PyTorch passes it (a non-strict load forgives at the end).
 
     As in PyTorch, they see the entries under the module's `prefix` only; what they remove
     or add there is removed from or added to `state_dict`."""
@@ -63,7 +79,7 @@ def run_load_pre_hooks(module: Any, state_dict: dict, prefix: str, strict: bool,
         return
     local = {key: value for key, value in state_dict.items() if key.startswith(prefix)}
     for hook in hooks:
-        hook(local, prefix, {}, strict, *lists)
+        hook(local, prefix, {}, True, *lists)
     for key in [key for key in state_dict if key.startswith(prefix) and key not in local]:
         del state_dict[key]
     state_dict.update(local)
@@ -88,3 +104,21 @@ def run_state_dict_post_hooks(module: Any, state_dict: dict, prefix: str) -> Non
     for hook in list(module.__dict__.get("_state_dict_hooks", {}).values()):
         if hook(module, state_dict, prefix, {}) is not None:
             raise RuntimeError("state_dict post-hook must return None")
+
+
+def overrides(module: Any, name: str) -> bool:
+    """Whether the module's class overrides `StateDictHooks.<name>`."""
+    return getattr(type(module), name) is not getattr(StateDictHooks, name)
+
+
+def load_extra_state(module: Any, state_dict: dict, prefix: str, expected: set, missing: list):
+    """Hand the module's `_extra_state` entry to its `set_extra_state` (missing if absent);
+    a module that does not take one leaves the key unexpected."""
+    if not overrides(module, "set_extra_state"):
+        return
+    key = prefix + EXTRA_STATE
+    expected.add(key)
+    if key in state_dict:
+        module.set_extra_state(state_dict[key])
+    else:
+        missing.append(key)

@@ -205,6 +205,23 @@ def scale_error(lib, **options):
     return lib.nn.utils.parametrize.register_parametrization(layer, "weight", Row(), **options)
 
 
+def second_changes(lib, inverse: bool):
+    """A second parametrization of the weight that changes its shape (or whose right
+    inverse does)."""
+    Symmetric, Scale, _ = parametrizations_of(lib)
+
+    class Rows(Scale):
+        def forward(self, x):
+            return x if inverse else x[:1]
+
+        def right_inverse(self, a):
+            return a[:1]
+
+    layer = lib.nn.Linear(2, 2)
+    lib.nn.utils.parametrize.register_parametrization(layer, "weight", Symmetric())
+    lib.nn.utils.parametrize.register_parametrization(layer, "weight", Rows(1.0))
+
+
 def split_kept(lib):
     Split = parametrizations_of(lib)[2]
     layer = lib.nn.utils.parametrize.register_parametrization(lib.nn.Linear(2, 2), "bias", Split())
@@ -235,6 +252,8 @@ ERRORS = {
     "shape changed": scale_error,
     "shape changed unsafe": lambda lib: scale_error(lib, unsafe=True).weight.shape,
     "leave unparametrized a pair": split_kept,
+    "second changes the shape": lambda lib: second_changes(lib, inverse=False),
+    "second inverse changes the shape": lambda lib: second_changes(lib, inverse=True),
     "weight_norm twice": quiet(lambda lib: twice(lib, "weight_norm")),
     "spectral_norm twice": lambda lib: twice(lib, "spectral_norm"),
     "remove_weight_norm none": lambda lib: lib.nn.utils.remove_weight_norm(lib.nn.Linear(2, 2)),

@@ -180,6 +180,41 @@ def _check_same_kind(result, dtype, shape) -> None:
             )
 
 
+def _check_next(parametrization: Module, current: Tensor, tensor_name: str) -> None:
+    """PyTorch's errors for a further parametrization of `module.<tensor_name>` (now
+    `current`) that changes its dtype or shape, or whose right inverse does."""
+    result = parametrization(current)
+    if not isinstance(result, Tensor):
+        raise ValueError(f"A parametrization must return a tensor. Got {type(result).__name__}.")
+    for what in ("dtype", "shape"):
+        before, after = getattr(current, what), getattr(result, what)
+        if before != after:
+            raise ValueError(
+                f"Registering a parametrization may not change the {what} of the tensor, "
+                "unless the `unsafe` flag is enabled.\n"
+                f"module.{tensor_name}.{what}: {before}\n"
+                f"parametrization(module.{tensor_name}).{what}: {after}"
+            )
+    if not hasattr(parametrization, "right_inverse"):
+        return
+    try:
+        inverse = parametrization.right_inverse(result)
+    except NotImplementedError:
+        return
+    if not isinstance(inverse, Tensor):
+        raise ValueError(
+            f"parametrization.right_inverse must return a tensor. Got: {type(inverse).__name__}"
+        )
+    for what in ("dtype", "shape"):
+        before, after = getattr(current, what), getattr(inverse, what)
+        if before != after:
+            raise ValueError(
+                "The tensor returned by parametrization.right_inverse must have the same "
+                f"{what} as module.{tensor_name}, unless the `unsafe` flag is enabled.\n"
+                f"module.{tensor_name}.{what}: {before}\nreturned {what}: {after}"
+            )
+
+
 def _refuse_pickling(self):
     raise RuntimeError(
         "Serialization of parametrized modules is only supported through state_dict(). See:\n"
@@ -216,8 +251,7 @@ def register_parametrization(
     parametrization.train(module.training)
     if is_parametrized(module, tensor_name):
         if not unsafe:
-            current = getattr(module, tensor_name)
-            _check_same_kind(parametrization(current), current.dtype, current.shape)
+            _check_next(parametrization, getattr(module, tensor_name), tensor_name)
         module.parametrizations[tensor_name].append(parametrization)
         module.parametrizations[tensor_name].unsafe |= unsafe
     elif tensor_name in module._buffers or tensor_name in module._parameters:

@@ -11,6 +11,7 @@ from .. import functional as F
 from ..module import Module
 from ..parameter import Parameter
 from .batchnorm import _BatchNorm
+from .normalization import keep_shape_settings
 
 
 class GroupNorm(Module):
@@ -83,13 +84,9 @@ class RMSNorm(Module):
         dtype=None,
     ) -> None:
         super().__init__()
-        if isinstance(normalized_shape, int):
-            normalized_shape = (normalized_shape,)
-        self.normalized_shape = tuple(normalized_shape)
-        self.eps = eps
-        self.elementwise_affine = elementwise_affine
+        shape = keep_shape_settings(self, normalized_shape, eps, elementwise_affine)
         if elementwise_affine:
-            self.weight = Parameter(ones(*self.normalized_shape, dtype=dtype, device=device))
+            self.weight = Parameter(ones(*shape, dtype=dtype, device=device))
         else:
             self.register_parameter("weight", None)
 

@@ -353,6 +353,19 @@ def test_scenario_is_torchs(case):
     assert_outcome_as_recorded(ANSWERS, "scenario", case, SCENARIOS[case], torch_names=True)
 
 
+def test_unpickling_a_module_pickled_without_its_newer_registries():
+    """`__setstate__` gives a module whose pickle lacks a registry (an older minitorch's) an
+    empty one, as torch's does for its own older pickles."""
+    layer = minitorch.nn.Linear(2, 1)
+    state = {k: v for k, v in layer.__dict__.items() if k != "_non_persistent_buffers_set"}
+    restored = minitorch.nn.Linear.__new__(minitorch.nn.Linear)
+    restored.__setstate__(state)
+    restored.register_buffer("scratch", minitorch.ones(1), persistent=False)
+    assert list(restored.state_dict()) == ["weight", "bias"]
+    hooked = pickle.loads(pickle.dumps(restored))
+    assert repr(hooked) == repr(layer)
+
+
 def test_save_refuses_a_module_and_points_to_the_state_dict():
     """A documented difference: `minitorch.save` writes safetensors, which hold tensors (a
     `state_dict`), not pickled modules."""

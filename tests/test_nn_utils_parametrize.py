@@ -13,6 +13,7 @@ tests/data/test_nn_utils_parametrize.json (scripts/record_torch_answers.py from
 
 from __future__ import annotations
 
+import copy
 import io
 import pickle
 import types
@@ -228,6 +229,18 @@ def split_kept(lib):
     lib.nn.utils.parametrize.remove_parametrizations(layer, "bias", leave_parametrized=False)
 
 
+def deepcopied(lib):
+    """A deep copy of a parametrized layer computes the same and is independent."""
+    layer = lib.nn.utils.parametrizations.weight_norm(lib.nn.Linear(2, 2))
+    with lib.no_grad():
+        layer.parametrizations.weight.original1.copy_(lib.tensor([[1.0, 2.0], [3.0, -4.0]]))
+    twin = copy.deepcopy(layer)
+    same = bool((twin.weight == layer.weight).all())
+    with lib.no_grad():
+        twin.parametrizations.weight.original0.mul_(2)
+    return [type(twin).__name__, same, bool((twin.weight == layer.weight).all())]
+
+
 def quiet(function):
     def run(lib):
         with warnings.catch_warnings():
@@ -276,6 +289,7 @@ ERRORS = {
     "pickle parametrized": lambda lib: pickle.dumps(
         lib.nn.utils.parametrizations.weight_norm(lib.nn.Linear(2, 2))
     ),
+    "deepcopy parametrized": lambda lib: deepcopied(lib),
     "skip_init not a module": lambda lib: lib.nn.utils.skip_init(int),
     "skip_init no device": lambda lib: lib.nn.utils.skip_init(lib.nn.ReLU),
 }

@@ -23,7 +23,17 @@ _NEVER = (
 
 
 class StateDictHooks:
-    """The state dict hooks and the extra state of `Module` (a base class of it)."""
+    """The state dict hooks, the extra state and the unpickling of `Module` (a base class of
+    it)."""
+
+    def __setstate__(self, state: dict) -> None:
+        """Unpickling: the pickled attributes, and an empty registry for each that a module
+        pickled by an older minitorch lacks."""
+        self.__dict__.update(state)
+        for name in ("_parameters", "_buffers", "_modules"):
+            self.__dict__.setdefault(name, {})
+        self.__dict__.setdefault("_non_persistent_buffers_set", set())
+        self.__dict__.setdefault("training", True)
 
     def get_extra_state(self) -> Any:
         """What a subclass that overrides this keeps in its state dict beside its tensors

@@ -24,6 +24,7 @@ True
 from __future__ import annotations
 
 import contextlib
+import copy
 from collections.abc import Iterator, Sequence
 
 from ..._tensor import Tensor
@@ -223,6 +224,17 @@ def _refuse_pickling(self):
     )
 
 
+def _deepcopy(self, memo: dict):
+    """A copy of a parametrized module: its attributes deep-copied (pickling, the default
+    way, is refused)."""
+    if id(self) in memo:
+        return memo[id(self)]
+    replica = type(self).__new__(type(self))
+    memo[id(self)] = replica
+    object.__setattr__(replica, "__dict__", copy.deepcopy(self.__dict__, memo))
+    return replica
+
+
 def _inject_property(module: Module, tensor_name: str) -> None:
     """`module.<tensor_name>` reads the parametrized tensor and assigning it stores its
     right inverse: a property of the module's own `Parametrized<Class>`."""
@@ -260,9 +272,10 @@ def register_parametrization(
         delattr(module, tensor_name)
         if not is_parametrized(module):
             cls = type(module)
-            module.__class__ = type(
-                f"Parametrized{cls.__name__}", (cls,), {"__getstate__": _refuse_pickling}
-            )
+            methods = {"__getstate__": _refuse_pickling}
+            if not hasattr(cls, "__deepcopy__"):
+                methods["__deepcopy__"] = _deepcopy
+            module.__class__ = type(f"Parametrized{cls.__name__}", (cls,), methods)
             module.parametrizations = ModuleDict()
         _inject_property(module, tensor_name)
         module.parametrizations[tensor_name] = parametrizations

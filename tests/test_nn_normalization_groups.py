@@ -212,6 +212,12 @@ ERRORS = {
     "rms_norm empty shape": lambda lib: lib.nn.functional.rms_norm(lib.ones(2, 3), []),
     "rms_norm weight shape": lambda lib: lib.rms_norm(lib.ones(2, 3), [3], lib.ones(2)),
     "rms_norm long": lambda lib: lib.rms_norm(lib.ones(2, 3, dtype=lib.long), [3]),
+    "InstanceNorm running stats given": lambda lib: lib.nn.InstanceNorm1d(3).load_state_dict(
+        dict(lib.nn.InstanceNorm1d(3, track_running_stats=True).state_dict())
+    ),
+    "InstanceNorm running stats given leniently": lambda lib: lib.nn.InstanceNorm1d(
+        3
+    ).load_state_dict({"running_mean": lib.zeros(3), "weight": lib.ones(3)}, strict=False),
     "local_response_norm 2d": lambda lib: lib.nn.functional.local_response_norm(lib.ones(2, 3), 2),
     "local_response_norm empty": lambda lib: (
         lib.nn.functional.local_response_norm(lib.ones(2, 0, 3), 2).shape
@@ -308,3 +314,24 @@ def test_state_dict_round_trips_through_a_file(key):
     second.eval()
     x = minitorch.tensor(rng.standard_normal(shape))
     np.testing.assert_array_equal(first(x).detach().numpy(), second(x).detach().numpy())
+
+
+def test_instance_norm_refuses_running_stats_of_a_state_dict_without_metadata():
+    """A documented difference: torch's own state dicts carry version metadata, with which
+    torch lists running statistics given to an instance norm that keeps none as unexpected
+    keys; minitorch's state dicts (like torch's read from a safetensors file) carry none, so
+    minitorch raises torch's error for metadata-less state dicts (recorded above)."""
+    tracked = minitorch.nn.InstanceNorm1d(3, track_running_stats=True).state_dict()
+    with pytest.raises(RuntimeError, match="Unexpected running stats buffer"):
+        minitorch.nn.InstanceNorm1d(3).load_state_dict(tracked, strict=False)
+
+
+def test_instance_norm_pickles_and_copies_with_its_load_check():
+    import copy
+    import pickle
+
+    layer = minitorch.nn.InstanceNorm2d(2, affine=True)
+    for twin in (pickle.loads(pickle.dumps(layer)), copy.deepcopy(layer)):
+        assert repr(twin) == repr(layer)
+        with pytest.raises(RuntimeError, match="Unexpected running stats buffer"):
+            twin.load_state_dict({**twin.state_dict(), "running_var": minitorch.ones(2)})

@@ -147,6 +147,31 @@ class _InstanceNorm(_BatchNorm):
         super().__init__(
             num_features, eps, momentum, affine, track_running_stats, device, dtype, bias=bias
         )
+        self._register_load_state_dict_pre_hook(self._refuse_running_stats)
+
+    def _refuse_running_stats(
+        self, state_dict, prefix, metadata, strict, missing, unexpected, errors
+    ):
+        """PyTorch's error for running statistics given to a layer that keeps none (a state
+        dict without version metadata, as every minitorch one is, may be from before
+        instance norms stopped keeping them by default)."""
+        if self.track_running_stats:
+            return
+        keys = [prefix + name for name in ("running_mean", "running_var")]
+        keys = [key for key in keys if key in state_dict]
+        if not keys:
+            return
+        names, kind = " and ".join(f'"{key}"' for key in keys), type(self).__name__
+        errors.append(
+            f"Unexpected running stats buffer(s) {names} for {kind} with "
+            "track_running_stats=False. If state_dict is a checkpoint saved before 0.4.0, this "
+            f"may be expected because {kind} does not track running stats by default since "
+            "0.4.0. Please remove these keys from state_dict. If the running stats are "
+            f"actually needed, instead set track_running_stats=True in {kind} to enable them. "
+            f"See the documentation of {kind} for details."
+        )
+        for key in keys:
+            state_dict.pop(key)
 
     def _check_input_dim(self, input: Tensor) -> None:  # noqa: A002
         if input.ndim not in (self.no_batch_dim, self.no_batch_dim + 1):

@@ -293,6 +293,12 @@ from .ops.more_compositions import var_mean as var_mean
 from .ops.more_compositions import vdot as vdot
 from .ops.more_indexing import index_reduce as index_reduce
 from .ops.more_indexing import put as put
+from .ops.normalization_groups import group_norm as group_norm
+from .ops.normalization_groups import norm_except_dim as norm_except_dim
+from .ops.normalization_groups import rms_norm as rms_norm
+from .ops.normalization_groups import torch_batch_norm as batch_norm
+from .ops.normalization_groups import torch_instance_norm as instance_norm
+from .ops.normalization_groups import torch_layer_norm as layer_norm
 from .ops.pooling import adaptive_avg_pool1d as adaptive_avg_pool1d
 from .ops.pooling import avg_pool1d as avg_pool1d
 from .ops.pooling import max_pool1d as max_pool1d
@@ -2291,6 +2297,7 @@ __all__ = [
     "baddbmm",
     "baddbmm_",
     "bartlett_window",
+    "batch_norm",
     "bernoulli",
     "binary_cross_entropy_with_logits",
     "bincount",
@@ -2466,6 +2473,7 @@ __all__ = [
     "greater_",
     "greater_equal",
     "greater_equal_",
+    "group_norm",
     "gt",
     "gt_",
     "hamming_window",
@@ -2491,6 +2499,7 @@ __all__ = [
     "inference_mode",
     "initial_seed",
     "inner",
+    "instance_norm",
     "int",
     "int16",
     "int32",
@@ -2518,6 +2527,7 @@ __all__ = [
     "kl_div",
     "kron",
     "kthvalue",
+    "layer_norm",
     "lcm",
     "lcm_",
     "ldexp",
@@ -2604,6 +2614,7 @@ __all__ = [
     "no_grad",
     "nonzero",
     "norm",
+    "norm_except_dim",
     "normal",
     "not_equal",
     "not_equal_",
@@ -2653,6 +2664,7 @@ __all__ = [
     "repeat_interleave",
     "reshape",
     "result_type",
+    "rms_norm",
     "roll",
     "rot90",
     "round",

@@ -86,6 +86,9 @@ ANSWERED_FILES = (
     "test_nn_conv_transpose",
     "test_nn_resampling",
     "test_nn_grid_sample",
+    "test_nn_normalization_groups",
+    "test_nn_utils_parametrize",
+    "test_nn_module_backward_hooks",
 )
 # How far a recomputed answer may be from the recorded one (another torch build may round
 # differently): relative and absolute, by dtype; integers, booleans and names are exact.
@@ -574,6 +577,8 @@ def leaf_answers(lib, outputs: list, leaves: list) -> dict:
     for k, leaf in enumerate(leaves):
         record[f"grad {k}"] = None if leaf.grad is None else described(leaf.grad)
     return record
+
+
 def assert_values_as_recorded(cases, answers, key: str, rtol=None, atol=None) -> None:
     """Case `key` of `cases` (`run_case`'s), run in minitorch with warnings silenced, gives the
     recorded values, dtypes and gradients; `grad_fn` names are not compared (for operations

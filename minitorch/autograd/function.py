@@ -40,6 +40,10 @@ class Function:
     # True where backward calls kernels directly: with create_graph=True its gradients
     # then raise when differentiated again, where they would give a wrong second derivative
     once_differentiable = False
+    # True for a Function of minitorch whose tuple of outputs is differentiated element by
+    # element, as users' Functions are (minitorch's own operations that return a tuple,
+    # `(values, indices)`, differentiate only the first)
+    several_outputs = False
 
     @staticmethod
     def forward(ctx: GraphContext, *inputs, **params):
@@ -106,7 +110,7 @@ class Function:
             if output.dtype.is_floating_point and not marked:  # integers have no gradient
                 record(cls, ctx, inputs, output, name)
             return output
-        if own:
+        if own and not cls.several_outputs:
             if output[0].dtype.is_floating_point:  # minitorch's own: (values, indices)
                 record(cls, ctx, inputs, output[0], name)
             return output

@@ -42,7 +42,7 @@ from .modules.activation import (
 )
 from .modules.adaptive import AdaptiveLogSoftmaxWithLoss
 from .modules.attention import MultiheadAttention
-from .modules.batchnorm import BatchNorm1d, BatchNorm2d
+from .modules.batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
 from .modules.channelshuffle import ChannelShuffle
 from .modules.container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .modules.conv import Conv1d, Conv2d
@@ -83,6 +83,14 @@ from .modules.loss_margins import (
     TripletMarginWithDistanceLoss,
 )
 from .modules.normalization import LayerNorm
+from .modules.normalization_groups import (
+    GroupNorm,
+    InstanceNorm1d,
+    InstanceNorm2d,
+    InstanceNorm3d,
+    LocalResponseNorm,
+    RMSNorm,
+)
 from .modules.padding import (
     CircularPad1d,
     CircularPad2d,
@@ -260,4 +268,11 @@ __all__ = [
     "TripletMarginWithDistanceLoss",
     "EmbeddingBag",
     "AdaptiveLogSoftmaxWithLoss",
+    "GroupNorm",
+    "InstanceNorm1d",
+    "InstanceNorm2d",
+    "InstanceNorm3d",
+    "LocalResponseNorm",
+    "RMSNorm",
+    "BatchNorm3d",
 ]

@@ -57,6 +57,10 @@ from ..ops.margin_losses import (
 from ..ops.normalization import batch_norm as batch_norm
 from ..ops.normalization import layer_norm as layer_norm
 from ..ops.normalization import normalize as normalize
+from ..ops.normalization_groups import group_norm as group_norm
+from ..ops.normalization_groups import instance_norm as instance_norm
+from ..ops.normalization_groups import local_response_norm as local_response_norm
+from ..ops.normalization_groups import rms_norm as rms_norm
 from ..ops.padding import pad as pad
 from ..ops.pooling import adaptive_avg_pool1d as adaptive_avg_pool1d
 from ..ops.pooling import adaptive_avg_pool2d as adaptive_avg_pool2d
@@ -201,6 +205,7 @@ __all__ = [
     "gelu",
     "glu",
     "grid_sample",
+    "group_norm",
     "gumbel_softmax",
     "hardshrink",
     "hardsigmoid",
@@ -209,6 +214,7 @@ __all__ = [
     "hardtanh_",
     "hinge_embedding_loss",
     "huber_loss",
+    "instance_norm",
     "interpolate",
     "kl_div",
     "l1_loss",
@@ -216,6 +222,7 @@ __all__ = [
     "leaky_relu",
     "leaky_relu_",
     "linear",
+    "local_response_norm",
     "log_softmax",
     "logsigmoid",
     "lp_pool1d",
@@ -246,6 +253,7 @@ __all__ = [
     "relu",
     "relu6",
     "relu_",
+    "rms_norm",
     "rrelu",
     "rrelu_",
     "scaled_dot_product_attention",

@@ -1,6 +1,7 @@
 """Forward hooks of a `Module`: functions called around its `forward`, as PyTorch's
 `register_forward_pre_hook` and `register_forward_hook` (to inspect activations, change
-inputs or outputs, count calls), each removed through the handle it returns."""
+inputs or outputs, count calls), each removed through the handle it returns; and the
+registration of its full backward hooks (`backward_hooks.py` runs them)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import itertools
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
+
+from .backward_hooks import BackwardHook, has_backward_hooks
 
 _ids = itertools.count()
 
@@ -81,11 +84,26 @@ class ForwardHooks:
             always_ids[handle.id] = True
         return handle
 
+    def register_full_backward_pre_hook(
+        self, hook: Callable, prepend: bool = False
+    ) -> RemovableHandle:
+        """Call `hook(module, grad_output)` when the gradients of the module's outputs are
+        computed; what it returns (other than None) replaces them in the backward pass."""
+        return _add(_registry(self, "_backward_pre_hooks"), hook, prepend)
+
+    def register_full_backward_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
+        """Call `hook(module, grad_input, grad_output)` when the gradients of the module's
+        tensor inputs are computed; what it returns (other than None) replaces
+        `grad_input`."""
+        return _add(_registry(self, "_backward_hooks"), hook, prepend)
+
     def _call_with_hooks(self, forward: Callable, args: tuple, kwargs: dict) -> Any:
-        """`forward(*args, **kwargs)` between the pre-hooks and the hooks."""
+        """`forward(*args, **kwargs)` between the pre-hooks and the hooks, its inputs and
+        outputs passed through the backward hooks' nodes when there are backward hooks."""
         pre_hooks = self.__dict__.get("_forward_pre_hooks")
         hooks = self.__dict__.get("_forward_hooks")
-        if not pre_hooks and not hooks:
+        backward_hook = BackwardHook(self) if has_backward_hooks(self) else None
+        if not pre_hooks and not hooks and backward_hook is None:
             return forward(*args, **kwargs)
         for key, hook in list((pre_hooks or {}).items()):
             if key in self.__dict__["_forward_pre_hooks_with_kwargs"]:
@@ -101,6 +119,8 @@ class ForwardHooks:
                 result = hook(self, args)
                 if result is not None:
                     args = result if isinstance(result, tuple) else (result,)
+        if backward_hook is not None:
+            args = backward_hook.setup_input(args)
         try:
             output = forward(*args, **kwargs)
         except Exception:
@@ -113,7 +133,7 @@ class ForwardHooks:
             result = self._run_forward_hook(key, hook, args, kwargs, output)
             if result is not None:
                 output = result
-        return output
+        return output if backward_hook is None else backward_hook.setup_output(output)
 
     def _run_forward_hook(
         self, key: int, hook: Callable, args: tuple, kwargs: dict, output: Any

@@ -23,6 +23,16 @@ from ..autograd import no_grad
 from ..ops.copies import to_targets
 from .hooks import ForwardHooks
 from .parameter import Buffer, Parameter, ScalarParameter
+from .state_dict_hooks import (
+    EXTRA_STATE,
+    StateDictHooks,
+    load_extra_state,
+    overrides,
+    run_load_post_hooks,
+    run_load_pre_hooks,
+    run_state_dict_post_hooks,
+    run_state_dict_pre_hooks,
+)
 
 _LearnedValue = (Parameter, ScalarParameter)
 
@@ -45,7 +55,7 @@ def _typename(value: Any) -> str:
     return value.type() if isinstance(value, Tensor) else type(value).__name__
 
 
-class Module(ForwardHooks):
+class Module(ForwardHooks, StateDictHooks):
     """Base class of every model: a tree of child modules, parameters and buffers.
 
     Subclasses set parameters and children as attributes in `__init__` and
@@ -438,19 +448,25 @@ class Module(ForwardHooks):
     def state_dict(
         self, destination: dict | None = None, prefix: str = "", keep_vars: bool = False
     ) -> OrderedDict:
-        """The parameters and persistent buffers by dotted name, PyTorch's keys and order.
+        """The parameters and persistent buffers by dotted name (each key `prefix` + its
+        path), PyTorch's keys and order, between each module's state dict hooks.
 
         The tensors share storage with the model (detached unless `keep_vars`).
         """
         state = OrderedDict() if destination is None else destination
-        for module_name, module in self.named_modules(prefix=prefix, remove_duplicate=False):
-            dotted = f"{module_name}." if module_name else ""
-            for name, value in module._state_items():
-                if isinstance(value, ScalarParameter):
-                    value = value.value
-                elif isinstance(value, Tensor) and not keep_vars:
-                    value = value.detach()
-                state[dotted + name] = value
+        run_state_dict_pre_hooks(self, prefix, keep_vars)
+        for name, value in self._state_items():
+            if isinstance(value, ScalarParameter):
+                value = value.value
+            elif isinstance(value, Tensor) and not keep_vars:
+                value = value.detach()
+            state[prefix + name] = value
+        if overrides(self, "get_extra_state"):
+            state[prefix + EXTRA_STATE] = self.get_extra_state()
+        for name, child in self._modules.items():
+            if child is not None:
+                child.state_dict(destination=state, prefix=f"{prefix}{name}.", keep_vars=keep_vars)
+        run_state_dict_post_hooks(self, state, prefix)
         return state
 
     def _state_items(self) -> Iterator[tuple[str, Any]]:
@@ -473,9 +489,12 @@ class Module(ForwardHooks):
         """
         if not isinstance(state_dict, Mapping):
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
-        expected, errors, missing = set(), [], []
-        for module_name, module in self.named_modules(remove_duplicate=False):
+        state_dict = OrderedDict(state_dict)  # a copy: pre-hooks may rename its keys
+        expected, errors, missing, unexpected = set(), [], [], []
+        modules = list(self.named_modules(remove_duplicate=False))
+        for module_name, module in modules:
             dotted = f"{module_name}." if module_name else ""
+            run_load_pre_hooks(module, state_dict, dotted, missing, unexpected, errors)
             for name, value in list(module._state_items()):
                 key = dotted + name
                 expected.add(key)
@@ -485,7 +504,11 @@ class Module(ForwardHooks):
                 error = module._load_entry(name, value, key, state_dict[key], assign)
                 if error:
                     errors.append(error)
-        unexpected = [key for key in state_dict if key not in expected]
+            load_extra_state(module, state_dict, dotted, expected, missing)
+        unexpected += [key for key in state_dict if key not in expected]
+        result = _IncompatibleKeys(missing, unexpected)
+        for _, module in reversed(modules):
+            run_load_post_hooks(module, result)
         if strict:
             if unexpected:
                 names = ", ".join(f'"{k}"' for k in unexpected)
@@ -497,7 +520,7 @@ class Module(ForwardHooks):
             raise RuntimeError(
                 f"Error(s) in loading state_dict for {self._get_name()}:\n\t" + "\n\t".join(errors)
             )
-        return _IncompatibleKeys(missing, unexpected)
+        return result
 
     def _load_entry(self, name: str, current: Any, key: str, given: Any, assign: bool) -> str:
         """Load one `state_dict` entry into this module's `name`; the error text, or ""."""

@@ -51,6 +51,7 @@ from . import (  # noqa: F401 -- imported for their declarations
     more_compositions,
     more_indexing,
     normalization,
+    normalization_groups,
     padding,
     pooling,
     pooling_more,

@@ -127,9 +127,24 @@ def layer_norm(
     >>> F.layer_norm(minitorch.tensor([[1.0, 3.0]]), (2,))
     tensor([[-1.0000,  1.0000]])
     """
+    shape = checked_normalized_shape("layer_norm", input, normalized_shape, weight, bias)
+    if not input.dtype.is_floating_point:
+        raise not_implemented("LayerNormKernelImpl", input.dtype)
+    check_parameter_dtypes(input, weight, bias)
+    return NativeLayerNorm.apply(input, weight, bias, normalized_shape=shape, eps=eps)
+
+
+def checked_normalized_shape(
+    name: str,
+    input: Tensor,  # noqa: A002
+    normalized_shape,
+    *parameters: Tensor | None,
+) -> tuple[int, ...]:
+    """`normalized_shape` as a tuple, after PyTorch's checks of it against `input` and the
+    shapes of the `parameters` (weight, then bias) of layer norm or RMS norm (`name`)."""
     if isinstance(normalized_shape, int):
         raise TypeError(
-            "layer_norm(): argument 'normalized_shape' (position 2) must be tuple of ints, not int"
+            f"{name}(): argument 'normalized_shape' (position 2) must be tuple of ints, not int"
         )
     shape = tuple(normalized_shape)
     if not shape:
@@ -137,21 +152,20 @@ def layer_norm(
             "Expected normalized_shape to be at least 1-dimensional, i.e., containing at "
             "least one element, but got normalized_shape = []"
         )
-    for name, parameter in (("weight", weight), ("bias", bias)):
+    for kind, parameter in zip(("weight", "bias"), parameters, strict=False):
         if parameter is not None and tuple(parameter.shape) != shape:
             raise RuntimeError(
-                f"Expected {name} to be of same shape as normalized_shape, but got {name} of "
+                f"Expected {kind} to be of same shape as normalized_shape, but got {kind} of "
                 f"shape {list(parameter.shape)} and normalized_shape = {list(shape)}"
             )
     if tuple(input.shape[input.ndim - len(shape) :]) != shape or input.ndim < len(shape):
+        expected = ", ".join(map(str, shape))
+        expected = f"*, {expected}" if name == "layer_norm" else f"*{expected}"
         raise RuntimeError(
             f"Given normalized_shape={list(shape)}, expected input with shape "
-            f"[*, {', '.join(map(str, shape))}], but got input of size{list(input.shape)}"
+            f"[{expected}], but got input of size{list(input.shape)}"
         )
-    if not input.dtype.is_floating_point:
-        raise not_implemented("LayerNormKernelImpl", input.dtype)
-    check_parameter_dtypes(input, weight, bias)
-    return NativeLayerNorm.apply(input, weight, bias, normalized_shape=shape, eps=eps)
+    return shape
 
 
 def check_parameter_dtypes(input: Tensor, *parameters: Tensor | None) -> None:

@@ -1,4 +1,4 @@
-"""`BatchNorm1d` and `BatchNorm2d`, as in `torch.nn.modules.batchnorm`.
+"""`BatchNorm1d`, `BatchNorm2d` and `BatchNorm3d`, as in `torch.nn.modules.batchnorm`.
 
 In training a batch-norm layer normalizes each channel with the statistics of the batch
 and keeps running averages of them in its buffers `running_mean` and `running_var`
@@ -120,3 +120,11 @@ class BatchNorm2d(_BatchNorm):
     def _check_input_dim(self, input: Tensor) -> None:  # noqa: A002
         if input.ndim != 4:
             raise ValueError(f"expected 4D input (got {input.ndim}D input)")
+
+
+class BatchNorm3d(_BatchNorm):
+    """Batch normalization of (N, C, D, H, W) inputs: one mean and variance per channel."""
+
+    def _check_input_dim(self, input: Tensor) -> None:  # noqa: A002
+        if input.ndim != 5:
+            raise ValueError(f"expected 5D input (got {input.ndim}D input)")

@@ -1,4 +1,5 @@
-"""`LayerNorm`, as in `torch.nn.modules.normalization`."""
+"""`LayerNorm`, as in `torch.nn.modules.normalization` (the other norms of that module are
+in `normalization_groups.py`)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,14 @@ from ...tensors.creation import ones, zeros
 from .. import functional as F
 from ..module import Module
 from ..parameter import Parameter
+
+
+def keep_shape_settings(module: Module, normalized_shape, eps, elementwise_affine: bool) -> tuple:
+    """Set `normalized_shape` (a tuple; an int is one dim), `eps` and `elementwise_affine` on
+    a norm over the last dims; returns the shape."""
+    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    module.normalized_shape, module.eps, module.elementwise_affine = shape, eps, elementwise_affine
+    return shape
 
 
 class LayerNorm(Module):
@@ -33,12 +42,7 @@ class LayerNorm(Module):
         dtype=None,
     ) -> None:
         super().__init__()
-        if isinstance(normalized_shape, int):
-            normalized_shape = (normalized_shape,)
-        self.normalized_shape = tuple(normalized_shape)
-        self.eps = eps
-        self.elementwise_affine = elementwise_affine
-        shape = self.normalized_shape
+        shape = keep_shape_settings(self, normalized_shape, eps, elementwise_affine)
         if elementwise_affine:
             self.weight = Parameter(ones(*shape, dtype=dtype, device=device))
             self.bias = Parameter(zeros(*shape, dtype=dtype, device=device)) if bias else None

@@ -1,5 +1,6 @@
 """`minitorch.nn.utils`, as `torch.nn.utils`: gradient clipping, flat parameter vectors,
-and batch norms folded into the layer before them.
+batch norms folded into the layer before them, and reparametrized weights (weight norm,
+spectral norm, `parametrize`).
 
 >>> import minitorch
 >>> w = minitorch.tensor([3.0, 4.0], requires_grad=True)
@@ -8,7 +9,7 @@ and batch norms folded into the layer before them.
 tensor(5.)
 """
 
-from . import rnn
+from . import parametrizations, parametrize, rnn
 from .clip_grad import (
     clip_grad_norm,
     clip_grad_norm_,
@@ -23,6 +24,9 @@ from .fusion import (
     fuse_linear_bn_eval,
     fuse_linear_bn_weights,
 )
+from .init import skip_init
+from .spectral_norm import remove_spectral_norm, spectral_norm
+from .weight_norm import remove_weight_norm, weight_norm
 
 __all__ = [
     "clip_grad_norm",
@@ -37,4 +41,11 @@ __all__ = [
     "parameters_to_vector",
     "rnn",
     "vector_to_parameters",
+    "parametrizations",
+    "parametrize",
+    "remove_spectral_norm",
+    "remove_weight_norm",
+    "skip_init",
+    "spectral_norm",
+    "weight_norm",
 ]

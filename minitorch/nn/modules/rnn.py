@@ -20,7 +20,7 @@ from ...tensors.creation import empty, zeros
 from .. import functional, init
 from ..module import Module
 from ..parameter import Parameter
-from ..utils.rnn import PackedSequence
+from .packed_sequence import PackedSequence
 
 GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
 

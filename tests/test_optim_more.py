@@ -1,6 +1,6 @@
-"""Adadelta, Adamax, NAdam, RAdam, ASGD and Rprop against torch.optim: 50-step trajectories
-on a small tanh network (two parameter groups, weight decay, `maximize`, each optimizer's
-own options), state dicts in torch's layout, and the errors on bad options.
+"""Adadelta, Adamax, NAdam, RAdam, ASGD, Rprop and Adafactor against torch.optim: 50-step
+trajectories on a small tanh network (two parameter groups, weight decay, `maximize`, each
+optimizer's own options), state dicts in torch's layout, and the errors on bad options.
 
 The trajectories torch 2.13 takes are recorded in tests/data/test_optim_more.json
 (scripts/record_torch_answers.py from `torch_answers`), so the tests compare against torch
@@ -38,9 +38,13 @@ CASES = {
     "rprop": ("Rprop", {}, {"lr": 0.001}),
     "rprop-etas-max": ("Rprop", {"etas": (0.3, 1.5), "step_sizes": (1e-3, 0.05)},
                        {"maximize": True}),
+    "adafactor": ("Adafactor", {}, {"lr": 0.05}),
+    "adafactor-wd-max": ("Adafactor", {"weight_decay": 0.1, "beta2_decay": -0.5, "d": 2.0},
+                         {"maximize": True, "eps": (1e-6, 1e-2)}),
 }  # fmt: skip
-RESUMED = ["adadelta", "nadam", "radam-decoupled", "asgd-averaging", "rprop"]
-DEFAULT_LR = {"Adadelta": 1.0, "Adamax": 2e-3, "NAdam": 2e-3, "RAdam": 1e-3, "ASGD": 1e-2}
+RESUMED = ["adadelta", "nadam", "radam-decoupled", "asgd-averaging", "rprop", "adafactor"]
+DEFAULT_LR = {"Adadelta": 1.0, "Adamax": 2e-3, "NAdam": 2e-3, "RAdam": 1e-3, "ASGD": 1e-2,
+              "Adafactor": 1e-2}  # fmt: skip
 
 
 def problem():
@@ -177,7 +181,11 @@ def test_the_learning_rate_defaults_are_torchs():
      ("NAdam", {"momentum_decay": -1.0}, "Invalid momentum_decay value: -1.0"),
      ("RAdam", {"eps": -1.0}, "Invalid epsilon value: -1.0"),
      ("ASGD", {"weight_decay": -1.0}, "Invalid weight_decay value: -1.0"),
-     ("Rprop", {"etas": (1.5, 2.0)}, "Invalid eta values: 1.5, 2.0")],
+     ("Rprop", {"etas": (1.5, 2.0)}, "Invalid eta values: 1.5, 2.0"),
+     ("Adafactor", {"lr": -1.0}, "Learning rate should be >= 0 but is: -1.0"),
+     ("Adafactor", {"beta2_decay": 0.5}, "beta2_decay should be <= 0 but is: 0.5"),
+     ("Adafactor", {"eps": (-1.0, 1e-3)}, "epsilon1 should be >= 0 but is: -1.0"),
+     ("Adafactor", {"d": 0.5}, "Clipping threshold d should be >= 1 but is: 0.5")],
 )  # fmt: skip
 def test_bad_options_are_torchs_errors(name, options, message):
     with pytest.raises(ValueError, match=f"^{message}$"):
@@ -186,7 +194,7 @@ def test_bad_options_are_torchs_errors(name, options, message):
 
 def test_a_parameter_without_gradient_is_left_alone():
     p, q = minitorch.ones(2, requires_grad=True), minitorch.ones(2, requires_grad=True)
-    for name in ("Adadelta", "Adamax", "NAdam", "RAdam", "ASGD", "Rprop"):
+    for name in ("Adadelta", "Adamax", "NAdam", "RAdam", "ASGD", "Rprop", "Adafactor"):
         optimizer = getattr(minitorch.optim, name)([p, q])
         (p * p).sum().backward()
         optimizer.step()

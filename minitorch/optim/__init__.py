@@ -11,6 +11,7 @@ tensor([0.8000, 1.6000], requires_grad=True)
 
 from . import lr_scheduler
 from .adadelta import Adadelta
+from .adafactor import Adafactor
 from .adagrad import Adagrad
 from .adam import Adam, AdamW
 from .adamax import Adamax
@@ -27,6 +28,7 @@ __all__ = [
     "ASGD",
     "SGD",
     "Adadelta",
+    "Adafactor",
     "Adagrad",
     "Adam",
     "AdamW",

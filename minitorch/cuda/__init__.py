@@ -57,29 +57,30 @@ def _allocator():
     return get_backend("cuda").memory if is_available() else None
 
 
-def memory_allocated(device=None) -> int:
-    """Bytes of device memory that live tensors occupy (in the allocator's 512-byte blocks);
-    0 without cuda, as torch's."""
+def _count(name: str) -> int:
+    """The allocator's count `name` in bytes; 0 without cuda, as torch's."""
     allocator = _allocator()
-    return allocator.allocated if allocator else 0
+    return getattr(allocator, name) if allocator else 0
+
+
+def memory_allocated(device=None) -> int:
+    """Bytes of device memory that live tensors occupy (in the allocator's 512-byte blocks)."""
+    return _count("allocated")
 
 
 def max_memory_allocated(device=None) -> int:
     """The largest `memory_allocated()` since the start or `reset_peak_memory_stats()`."""
-    allocator = _allocator()
-    return allocator.peak_allocated if allocator else 0
+    return _count("peak_allocated")
 
 
 def memory_reserved(device=None) -> int:
     """Bytes the allocator holds from the driver: the live tensors' blocks and its cache."""
-    allocator = _allocator()
-    return allocator.reserved if allocator else 0
+    return _count("reserved")
 
 
 def max_memory_reserved(device=None) -> int:
     """The largest `memory_reserved()` since the start or `reset_peak_memory_stats()`."""
-    allocator = _allocator()
-    return allocator.peak_reserved if allocator else 0
+    return _count("peak_reserved")
 
 
 def reset_peak_memory_stats(device=None) -> None:

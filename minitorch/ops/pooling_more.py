@@ -31,6 +31,8 @@ from .public import public
 from .views import squeeze, unsqueeze
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from .._tensor import Tensor
 
 
@@ -203,32 +205,33 @@ def functional_adaptive_max_pool1d_with_indices(
     return adaptive_max_pool1d_with_indices(input, output_size)
 
 
-@public(method=False, functional=True)
-def max_pool1d_with_indices(
-    input: Tensor,  # noqa: A002
-    kernel_size,
-    stride=None,
-    padding=0,
-    dilation=1,
-    ceil_mode: bool = False,
-    return_indices: bool = False,
-):
-    """`max_pool1d` and the position of each maximum along the input's length."""
-    return max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+def with_indices(pool: Callable, doc: str, **forms) -> Callable:
+    """`<pool>_with_indices`: `pool` (`max_pool1d` or `max_pool2d`) asked for its indices."""
+
+    def function(
+        input: Tensor,  # noqa: A002
+        kernel_size,
+        stride=None,
+        padding=0,
+        dilation=1,
+        ceil_mode: bool = False,
+        return_indices: bool = False,
+    ):
+        return pool(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+    function.__name__ = function.__qualname__ = f"{pool.__name__}_with_indices"
+    function.__doc__ = doc
+    return public(method=False, functional=True, **forms)(function)
 
 
-@public(torch=False, method=False, functional=True)
-def max_pool2d_with_indices(
-    input: Tensor,  # noqa: A002
-    kernel_size,
-    stride=None,
-    padding=0,
-    dilation=1,
-    ceil_mode: bool = False,
-    return_indices: bool = False,
-):
-    """`max_pool2d` and the position of each maximum in its (H * W) input plane."""
-    return max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+max_pool1d_with_indices = with_indices(
+    max_pool1d, "`max_pool1d` and the position of each maximum along the input's length."
+)
+max_pool2d_with_indices = with_indices(
+    max_pool2d,
+    "`max_pool2d` and the position of each maximum in its (H * W) input plane.",
+    torch=False,
+)
 
 
 # ---------------------------------------------------------------------------

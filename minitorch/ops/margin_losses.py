@@ -44,31 +44,53 @@ def ranking(input1: Tensor, input2: Tensor, target: Tensor, margin: float, reduc
     return reduce_loss((-target * (input1 - input2) + margin).clamp(min=0.0), reduction)
 
 
-@public(torch=False, method=False, functional=True)
-def margin_ranking_loss(
-    input1: Tensor,
-    input2: Tensor,
-    target: Tensor,
-    margin: float = 0,
-    size_average=None,
-    reduce=None,
-    reduction: str = "mean",
-) -> Tensor:
-    """$\\max(0, -y (x_1 - x_2) + \\text{margin})$: $x_1$ should rank above $x_2$ where
-    $y = 1$, below where $y = -1$."""
-    reduction = functional_reduction(size_average, reduce, reduction)
+def check_ranking_dims(input1: Tensor, input2: Tensor, target: Tensor) -> None:
     if input1.ndim != input2.ndim or input1.ndim != target.ndim:
         raise RuntimeError(
             "margin_ranking_loss : All input tensors should have same dimension but got sizes: "
             f"input1: {input1.shape}, input2: {input2.shape}, target: {target.shape} "
         )
-    return ranking(input1, input2, target, margin, reduction)
 
 
-@public("margin_ranking_loss", method=False)
-def torch_margin_ranking_loss(input1, input2, target, margin=0.0, reduction=1) -> Tensor:
-    """`nn.functional.margin_ranking_loss` with PyTorch's enumerated `reduction`."""
-    return ranking(input1, input2, target, margin, reduction_of(reduction))
+def pair_loss(name: str, loss: Callable, doc: str, check: Callable | None = None) -> tuple:
+    """The `nn.functional.<name>(input1, input2, target, margin, ...)` form of `loss` (its
+    `reduction` a name, inputs passed to `check` first) and its `minitorch.<name>` form (its
+    `reduction` PyTorch's enumeration)."""
+
+    def functional(
+        input1: Tensor,
+        input2: Tensor,
+        target: Tensor,
+        margin: float = 0,
+        size_average=None,
+        reduce=None,
+        reduction: str = "mean",
+    ) -> Tensor:
+        reduction = functional_reduction(size_average, reduce, reduction)
+        if check is not None:
+            check(input1, input2, target)
+        return loss(input1, input2, target, margin, reduction)
+
+    def torch_form(input1, input2, target, margin=0.0, reduction=1) -> Tensor:
+        return loss(input1, input2, target, margin, reduction_of(reduction))
+
+    functional.__name__ = functional.__qualname__ = name
+    functional.__doc__ = doc
+    torch_form.__name__ = torch_form.__qualname__ = f"torch_{name}"
+    torch_form.__doc__ = f"`nn.functional.{name}` with PyTorch's enumerated `reduction`."
+    return (
+        public(torch=False, method=False, functional=True)(functional),
+        public(name, method=False)(torch_form),
+    )
+
+
+margin_ranking_loss, torch_margin_ranking_loss = pair_loss(
+    "margin_ranking_loss",
+    ranking,
+    """$\\max(0, -y (x_1 - x_2) + \\text{margin})$: $x_1$ should rank above $x_2$ where
+    $y = 1$, below where $y = -1$.""",
+    check_ranking_dims,
+)
 
 
 def hinge(input: Tensor, target: Tensor, margin: float, reduction: str) -> Tensor:  # noqa: A002
@@ -269,26 +291,12 @@ def cosine_embedding(input1, input2, target, margin: float, reduction: str) -> T
     return reduce_loss(similar + dissimilar, reduction)
 
 
-@public(torch=False, method=False, functional=True)
-def cosine_embedding_loss(
-    input1: Tensor,
-    input2: Tensor,
-    target: Tensor,
-    margin: float = 0,
-    size_average=None,
-    reduce=None,
-    reduction: str = "mean",
-) -> Tensor:
+cosine_embedding_loss, torch_cosine_embedding_loss = pair_loss(
+    "cosine_embedding_loss",
+    cosine_embedding,
     """$1 - \\cos(x_1, x_2)$ for pairs labelled similar ($y = 1$),
-    $\\max(0, \\cos(x_1, x_2) - \\text{margin})$ for pairs labelled dissimilar ($y = -1$)."""
-    reduction = functional_reduction(size_average, reduce, reduction)
-    return cosine_embedding(input1, input2, target, margin, reduction)
-
-
-@public("cosine_embedding_loss", method=False)
-def torch_cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=1) -> Tensor:
-    """`nn.functional.cosine_embedding_loss` with PyTorch's enumerated `reduction`."""
-    return cosine_embedding(input1, input2, target, margin, reduction_of(reduction))
+    $\\max(0, \\cos(x_1, x_2) - \\text{margin})$ for pairs labelled dissimilar ($y = -1$).""",
+)
 
 
 def triplet(anchor, positive, negative, margin, distance: Callable, swap: bool, reduction):

@@ -119,17 +119,29 @@ def torch_hinge_embedding_loss(input, target, margin=1.0, reduction=1) -> Tensor
     return hinge(input, target, margin, reduction_of(reduction))
 
 
-@public(torch=False, method=False, functional=True)
-def soft_margin_loss(
-    input: Tensor,  # noqa: A002
-    target: Tensor,
-    size_average=None,
-    reduce=None,
-    reduction: str = "mean",
-) -> Tensor:
-    """$\\ln(1 + e^{-y x})$: the logistic loss of scores $x$ for labels $y = \\pm 1$."""
-    reduction = functional_reduction(size_average, reduce, reduction)
-    return reduce_loss((-target * input).exp().log1p(), reduction)
+def labelled_loss(name: str, loss: Callable, doc: str) -> Callable:
+    """`nn.functional.<name>(input, target, ...)`: `loss(input, target, reduction)`, the
+    `reduction` given by name (or PyTorch's deprecated `size_average` and `reduce`)."""
+
+    def function(
+        input: Tensor,  # noqa: A002
+        target: Tensor,
+        size_average=None,
+        reduce=None,
+        reduction: str = "mean",
+    ) -> Tensor:
+        return loss(input, target, functional_reduction(size_average, reduce, reduction))
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = doc
+    return public(torch=False, method=False, functional=True)(function)
+
+
+soft_margin_loss = labelled_loss(
+    "soft_margin_loss",
+    lambda x, y, reduction: reduce_loss((-y * x).exp().log1p(), reduction),
+    """$\\ln(1 + e^{-y x})$: the logistic loss of scores $x$ for labels $y = \\pm 1$.""",
+)
 
 
 @public(torch=False, method=False, functional=True)
@@ -228,19 +240,8 @@ def multi_margin_loss(
     return reduce_loss(losses, reduction)
 
 
-@public(torch=False, method=False, functional=True)
-def multilabel_margin_loss(
-    input: Tensor,  # noqa: A002
-    target: Tensor,
-    size_average=None,
-    reduce=None,
-    reduction: str = "mean",
-) -> Tensor:
-    """$\\frac1C \\sum_{j} \\sum_{c \\notin y} \\max(0, 1 - (x_{y_j} - x_c))$ per sample:
-    every target class $y_j$ should score a margin of 1 above every other class. `target`
-    has the shape of `input` and lists the target classes before its first $-1$. An empty
-    batch reduces as any empty tensor: mean nan, sum 0 (PyTorch's are unset numbers)."""
-    reduction = functional_reduction(size_average, reduce, reduction)
+def multilabel_margin(input: Tensor, target: Tensor, reduction: str) -> Tensor:  # noqa: A002
+    """`multilabel_margin_loss` of a reduction given by name"""
     samples, count = check_class_scores(input, "multilabel_margin_loss_forward_out_frame")
     check_long_target(target)
     if (input.ndim <= 1 and (target.ndim > 1 or target.numel() != count)) or (
@@ -263,6 +264,16 @@ def multilabel_margin_loss(
     if input.ndim <= 1:
         losses = losses.reshape(())
     return reduce_loss(losses, reduction)
+
+
+multilabel_margin_loss = labelled_loss(
+    "multilabel_margin_loss",
+    multilabel_margin,
+    """$\\frac1C \\sum_{j} \\sum_{c \\notin y} \\max(0, 1 - (x_{y_j} - x_c))$ per sample:
+    every target class $y_j$ should score a margin of 1 above every other class. `target`
+    has the shape of `input` and lists the target classes before its first $-1$. An empty
+    batch reduces as any empty tensor: mean nan, sum 0 (PyTorch's are unset numbers).""",
+)
 
 
 # ---------------------------------------------------------------------------

@@ -321,15 +321,37 @@ def unpool2d(input: Tensor, indices: Tensor, size) -> Tensor:  # noqa: A002
     return MaxUnpool2D.apply(input, indices, size=tuple(size))
 
 
-@public(torch=False, method=False, functional=True)
-def max_unpool2d(
-    input: Tensor,  # noqa: A002
-    indices: Tensor,
-    kernel_size,
-    stride=None,
-    padding=0,
-    output_size=None,
-) -> Tensor:
+def as_single(value) -> tuple:
+    return (value,) if isinstance(value, int) else tuple(value)
+
+
+def unpool_form(dims: int, doc: str) -> Callable:
+    """`max_unpool<dims>d`: 1-D unpooling is 2-D unpooling of width 1."""
+    as_tuple = as_pair if dims == 2 else as_single
+
+    def function(
+        input: Tensor,  # noqa: A002
+        indices: Tensor,
+        kernel_size,
+        stride=None,
+        padding=0,
+        output_size=None,
+    ) -> Tensor:
+        kernel = as_tuple(kernel_size)
+        stride = kernel if stride is None else as_tuple(stride)
+        size = unpool_size(input, kernel, stride, as_tuple(padding), output_size)
+        if dims == 2:
+            return unpool2d(input, indices, size)
+        out = unpool2d(unsqueeze(input, -1), unsqueeze(indices, -1), [*size, 1])
+        return squeeze(out, -1)
+
+    function.__name__ = function.__qualname__ = f"max_unpool{dims}d"
+    function.__doc__ = doc
+    return public(torch=False, method=False, functional=True)(function)
+
+
+max_unpool2d = unpool_form(
+    2,
     """The inverse of `max_pool2d` where it is one: each value of `input` at its index (of
     `max_pool2d(..., return_indices=True)`) in planes of zeros of `output_size`.
 
@@ -339,29 +361,11 @@ def max_unpool2d(
     >>> F.max_unpool2d(values, indices, 2)
     tensor([[[0., 0.],
              [0., 3.]]])
-    """
-    kernel = as_pair(kernel_size)
-    stride = kernel if stride is None else as_pair(stride)
-    size = unpool_size(input, kernel, stride, as_pair(padding), output_size)
-    return unpool2d(input, indices, size)
-
-
-@public(torch=False, method=False, functional=True)
-def max_unpool1d(
-    input: Tensor,  # noqa: A002
-    indices: Tensor,
-    kernel_size,
-    stride=None,
-    padding=0,
-    output_size=None,
-) -> Tensor:
-    """The inverse of `max_pool1d` where it is one: 2-D unpooling of width 1."""
-    kernel = (kernel_size,) if isinstance(kernel_size, int) else tuple(kernel_size)
-    stride = kernel if stride is None else ((stride,) if isinstance(stride, int) else tuple(stride))
-    padding = (padding,) if isinstance(padding, int) else tuple(padding)
-    size = unpool_size(input, kernel, stride, padding, output_size)
-    out = unpool2d(unsqueeze(input, -1), unsqueeze(indices, -1), [*size, 1])
-    return squeeze(out, -1)
+    """,
+)
+max_unpool1d = unpool_form(
+    1, """The inverse of `max_pool1d` where it is one: 2-D unpooling of width 1."""
+)
 
 
 # ---------------------------------------------------------------------------

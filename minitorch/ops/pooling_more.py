@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..backends.tensor_data import prod
 from ..dtypes import int64
 from ..operators import greater_or_nan
 from ..tensors.creation import arange, zeros
@@ -379,41 +380,40 @@ def power_mean_root(pooled: Tensor, count: int, norm_type: float) -> Tensor:
     return (pooled.sign() * pooled.abs().relu()).mul(count).pow(1.0 / norm_type)
 
 
-@public(torch=False, method=False, functional=True)
-def lp_pool2d(
-    input: Tensor,  # noqa: A002
-    norm_type,
-    kernel_size,
-    stride=None,
-    ceil_mode: bool = False,
-) -> Tensor:
+def lp_form(dims: int, doc: str) -> Callable:
+    """`lp_pool<dims>d`: $(k \\cdot \\text{mean}_{window} x^p)^{1/p}$, the max of $|x|$ for
+    $p = \\pm\\infty$ (its negation for $-\\infty$)."""
+    max_pool, avg_pool = (max_pool2d, avg_pool2d) if dims == 2 else (max_pool1d, avg_pool1d)
+    as_tuple = as_pair if dims == 2 else as_single
+
+    def function(
+        input: Tensor,  # noqa: A002
+        norm_type,
+        kernel_size,
+        stride=None,
+        ceil_mode: bool = False,
+    ) -> Tensor:
+        if norm_type == float("inf"):
+            return max_pool(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+        if norm_type == -float("inf"):
+            return -max_pool(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+        pooled = avg_pool(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+        return power_mean_root(pooled, prod(as_tuple(kernel_size)), norm_type)
+
+    function.__name__ = function.__qualname__ = f"lp_pool{dims}d"
+    function.__doc__ = doc
+    return public(torch=False, method=False, functional=True)(function)
+
+
+lp_pool2d = lp_form(
+    2,
     """$(\\sum_{window} x^p)^{1/p}$ over each kH x kW window ($p = \\infty$: the max of $|x|$).
 
     >>> import minitorch
     >>> minitorch.nn.functional.lp_pool2d(minitorch.ones(1, 2, 2), 2, 2)
     tensor([[[2.]]])
-    """
-    kernel = as_pair(kernel_size)
-    if norm_type == float("inf"):
-        return max_pool2d(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
-    if norm_type == -float("inf"):
-        return -max_pool2d(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
-    pooled = avg_pool2d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
-    return power_mean_root(pooled, kernel[0] * kernel[1], norm_type)
-
-
-@public(torch=False, method=False, functional=True)
-def lp_pool1d(
-    input: Tensor,  # noqa: A002
-    norm_type,
-    kernel_size,
-    stride=None,
-    ceil_mode: bool = False,
-) -> Tensor:
-    """$(\\sum_{window} x^p)^{1/p}$ over each window of (N, C, L) or (C, L) `input`."""
-    if norm_type == float("inf"):
-        return max_pool1d(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
-    if norm_type == -float("inf"):
-        return -max_pool1d(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
-    pooled = avg_pool1d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
-    return power_mean_root(pooled, kernel_size, norm_type)
+    """,
+)
+lp_pool1d = lp_form(
+    1, """$(\\sum_{window} x^p)^{1/p}$ over each window of (N, C, L) or (C, L) `input`."""
+)

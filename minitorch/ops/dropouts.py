@@ -111,8 +111,12 @@ def check_p(p: float) -> None:
 def functional_form(name: str, flags: str, doc: str):
     """`nn.functional.<name>`: `dropped` with the `flags` named, off unless `training`."""
 
-    def function(input: Tensor, p: float = 0.5, training: bool = False,  # noqa: A002
-                 inplace: bool = False) -> Tensor:  # fmt: skip
+    def function(
+        input: Tensor,  # noqa: A002
+        p: float = 0.5,
+        training: bool = False,
+        inplace: bool = False,
+    ) -> Tensor:
         check_p(p)
         return dropped(input, p, training, inplace=inplace, **dict.fromkeys(flags.split(), True))
 

@@ -57,8 +57,15 @@ def pair_loss(name: str, loss: Callable, doc: str, check: Callable | None = None
     `reduction` a name, inputs passed to `check` first) and its `minitorch.<name>` form (its
     `reduction` PyTorch's enumeration)."""
 
-    def functional(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0,
-                   size_average=None, reduce=None, reduction: str = "mean") -> Tensor:  # fmt: skip
+    def functional(
+        input1: Tensor,
+        input2: Tensor,
+        target: Tensor,
+        margin: float = 0,
+        size_average=None,
+        reduce=None,
+        reduction: str = "mean",
+    ) -> Tensor:
         reduction = functional_reduction(size_average, reduce, reduction)
         if check is not None:
             check(input1, input2, target)
@@ -116,8 +123,13 @@ def labelled_loss(name: str, loss: Callable, doc: str) -> Callable:
     """`nn.functional.<name>(input, target, ...)`: `loss(input, target, reduction)`, the
     `reduction` given by name (or PyTorch's deprecated `size_average` and `reduce`)."""
 
-    def function(input: Tensor, target: Tensor, size_average=None, reduce=None,  # noqa: A002
-                 reduction: str = "mean") -> Tensor:  # fmt: skip
+    def function(
+        input: Tensor,  # noqa: A002
+        target: Tensor,
+        size_average=None,
+        reduce=None,
+        reduction: str = "mean",
+    ) -> Tensor:
         return loss(input, target, functional_reduction(size_average, reduce, reduction))
 
     function.__name__ = function.__qualname__ = name

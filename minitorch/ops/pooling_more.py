@@ -209,8 +209,15 @@ def functional_adaptive_max_pool1d_with_indices(
 def with_indices(pool: Callable, doc: str, **forms) -> Callable:
     """`<pool>_with_indices`: `pool` (`max_pool1d` or `max_pool2d`) asked for its indices."""
 
-    def function(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,  # noqa: A002
-                 ceil_mode: bool = False, return_indices: bool = False):  # fmt: skip
+    def function(
+        input: Tensor,  # noqa: A002
+        kernel_size,
+        stride=None,
+        padding=0,
+        dilation=1,
+        ceil_mode: bool = False,
+        return_indices: bool = False,
+    ):
         return pool(input, kernel_size, stride, padding, dilation, ceil_mode, True)
 
     function.__name__ = function.__qualname__ = f"{pool.__name__}_with_indices"

@@ -135,11 +135,24 @@ def legacy_type(dtype: dtypes.DType) -> type:
     return LegacyTensorType(dtype.tensor_type, (), {"dtype": dtype, "__doc__": doc})
 
 
-FloatTensor = legacy_type(dtypes.float32)
-DoubleTensor = legacy_type(dtypes.float64)
-LongTensor = legacy_type(dtypes.int64)
-IntTensor = legacy_type(dtypes.int32)
-ShortTensor = legacy_type(dtypes.int16)
-CharTensor = legacy_type(dtypes.int8)
-ByteTensor = legacy_type(dtypes.uint8)
-BoolTensor = legacy_type(dtypes.bool_)
+# the dtypes of the legacy types below, in their order
+LEGACY_DTYPES = (
+    dtypes.float32,
+    dtypes.float64,
+    dtypes.int64,
+    dtypes.int32,
+    dtypes.int16,
+    dtypes.int8,
+    dtypes.uint8,
+    dtypes.bool_,
+)
+(
+    FloatTensor,
+    DoubleTensor,
+    LongTensor,
+    IntTensor,
+    ShortTensor,
+    CharTensor,
+    ByteTensor,
+    BoolTensor,
+) = map(legacy_type, LEGACY_DTYPES)

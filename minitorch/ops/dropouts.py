@@ -63,46 +63,39 @@ def dropout(input: Tensor, p: float, train: bool) -> Tensor:  # noqa: A002
     return dropped(input, p, train)
 
 
-@public(method=False)
-def dropout_(input: Tensor, p: float, train: bool) -> Tensor:  # noqa: A002
-    """`dropout` written into `input`."""
-    return dropped(input, p, train, inplace=True)
+def dropout_form(name: str, flags: str, doc: str = "", public_name: str = ""):
+    """`minitorch.<public_name>(input, p, train)`: `dropped` with the `flags` named (`feature`,
+    `alpha`, `inplace`); an in-place form's docstring names the form it writes."""
+
+    def function(input: Tensor, p: float, train: bool) -> Tensor:  # noqa: A002
+        return dropped(input, p, train, **dict.fromkeys(flags.split(), True))
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = doc or f"`{name[:-1]}` written into `input`."
+    return public(public_name or name, method=False)(function)
 
 
-@public(method=False)
-def feature_dropout(input: Tensor, p: float, train: bool) -> Tensor:  # noqa: A002
-    """Each channel `input[n, c]` zeroed with probability `p`, the rest scaled by $1/(1-p)$."""
-    return dropped(input, p, train, feature=True)
-
-
-@public(method=False)
-def feature_dropout_(input: Tensor, p: float, train: bool) -> Tensor:  # noqa: A002
-    """`feature_dropout` written into `input`."""
-    return dropped(input, p, train, feature=True, inplace=True)
-
-
-@public("alpha_dropout", method=False)
-def torch_alpha_dropout(input: Tensor, p: float, train: bool) -> Tensor:  # noqa: A002
-    """Alpha dropout (module docstring): mean and variance kept for SELU networks."""
-    return dropped(input, p, train, alpha=True)
-
-
-@public(method=False)
-def alpha_dropout_(input: Tensor, p: float, train: bool) -> Tensor:  # noqa: A002
-    """`alpha_dropout` written into `input`."""
-    return dropped(input, p, train, alpha=True, inplace=True)
-
-
-@public("feature_alpha_dropout", method=False)
-def torch_feature_alpha_dropout(input: Tensor, p: float, train: bool) -> Tensor:  # noqa: A002
-    """Alpha dropout of whole channels `input[n, c]`."""
-    return dropped(input, p, train, feature=True, alpha=True)
-
-
-@public(method=False)
-def feature_alpha_dropout_(input: Tensor, p: float, train: bool) -> Tensor:  # noqa: A002
-    """`feature_alpha_dropout` written into `input`."""
-    return dropped(input, p, train, feature=True, alpha=True, inplace=True)
+dropout_ = dropout_form("dropout_", "inplace")
+feature_dropout = dropout_form(
+    "feature_dropout",
+    "feature",
+    "Each channel `input[n, c]` zeroed with probability `p`, the rest scaled by $1/(1-p)$.",
+)
+feature_dropout_ = dropout_form("feature_dropout_", "feature inplace")
+torch_alpha_dropout = dropout_form(
+    "torch_alpha_dropout",
+    "alpha",
+    "Alpha dropout (module docstring): mean and variance kept for SELU networks.",
+    "alpha_dropout",
+)
+alpha_dropout_ = dropout_form("alpha_dropout_", "alpha inplace")
+torch_feature_alpha_dropout = dropout_form(
+    "torch_feature_alpha_dropout",
+    "feature alpha",
+    "Alpha dropout of whole channels `input[n, c]`.",
+    "feature_alpha_dropout",
+)
+feature_alpha_dropout_ = dropout_form("feature_alpha_dropout_", "feature alpha inplace")
 
 
 # ---------------------------------------------------------------------------
@@ -115,28 +108,31 @@ def check_p(p: float) -> None:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
 
 
-@public("alpha_dropout", torch=False, method=False, functional=True)
-def functional_alpha_dropout(
-    input: Tensor,  # noqa: A002
-    p: float = 0.5,
-    training: bool = False,
-    inplace: bool = False,
-) -> Tensor:
-    """Alpha dropout when `training` (off by default, as PyTorch's)."""
-    check_p(p)
-    return dropped(input, p, training, alpha=True, inplace=inplace)
+def functional_form(name: str, flags: str, doc: str):
+    """`nn.functional.<name>`: `dropped` with the `flags` named, off unless `training`."""
+
+    def function(
+        input: Tensor,  # noqa: A002
+        p: float = 0.5,
+        training: bool = False,
+        inplace: bool = False,
+    ) -> Tensor:
+        check_p(p)
+        return dropped(input, p, training, inplace=inplace, **dict.fromkeys(flags.split(), True))
+
+    function.__name__ = function.__qualname__ = f"functional_{name}"
+    function.__doc__ = doc
+    return public(name, torch=False, method=False, functional=True)(function)
 
 
-@public("feature_alpha_dropout", torch=False, method=False, functional=True)
-def functional_feature_alpha_dropout(
-    input: Tensor,  # noqa: A002
-    p: float = 0.5,
-    training: bool = False,
-    inplace: bool = False,
-) -> Tensor:
-    """Alpha dropout of whole channels when `training` (off by default, as PyTorch's)."""
-    check_p(p)
-    return dropped(input, p, training, feature=True, alpha=True, inplace=inplace)
+functional_alpha_dropout = functional_form(
+    "alpha_dropout", "alpha", "Alpha dropout when `training` (off by default, as PyTorch's)."
+)
+functional_feature_alpha_dropout = functional_form(
+    "feature_alpha_dropout",
+    "feature alpha",
+    "Alpha dropout of whole channels when `training` (off by default, as PyTorch's).",
+)
 
 
 def channel_dropout(input: Tensor, p: float, training: bool, inplace: bool, batched: bool):  # noqa: A002

@@ -44,31 +44,53 @@ def ranking(input1: Tensor, input2: Tensor, target: Tensor, margin: float, reduc
     return reduce_loss((-target * (input1 - input2) + margin).clamp(min=0.0), reduction)
 
 
-@public(torch=False, method=False, functional=True)
-def margin_ranking_loss(
-    input1: Tensor,
-    input2: Tensor,
-    target: Tensor,
-    margin: float = 0,
-    size_average=None,
-    reduce=None,
-    reduction: str = "mean",
-) -> Tensor:
-    """$\\max(0, -y (x_1 - x_2) + \\text{margin})$: $x_1$ should rank above $x_2$ where
-    $y = 1$, below where $y = -1$."""
-    reduction = functional_reduction(size_average, reduce, reduction)
+def check_ranking_dims(input1: Tensor, input2: Tensor, target: Tensor) -> None:
     if input1.ndim != input2.ndim or input1.ndim != target.ndim:
         raise RuntimeError(
             "margin_ranking_loss : All input tensors should have same dimension but got sizes: "
             f"input1: {input1.shape}, input2: {input2.shape}, target: {target.shape} "
         )
-    return ranking(input1, input2, target, margin, reduction)
 
 
-@public("margin_ranking_loss", method=False)
-def torch_margin_ranking_loss(input1, input2, target, margin=0.0, reduction=1) -> Tensor:
-    """`nn.functional.margin_ranking_loss` with PyTorch's enumerated `reduction`."""
-    return ranking(input1, input2, target, margin, reduction_of(reduction))
+def pair_loss(name: str, loss: Callable, doc: str, check: Callable | None = None) -> tuple:
+    """The `nn.functional.<name>(input1, input2, target, margin, ...)` form of `loss` (its
+    `reduction` a name, inputs passed to `check` first) and its `minitorch.<name>` form (its
+    `reduction` PyTorch's enumeration)."""
+
+    def functional(
+        input1: Tensor,
+        input2: Tensor,
+        target: Tensor,
+        margin: float = 0,
+        size_average=None,
+        reduce=None,
+        reduction: str = "mean",
+    ) -> Tensor:
+        reduction = functional_reduction(size_average, reduce, reduction)
+        if check is not None:
+            check(input1, input2, target)
+        return loss(input1, input2, target, margin, reduction)
+
+    def torch_form(input1, input2, target, margin=0.0, reduction=1) -> Tensor:
+        return loss(input1, input2, target, margin, reduction_of(reduction))
+
+    functional.__name__ = functional.__qualname__ = name
+    functional.__doc__ = doc
+    torch_form.__name__ = torch_form.__qualname__ = f"torch_{name}"
+    torch_form.__doc__ = f"`nn.functional.{name}` with PyTorch's enumerated `reduction`."
+    return (
+        public(torch=False, method=False, functional=True)(functional),
+        public(name, method=False)(torch_form),
+    )
+
+
+margin_ranking_loss, torch_margin_ranking_loss = pair_loss(
+    "margin_ranking_loss",
+    ranking,
+    """$\\max(0, -y (x_1 - x_2) + \\text{margin})$: $x_1$ should rank above $x_2$ where
+    $y = 1$, below where $y = -1$.""",
+    check_ranking_dims,
+)
 
 
 def hinge(input: Tensor, target: Tensor, margin: float, reduction: str) -> Tensor:  # noqa: A002
@@ -97,17 +119,29 @@ def torch_hinge_embedding_loss(input, target, margin=1.0, reduction=1) -> Tensor
     return hinge(input, target, margin, reduction_of(reduction))
 
 
-@public(torch=False, method=False, functional=True)
-def soft_margin_loss(
-    input: Tensor,  # noqa: A002
-    target: Tensor,
-    size_average=None,
-    reduce=None,
-    reduction: str = "mean",
-) -> Tensor:
-    """$\\ln(1 + e^{-y x})$: the logistic loss of scores $x$ for labels $y = \\pm 1$."""
-    reduction = functional_reduction(size_average, reduce, reduction)
-    return reduce_loss((-target * input).exp().log1p(), reduction)
+def labelled_loss(name: str, loss: Callable, doc: str) -> Callable:
+    """`nn.functional.<name>(input, target, ...)`: `loss(input, target, reduction)`, the
+    `reduction` given by name (or PyTorch's deprecated `size_average` and `reduce`)."""
+
+    def function(
+        input: Tensor,  # noqa: A002
+        target: Tensor,
+        size_average=None,
+        reduce=None,
+        reduction: str = "mean",
+    ) -> Tensor:
+        return loss(input, target, functional_reduction(size_average, reduce, reduction))
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = doc
+    return public(torch=False, method=False, functional=True)(function)
+
+
+soft_margin_loss = labelled_loss(
+    "soft_margin_loss",
+    lambda x, y, reduction: reduce_loss((-y * x).exp().log1p(), reduction),
+    """$\\ln(1 + e^{-y x})$: the logistic loss of scores $x$ for labels $y = \\pm 1$.""",
+)
 
 
 @public(torch=False, method=False, functional=True)
@@ -206,19 +240,8 @@ def multi_margin_loss(
     return reduce_loss(losses, reduction)
 
 
-@public(torch=False, method=False, functional=True)
-def multilabel_margin_loss(
-    input: Tensor,  # noqa: A002
-    target: Tensor,
-    size_average=None,
-    reduce=None,
-    reduction: str = "mean",
-) -> Tensor:
-    """$\\frac1C \\sum_{j} \\sum_{c \\notin y} \\max(0, 1 - (x_{y_j} - x_c))$ per sample:
-    every target class $y_j$ should score a margin of 1 above every other class. `target`
-    has the shape of `input` and lists the target classes before its first $-1$. An empty
-    batch reduces as any empty tensor: mean nan, sum 0 (PyTorch's are unset numbers)."""
-    reduction = functional_reduction(size_average, reduce, reduction)
+def multilabel_margin(input: Tensor, target: Tensor, reduction: str) -> Tensor:  # noqa: A002
+    """`multilabel_margin_loss` of a reduction given by name"""
     samples, count = check_class_scores(input, "multilabel_margin_loss_forward_out_frame")
     check_long_target(target)
     if (input.ndim <= 1 and (target.ndim > 1 or target.numel() != count)) or (
@@ -241,6 +264,16 @@ def multilabel_margin_loss(
     if input.ndim <= 1:
         losses = losses.reshape(())
     return reduce_loss(losses, reduction)
+
+
+multilabel_margin_loss = labelled_loss(
+    "multilabel_margin_loss",
+    multilabel_margin,
+    """$\\frac1C \\sum_{j} \\sum_{c \\notin y} \\max(0, 1 - (x_{y_j} - x_c))$ per sample:
+    every target class $y_j$ should score a margin of 1 above every other class. `target`
+    has the shape of `input` and lists the target classes before its first $-1$. An empty
+    batch reduces as any empty tensor: mean nan, sum 0 (PyTorch's are unset numbers).""",
+)
 
 
 # ---------------------------------------------------------------------------
@@ -269,26 +302,12 @@ def cosine_embedding(input1, input2, target, margin: float, reduction: str) -> T
     return reduce_loss(similar + dissimilar, reduction)
 
 
-@public(torch=False, method=False, functional=True)
-def cosine_embedding_loss(
-    input1: Tensor,
-    input2: Tensor,
-    target: Tensor,
-    margin: float = 0,
-    size_average=None,
-    reduce=None,
-    reduction: str = "mean",
-) -> Tensor:
+cosine_embedding_loss, torch_cosine_embedding_loss = pair_loss(
+    "cosine_embedding_loss",
+    cosine_embedding,
     """$1 - \\cos(x_1, x_2)$ for pairs labelled similar ($y = 1$),
-    $\\max(0, \\cos(x_1, x_2) - \\text{margin})$ for pairs labelled dissimilar ($y = -1$)."""
-    reduction = functional_reduction(size_average, reduce, reduction)
-    return cosine_embedding(input1, input2, target, margin, reduction)
-
-
-@public("cosine_embedding_loss", method=False)
-def torch_cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=1) -> Tensor:
-    """`nn.functional.cosine_embedding_loss` with PyTorch's enumerated `reduction`."""
-    return cosine_embedding(input1, input2, target, margin, reduction_of(reduction))
+    $\\max(0, \\cos(x_1, x_2) - \\text{margin})$ for pairs labelled dissimilar ($y = -1$).""",
+)
 
 
 def triplet(anchor, positive, negative, margin, distance: Callable, swap: bool, reduction):

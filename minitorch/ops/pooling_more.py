@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..backends.tensor_data import prod
 from ..dtypes import int64
 from ..operators import greater_or_nan
 from ..tensors.creation import arange, zeros
@@ -31,6 +32,8 @@ from .public import public
 from .views import squeeze, unsqueeze
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from .._tensor import Tensor
 
 
@@ -203,32 +206,33 @@ def functional_adaptive_max_pool1d_with_indices(
     return adaptive_max_pool1d_with_indices(input, output_size)
 
 
-@public(method=False, functional=True)
-def max_pool1d_with_indices(
-    input: Tensor,  # noqa: A002
-    kernel_size,
-    stride=None,
-    padding=0,
-    dilation=1,
-    ceil_mode: bool = False,
-    return_indices: bool = False,
-):
-    """`max_pool1d` and the position of each maximum along the input's length."""
-    return max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+def with_indices(pool: Callable, doc: str, **forms) -> Callable:
+    """`<pool>_with_indices`: `pool` (`max_pool1d` or `max_pool2d`) asked for its indices."""
+
+    def function(
+        input: Tensor,  # noqa: A002
+        kernel_size,
+        stride=None,
+        padding=0,
+        dilation=1,
+        ceil_mode: bool = False,
+        return_indices: bool = False,
+    ):
+        return pool(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+    function.__name__ = function.__qualname__ = f"{pool.__name__}_with_indices"
+    function.__doc__ = doc
+    return public(method=False, functional=True, **forms)(function)
 
 
-@public(torch=False, method=False, functional=True)
-def max_pool2d_with_indices(
-    input: Tensor,  # noqa: A002
-    kernel_size,
-    stride=None,
-    padding=0,
-    dilation=1,
-    ceil_mode: bool = False,
-    return_indices: bool = False,
-):
-    """`max_pool2d` and the position of each maximum in its (H * W) input plane."""
-    return max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+max_pool1d_with_indices = with_indices(
+    max_pool1d, "`max_pool1d` and the position of each maximum along the input's length."
+)
+max_pool2d_with_indices = with_indices(
+    max_pool2d,
+    "`max_pool2d` and the position of each maximum in its (H * W) input plane.",
+    torch=False,
+)
 
 
 # ---------------------------------------------------------------------------
@@ -318,15 +322,37 @@ def unpool2d(input: Tensor, indices: Tensor, size) -> Tensor:  # noqa: A002
     return MaxUnpool2D.apply(input, indices, size=tuple(size))
 
 
-@public(torch=False, method=False, functional=True)
-def max_unpool2d(
-    input: Tensor,  # noqa: A002
-    indices: Tensor,
-    kernel_size,
-    stride=None,
-    padding=0,
-    output_size=None,
-) -> Tensor:
+def as_single(value) -> tuple:
+    return (value,) if isinstance(value, int) else tuple(value)
+
+
+def unpool_form(dims: int, doc: str) -> Callable:
+    """`max_unpool<dims>d`: 1-D unpooling is 2-D unpooling of width 1."""
+    as_tuple = as_pair if dims == 2 else as_single
+
+    def function(
+        input: Tensor,  # noqa: A002
+        indices: Tensor,
+        kernel_size,
+        stride=None,
+        padding=0,
+        output_size=None,
+    ) -> Tensor:
+        kernel = as_tuple(kernel_size)
+        stride = kernel if stride is None else as_tuple(stride)
+        size = unpool_size(input, kernel, stride, as_tuple(padding), output_size)
+        if dims == 2:
+            return unpool2d(input, indices, size)
+        out = unpool2d(unsqueeze(input, -1), unsqueeze(indices, -1), [*size, 1])
+        return squeeze(out, -1)
+
+    function.__name__ = function.__qualname__ = f"max_unpool{dims}d"
+    function.__doc__ = doc
+    return public(torch=False, method=False, functional=True)(function)
+
+
+max_unpool2d = unpool_form(
+    2,
     """The inverse of `max_pool2d` where it is one: each value of `input` at its index (of
     `max_pool2d(..., return_indices=True)`) in planes of zeros of `output_size`.
 
@@ -336,29 +362,11 @@ def max_unpool2d(
     >>> F.max_unpool2d(values, indices, 2)
     tensor([[[0., 0.],
              [0., 3.]]])
-    """
-    kernel = as_pair(kernel_size)
-    stride = kernel if stride is None else as_pair(stride)
-    size = unpool_size(input, kernel, stride, as_pair(padding), output_size)
-    return unpool2d(input, indices, size)
-
-
-@public(torch=False, method=False, functional=True)
-def max_unpool1d(
-    input: Tensor,  # noqa: A002
-    indices: Tensor,
-    kernel_size,
-    stride=None,
-    padding=0,
-    output_size=None,
-) -> Tensor:
-    """The inverse of `max_pool1d` where it is one: 2-D unpooling of width 1."""
-    kernel = (kernel_size,) if isinstance(kernel_size, int) else tuple(kernel_size)
-    stride = kernel if stride is None else ((stride,) if isinstance(stride, int) else tuple(stride))
-    padding = (padding,) if isinstance(padding, int) else tuple(padding)
-    size = unpool_size(input, kernel, stride, padding, output_size)
-    out = unpool2d(unsqueeze(input, -1), unsqueeze(indices, -1), [*size, 1])
-    return squeeze(out, -1)
+    """,
+)
+max_unpool1d = unpool_form(
+    1, """The inverse of `max_pool1d` where it is one: 2-D unpooling of width 1."""
+)
 
 
 # ---------------------------------------------------------------------------
@@ -372,41 +380,40 @@ def power_mean_root(pooled: Tensor, count: int, norm_type: float) -> Tensor:
     return (pooled.sign() * pooled.abs().relu()).mul(count).pow(1.0 / norm_type)
 
 
-@public(torch=False, method=False, functional=True)
-def lp_pool2d(
-    input: Tensor,  # noqa: A002
-    norm_type,
-    kernel_size,
-    stride=None,
-    ceil_mode: bool = False,
-) -> Tensor:
+def lp_form(dims: int, doc: str) -> Callable:
+    """`lp_pool<dims>d`: $(k \\cdot \\text{mean}_{window} x^p)^{1/p}$, the max of $|x|$ for
+    $p = \\pm\\infty$ (its negation for $-\\infty$)."""
+    max_pool, avg_pool = (max_pool2d, avg_pool2d) if dims == 2 else (max_pool1d, avg_pool1d)
+    as_tuple = as_pair if dims == 2 else as_single
+
+    def function(
+        input: Tensor,  # noqa: A002
+        norm_type,
+        kernel_size,
+        stride=None,
+        ceil_mode: bool = False,
+    ) -> Tensor:
+        if norm_type == float("inf"):
+            return max_pool(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+        if norm_type == -float("inf"):
+            return -max_pool(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+        pooled = avg_pool(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+        return power_mean_root(pooled, prod(as_tuple(kernel_size)), norm_type)
+
+    function.__name__ = function.__qualname__ = f"lp_pool{dims}d"
+    function.__doc__ = doc
+    return public(torch=False, method=False, functional=True)(function)
+
+
+lp_pool2d = lp_form(
+    2,
     """$(\\sum_{window} x^p)^{1/p}$ over each kH x kW window ($p = \\infty$: the max of $|x|$).
 
     >>> import minitorch
     >>> minitorch.nn.functional.lp_pool2d(minitorch.ones(1, 2, 2), 2, 2)
     tensor([[[2.]]])
-    """
-    kernel = as_pair(kernel_size)
-    if norm_type == float("inf"):
-        return max_pool2d(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
-    if norm_type == -float("inf"):
-        return -max_pool2d(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
-    pooled = avg_pool2d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
-    return power_mean_root(pooled, kernel[0] * kernel[1], norm_type)
-
-
-@public(torch=False, method=False, functional=True)
-def lp_pool1d(
-    input: Tensor,  # noqa: A002
-    norm_type,
-    kernel_size,
-    stride=None,
-    ceil_mode: bool = False,
-) -> Tensor:
-    """$(\\sum_{window} x^p)^{1/p}$ over each window of (N, C, L) or (C, L) `input`."""
-    if norm_type == float("inf"):
-        return max_pool1d(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
-    if norm_type == -float("inf"):
-        return -max_pool1d(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
-    pooled = avg_pool1d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
-    return power_mean_root(pooled, kernel_size, norm_type)
+    """,
+)
+lp_pool1d = lp_form(
+    1, """$(\\sum_{window} x^p)^{1/p}$ over each window of (N, C, L) or (C, L) `input`."""
+)

@@ -38,6 +38,8 @@ from .public import public
 from .views import squeeze, unsqueeze
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from .._tensor import Tensor
 
 
@@ -229,17 +231,30 @@ def transposed_convolution(x, weight, bias, settings: tuple, groups: int, dims: 
     return squeeze(out, 0) if unbatched else out
 
 
-@public(method=False, functional=True)
-def conv_transpose1d(
-    input,  # noqa: A002
-    weight,
-    bias=None,
-    stride=1,
-    padding=0,
-    output_padding=0,
-    groups=1,
-    dilation=1,  # noqa: A002
-):
+def transposed_form(dims: int, doc: str) -> Callable:
+    """`conv_transpose<dims>d`: `transposed_convolution` over `dims` spatial dimensions."""
+    name = f"conv_transpose{dims}d"
+
+    def function(
+        input,  # noqa: A002
+        weight,
+        bias=None,
+        stride=1,
+        padding=0,
+        output_padding=0,
+        groups=1,
+        dilation=1,  # noqa: A002
+    ):
+        settings = (stride, padding, output_padding, dilation)
+        return transposed_convolution(input, weight, bias, settings, groups, dims, name)
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = doc
+    return public(method=False, functional=True)(function)
+
+
+conv_transpose1d = transposed_form(
+    1,
     """1-D transposed convolution of `input` (N, C_in, L) with `weight` (C_in, C_out/groups, k):
     the gradient of `conv1d` with respect to its input. Output length
     $(L - 1) s - 2 p + d (k - 1) + p_{out} + 1$.
@@ -247,22 +262,10 @@ def conv_transpose1d(
     >>> import minitorch
     >>> minitorch.conv_transpose1d(minitorch.tensor([[[1.0, 2.0]]]), minitorch.ones(1, 1, 2))
     tensor([[[1., 3., 2.]]])
-    """
-    settings = (stride, padding, output_padding, dilation)
-    return transposed_convolution(input, weight, bias, settings, groups, 1, "conv_transpose1d")
-
-
-@public(method=False, functional=True)
-def conv_transpose2d(
-    input,  # noqa: A002
-    weight,
-    bias=None,
-    stride=1,
-    padding=0,
-    output_padding=0,
-    groups=1,
-    dilation=1,  # noqa: A002
-):
+    """,
+)
+conv_transpose2d = transposed_form(
+    2,
     """2-D transposed convolution of `input` (N, C_in, H, W) with `weight`
     (C_in, C_out/groups, kH, kW): the gradient of `conv2d` with respect to its input.
 
@@ -273,9 +276,8 @@ def conv_transpose2d(
               [1., 1., 2., 2.],
               [3., 3., 4., 4.],
               [3., 3., 4., 4.]]]])
-    """
-    settings = (stride, padding, output_padding, dilation)
-    return transposed_convolution(input, weight, bias, settings, groups, 2, "conv_transpose2d")
+    """,
+)
 
 
 # ---------------------------------------------------------------------------

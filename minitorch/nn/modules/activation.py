@@ -69,15 +69,20 @@ class SiLU(Module):
         return "inplace=True" if self.inplace else ""
 
 
-class ELU(FunctionLayer):
-    """$x$ for $x > 0$, else $\\alpha (e^x - 1)$."""
+class _WithAlpha(FunctionLayer):
+    """An exponential-linear activation: `function(input, alpha, inplace)`."""
 
-    function = staticmethod(functional.elu)
     OPTIONS = ("alpha", "inplace")
 
     def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
         super().__init__()
         self.alpha, self.inplace = alpha, inplace
+
+
+class ELU(_WithAlpha):
+    """$x$ for $x > 0$, else $\\alpha (e^x - 1)$."""
+
+    function = staticmethod(functional.elu)
 
 
 class Sigmoid(Module):
@@ -210,15 +215,10 @@ class Hardsigmoid(Hardswish):
     function = staticmethod(functional.hardsigmoid)
 
 
-class CELU(FunctionLayer):
+class CELU(_WithAlpha):
     """$\\max(0, x) + \\min(0, \\alpha (e^{x / \\alpha} - 1))$."""
 
     function = staticmethod(functional.celu)
-    OPTIONS = ("alpha", "inplace")
-
-    def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
-        super().__init__()
-        self.alpha, self.inplace = alpha, inplace
 
 
 class PReLU(Module):

@@ -22,6 +22,18 @@ def _absolute_index(idx: Any, size: int) -> int:
     return idx % size
 
 
+def _extend(container: Any, items: Any, kind: str, refused: tuple[type, ...] = ()) -> Any:
+    """Append each of `items` to `container` (a `kind`, named as PyTorch's TypeError names it
+    for anything not iterable or of a `refused` type); returns the container."""
+    if isinstance(items, refused) or not isinstance(items, Iterable):
+        raise TypeError(
+            f"{kind}.extend should be called with an iterable, but got " + type(items).__name__
+        )
+    for item in items:
+        container.append(item)
+    return container
+
+
 class _ModuleSequence(Module):
     """What `Sequential` and `ModuleList` share: modules in order, under the names "0",
     "1", ... (a `Sequential` built from an `OrderedDict` keeps its names until renumbered)."""
@@ -142,14 +154,7 @@ class ModuleList(_ModuleSequence):
 
     def extend(self, modules: Iterable[Module]) -> ModuleList:
         """Add each of `modules` at the end; returns self."""
-        if not isinstance(modules, Iterable):
-            raise TypeError(
-                "ModuleList.extend should be called with an iterable, but got "
-                + type(modules).__name__
-            )
-        for module in modules:
-            self.append(module)
-        return self
+        return _extend(self, modules, "ModuleList")
 
     def __repr__(self) -> str:
         """As torch prints it: a run of modules that print alike is one line,
@@ -294,15 +299,8 @@ class ParameterList(Module):
         return self
 
     def extend(self, values: Iterable[Any]) -> ParameterList:
-        """Add each of `values` at the end."""
-        if isinstance(values, Tensor) or not isinstance(values, Iterable):
-            raise TypeError(
-                "ParameterList.extend should be called with an iterable, but got "
-                + type(values).__name__
-            )
-        for value in values:
-            self.append(value)
-        return self
+        """Add each of `values` at the end (a tensor is refused, as by PyTorch)."""
+        return _extend(self, values, "ParameterList", (Tensor,))
 
     def extra_repr(self) -> str:
         return "\n".join(

@@ -183,7 +183,24 @@ class ModuleList(_ModuleSequence):
         self.extend(modules)
 
 
-class ModuleDict(Module):
+class _Keyed(Module):
+    """The sized, iterable and `in` parts of a dict-like container, over `_names()`: its
+    ordered mapping from entry names."""
+
+    def _names(self) -> Mapping[str, Any]:
+        raise NotImplementedError
+
+    def __len__(self) -> int:
+        return len(self._names())
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._names()
+
+
+class ModuleDict(_Keyed):
     """A dict of modules (insertion order kept) whose parameters belong to the model.
 
     >>> from minitorch import nn
@@ -206,14 +223,8 @@ class ModuleDict(Module):
     def __delitem__(self, key: str) -> None:
         del self._modules[key]
 
-    def __len__(self) -> int:
-        return len(self._modules)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._modules)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._modules
+    def _names(self) -> Mapping[str, Any]:
+        return self._modules
 
     def clear(self) -> None:
         """Remove every module."""
@@ -309,7 +320,7 @@ class ParameterList(Module):
         )
 
 
-class ParameterDict(Module):
+class ParameterDict(_Keyed):
     """A dict of parameters under their keys (insertion order kept; tensors given become
     Parameters), registered so they belong to the model."""
 
@@ -330,14 +341,8 @@ class ParameterDict(Module):
         del self._keys[key]
         delattr(self, key)
 
-    def __len__(self) -> int:
-        return len(self._keys)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._keys)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._keys
+    def _names(self) -> Mapping[str, Any]:
+        return self._keys
 
     def keys(self) -> Iterable[str]:
         return self._keys.keys()

@@ -1,9 +1,27 @@
-"""`FunctionLayer`: the base of layers that are one `nn.functional` call with stored options."""
+"""`FunctionLayer`, the base of layers that are one `nn.functional` call with stored options,
+and `changed_options`, the part of a layer's repr that lists its non-default options."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from ..._tensor import Tensor
 from ..module import Module
+
+
+def changed_options(module: Module, defaults: Mapping[str, Any]) -> str:
+    """`, name=value` for each option of `module` in `defaults` (in that order) whose value
+    is not its default, as torch's reprs list them: a bool or None default is compared by
+    identity, any other by equality."""
+    text = ""
+    for name, default in defaults.items():
+        value = getattr(module, name)
+        by_identity = default is None or isinstance(default, bool)
+        same = value is default if by_identity else value == default
+        if not same:
+            text += f", {name}={value}"
+    return text
 
 
 class FunctionLayer(Module):

@@ -1,13 +1,19 @@
 """`FunctionLayer`, the base of layers that are one `nn.functional` call with stored options,
-and `changed_options`, the part of a layer's repr that lists its non-default options."""
+and the repr helpers `options_repr` (torch's `name=value, ...`) and `changed_options` (the
+non-default options only)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..._tensor import Tensor
 from ..module import Module
+
+
+def options_repr(module: Module, names: Iterable[str]) -> str:
+    """`name=value, ...` for the options `names` of `module`, as torch's reprs show them."""
+    return ", ".join(f"{name}={getattr(module, name)}" for name in names)
 
 
 def changed_options(module: Module, defaults: Mapping[str, Any]) -> str:
@@ -39,7 +45,5 @@ class FunctionLayer(Module):
         return type(self).function(input, *(getattr(self, name) for name in self.OPTIONS))
 
     def extra_repr(self) -> str:
-        values = {name: getattr(self, name) for name in self.OPTIONS}
-        if not values.get("inplace", True):
-            del values["inplace"]
-        return ", ".join(f"{name}={value}" for name, value in values.items())
+        names = [name for name in self.OPTIONS if name != "inplace" or self.inplace]
+        return options_repr(self, names)

@@ -13,6 +13,7 @@ from ...tensors.creation import empty
 from .. import functional, init
 from ..module import Module
 from ..parameter import Parameter
+from .function_layer import FunctionLayer
 
 
 class ReLU(Module):
@@ -29,18 +30,15 @@ class ReLU(Module):
         return "inplace=True" if self.inplace else ""
 
 
-class LeakyReLU(Module):
+class LeakyReLU(FunctionLayer):
     """$x$ for $x > 0$, else `negative_slope` $\\cdot x$."""
+
+    function = staticmethod(functional.leaky_relu)
+    OPTIONS = ("negative_slope", "inplace")
 
     def __init__(self, negative_slope: float = 1e-2, inplace: bool = False) -> None:
         super().__init__()
         self.negative_slope, self.inplace = negative_slope, inplace
-
-    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        return functional.leaky_relu(input, self.negative_slope, self.inplace)
-
-    def extra_repr(self) -> str:
-        return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace else "")
 
 
 class GELU(Module):
@@ -71,18 +69,20 @@ class SiLU(Module):
         return "inplace=True" if self.inplace else ""
 
 
-class ELU(Module):
-    """$x$ for $x > 0$, else $\\alpha (e^x - 1)$."""
+class _WithAlpha(FunctionLayer):
+    """An exponential-linear activation: `function(input, alpha, inplace)`."""
+
+    OPTIONS = ("alpha", "inplace")
 
     def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
         super().__init__()
         self.alpha, self.inplace = alpha, inplace
 
-    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        return functional.elu(input, self.alpha, self.inplace)
 
-    def extra_repr(self) -> str:
-        return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
+class ELU(_WithAlpha):
+    """$x$ for $x > 0$, else $\\alpha (e^x - 1)$."""
+
+    function = staticmethod(functional.elu)
 
 
 class Sigmoid(Module):
@@ -140,38 +140,28 @@ class LogSoftmax(_AlongDim):
     function = staticmethod(functional.log_softmax)
 
 
-def _inplace_repr(inplace: bool) -> str:
-    return ", inplace=True" if inplace else ""
-
-
-class Softplus(Module):
+class Softplus(FunctionLayer):
     """$\\frac{1}{\\beta} \\ln(1 + e^{\\beta x})$ (linear above `threshold`)."""
+
+    function = staticmethod(functional.softplus)
+    OPTIONS = ("beta", "threshold")
 
     def __init__(self, beta: float = 1.0, threshold: float = 20.0) -> None:
         super().__init__()
         self.beta, self.threshold = beta, threshold
 
-    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        return functional.softplus(input, self.beta, self.threshold)
 
-    def extra_repr(self) -> str:
-        return f"beta={self.beta}, threshold={self.threshold}"
-
-
-class Hardtanh(Module):
+class Hardtanh(FunctionLayer):
     """$x$ clamped to $[\\text{min\\_val}, \\text{max\\_val}]$."""
+
+    function = staticmethod(functional.hardtanh)
+    OPTIONS = ("min_val", "max_val", "inplace")
 
     def __init__(self, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> None:
         super().__init__()
         self.min_val, self.max_val, self.inplace = min_val, max_val, inplace
         if max_val <= min_val:
             raise AssertionError(f"max_val ({max_val}) must be greater than min_val ({min_val})")
-
-    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        return functional.hardtanh(input, self.min_val, self.max_val, self.inplace)
-
-    def extra_repr(self) -> str:
-        return f"min_val={self.min_val}, max_val={self.max_val}" + _inplace_repr(self.inplace)
 
 
 class ReLU6(Hardtanh):
@@ -225,18 +215,10 @@ class Hardsigmoid(Hardswish):
     function = staticmethod(functional.hardsigmoid)
 
 
-class CELU(Module):
+class CELU(_WithAlpha):
     """$\\max(0, x) + \\min(0, \\alpha (e^{x / \\alpha} - 1))$."""
 
-    def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
-        super().__init__()
-        self.alpha, self.inplace = alpha, inplace
-
-    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        return functional.celu(input, self.alpha, self.inplace)
-
-    def extra_repr(self) -> str:
-        return f"alpha={self.alpha}" + _inplace_repr(self.inplace)
+    function = staticmethod(functional.celu)
 
 
 class PReLU(Module):
@@ -286,9 +268,11 @@ class LogSigmoid(_Stateless):
     function = staticmethod(functional.logsigmoid)
 
 
-class RReLU(Module):
+class RReLU(FunctionLayer):
     """$x$ for $x > 0$, else $a x$: $a \\sim U(\\text{lower}, \\text{upper})$ per element in
     training, $(\\text{lower} + \\text{upper}) / 2$ in eval mode."""
+
+    OPTIONS = ("lower", "upper", "inplace")  # the repr's; forward passes `training` too
 
     def __init__(
         self, lower: float = 1.0 / 8, upper: float = 1.0 / 3, inplace: bool = False
@@ -298,9 +282,6 @@ class RReLU(Module):
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return functional.rrelu(input, self.lower, self.upper, self.training, self.inplace)
-
-    def extra_repr(self) -> str:
-        return f"lower={self.lower}, upper={self.upper}" + _inplace_repr(self.inplace)
 
 
 class Softmax2d(Module):
@@ -320,32 +301,26 @@ class Softmin(_AlongDim):
     function = staticmethod(functional.softmin)
 
 
-class GLU(Module):
+class GLU(FunctionLayer):
     """$a \\otimes \\sigma(b)$ for the halves $a$, $b$ of the input along `dim`."""
+
+    function = staticmethod(functional.glu)
+    OPTIONS = ("dim",)
 
     def __init__(self, dim: int = -1) -> None:
         super().__init__()
         self.dim = dim
 
-    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        return functional.glu(input, self.dim)
 
-    def extra_repr(self) -> str:
-        return f"dim={self.dim}"
-
-
-class Threshold(Module):
+class Threshold(FunctionLayer):
     """$x$ where $x >$ `threshold`, else `value`."""
+
+    function = staticmethod(functional.threshold)
+    OPTIONS = ("threshold", "value", "inplace")
 
     def __init__(self, threshold: float, value: float, inplace: bool = False) -> None:
         super().__init__()
         self.threshold, self.value, self.inplace = threshold, value, inplace
-
-    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        return functional.threshold(input, self.threshold, self.value, self.inplace)
-
-    def extra_repr(self) -> str:
-        return f"threshold={self.threshold}, value={self.value}" + _inplace_repr(self.inplace)
 
 
 class Softshrink(Module):

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from ..._tensor import Tensor
 from .. import functional
-from ..module import Module
+from .function_layer import FunctionLayer
 
 
-class ChannelShuffle(Module):
+class ChannelShuffle(FunctionLayer):
     """(N, C, *) with its channels split into `groups` and interleaved
     (`functional.channel_shuffle`).
 
@@ -16,12 +15,9 @@ class ChannelShuffle(Module):
     tensor([0., 2., 4., 1., 3., 5.])
     """
 
+    function = staticmethod(functional.channel_shuffle)
+    OPTIONS = ("groups",)
+
     def __init__(self, groups: int) -> None:
         super().__init__()
         self.groups = groups
-
-    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        return functional.channel_shuffle(input, self.groups)
-
-    def extra_repr(self) -> str:
-        return f"groups={self.groups}"

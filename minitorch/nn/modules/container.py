@@ -22,6 +22,18 @@ def _absolute_index(idx: Any, size: int) -> int:
     return idx % size
 
 
+def _extend(container: Any, items: Any, kind: str, refused: tuple[type, ...] = ()) -> Any:
+    """Append each of `items` to `container` (a `kind`, named as PyTorch's TypeError names it
+    for anything not iterable or of a `refused` type); returns the container."""
+    if isinstance(items, refused) or not isinstance(items, Iterable):
+        raise TypeError(
+            f"{kind}.extend should be called with an iterable, but got " + type(items).__name__
+        )
+    for item in items:
+        container.append(item)
+    return container
+
+
 class _ModuleSequence(Module):
     """What `Sequential` and `ModuleList` share: modules in order, under the names "0",
     "1", ... (a `Sequential` built from an `OrderedDict` keeps its names until renumbered)."""
@@ -142,14 +154,7 @@ class ModuleList(_ModuleSequence):
 
     def extend(self, modules: Iterable[Module]) -> ModuleList:
         """Add each of `modules` at the end; returns self."""
-        if not isinstance(modules, Iterable):
-            raise TypeError(
-                "ModuleList.extend should be called with an iterable, but got "
-                + type(modules).__name__
-            )
-        for module in modules:
-            self.append(module)
-        return self
+        return _extend(self, modules, "ModuleList")
 
     def __repr__(self) -> str:
         """As torch prints it: a run of modules that print alike is one line,
@@ -178,7 +183,24 @@ class ModuleList(_ModuleSequence):
         self.extend(modules)
 
 
-class ModuleDict(Module):
+class _Keyed(Module):
+    """The sized, iterable and `in` parts of a dict-like container, over `_names()`: its
+    ordered mapping from entry names."""
+
+    def _names(self) -> Mapping[str, Any]:
+        raise NotImplementedError
+
+    def __len__(self) -> int:
+        return len(self._names())
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._names()
+
+
+class ModuleDict(_Keyed):
     """A dict of modules (insertion order kept) whose parameters belong to the model.
 
     >>> from minitorch import nn
@@ -201,14 +223,8 @@ class ModuleDict(Module):
     def __delitem__(self, key: str) -> None:
         del self._modules[key]
 
-    def __len__(self) -> int:
-        return len(self._modules)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._modules)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._modules
+    def _names(self) -> Mapping[str, Any]:
+        return self._modules
 
     def clear(self) -> None:
         """Remove every module."""
@@ -294,15 +310,8 @@ class ParameterList(Module):
         return self
 
     def extend(self, values: Iterable[Any]) -> ParameterList:
-        """Add each of `values` at the end."""
-        if isinstance(values, Tensor) or not isinstance(values, Iterable):
-            raise TypeError(
-                "ParameterList.extend should be called with an iterable, but got "
-                + type(values).__name__
-            )
-        for value in values:
-            self.append(value)
-        return self
+        """Add each of `values` at the end (a tensor is refused, as by PyTorch)."""
+        return _extend(self, values, "ParameterList", (Tensor,))
 
     def extra_repr(self) -> str:
         return "\n".join(
@@ -311,7 +320,7 @@ class ParameterList(Module):
         )
 
 
-class ParameterDict(Module):
+class ParameterDict(_Keyed):
     """A dict of parameters under their keys (insertion order kept; tensors given become
     Parameters), registered so they belong to the model."""
 
@@ -332,14 +341,8 @@ class ParameterDict(Module):
         del self._keys[key]
         delattr(self, key)
 
-    def __len__(self) -> int:
-        return len(self._keys)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._keys)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._keys
+    def _names(self) -> Mapping[str, Any]:
+        return self._keys
 
     def keys(self) -> Iterable[str]:
         return self._keys.keys()

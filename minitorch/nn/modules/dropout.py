@@ -8,7 +8,10 @@ from ..module import Module
 
 
 class DropoutNd(Module):
-    """The settings of a dropout: its probability `p` and whether it works in place."""
+    """The settings of a dropout: its probability `p` and whether it works in place; its
+    forward is `function(input, p, training, inplace)`."""
+
+    function = staticmethod(functional.dropout)
 
     def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
         super().__init__()
@@ -19,6 +22,9 @@ class DropoutNd(Module):
     def extra_repr(self) -> str:
         return f"p={self.p}, inplace={self.inplace}"
 
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return type(self).function(input, self.p, self.training, self.inplace)
+
 
 class Dropout(DropoutNd):
     """Each element zeroed with probability `p` in training, the rest scaled by $1/(1-p)$.
@@ -27,6 +33,3 @@ class Dropout(DropoutNd):
     >>> minitorch.nn.Dropout(0.3)
     Dropout(p=0.3, inplace=False)
     """
-
-    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        return functional.dropout(input, self.p, self.training, self.inplace)

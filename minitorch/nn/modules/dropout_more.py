@@ -19,22 +19,19 @@ class Dropout1d(DropoutNd):
     Dropout1d(p=0.3, inplace=False)
     """
 
-    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        return functional.dropout1d(input, self.p, self.training, self.inplace)
+    function = staticmethod(functional.dropout1d)
 
 
 class Dropout2d(DropoutNd):
     """Each channel of (N, C, H, W) inputs zeroed with probability `p` in training."""
 
-    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        return functional.dropout2d(input, self.p, self.training, self.inplace)
+    function = staticmethod(functional.dropout2d)
 
 
 class Dropout3d(DropoutNd):
     """Each channel of (N, C, D, H, W) or (C, D, H, W) inputs zeroed with probability `p`."""
 
-    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        return functional.dropout3d(input, self.p, self.training, self.inplace)
+    function = staticmethod(functional.dropout3d)
 
 
 class AlphaDropout(DropoutNd):

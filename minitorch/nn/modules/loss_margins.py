@@ -18,6 +18,9 @@ class _MarginLoss(_Loss):
         super().__init__(size_average, reduce, reduction)
         self.margin = margin
 
+    def _loss(self, function: Callable[..., Tensor], *inputs: Tensor) -> Tensor:
+        return function(*inputs, margin=self.margin, reduction=self.reduction)
+
 
 class MarginRankingLoss(_MarginLoss):
     """$\\max(0, -y (x_1 - x_2) + \\text{margin})$ (`F.margin_ranking_loss`)."""
@@ -26,9 +29,7 @@ class MarginRankingLoss(_MarginLoss):
         super().__init__(margin, size_average, reduce, reduction)
 
     def forward(self, input1: Tensor, input2: Tensor, target: Tensor) -> Tensor:
-        return F.margin_ranking_loss(
-            input1, input2, target, margin=self.margin, reduction=self.reduction
-        )
+        return self._loss(F.margin_ranking_loss, input1, input2, target)
 
 
 class HingeEmbeddingLoss(_MarginLoss):
@@ -39,7 +40,7 @@ class HingeEmbeddingLoss(_MarginLoss):
         super().__init__(margin, size_average, reduce, reduction)
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
-        return F.hinge_embedding_loss(input, target, margin=self.margin, reduction=self.reduction)
+        return self._loss(F.hinge_embedding_loss, input, target)
 
 
 class CosineEmbeddingLoss(_MarginLoss):
@@ -50,9 +51,7 @@ class CosineEmbeddingLoss(_MarginLoss):
         super().__init__(margin, size_average, reduce, reduction)
 
     def forward(self, input1: Tensor, input2: Tensor, target: Tensor) -> Tensor:
-        return F.cosine_embedding_loss(
-            input1, input2, target, margin=self.margin, reduction=self.reduction
-        )
+        return self._loss(F.cosine_embedding_loss, input1, input2, target)
 
 
 class SoftMarginLoss(_Loss):

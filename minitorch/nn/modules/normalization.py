@@ -10,11 +10,16 @@ from ..module import Module
 from ..parameter import Parameter
 
 
-def keep_shape_settings(module: Module, normalized_shape, eps, elementwise_affine: bool) -> tuple:
+def keep_shape_settings(
+    module: Module, normalized_shape, eps, elementwise_affine: bool, device, dtype
+) -> tuple:
     """Set `normalized_shape` (a tuple; an int is one dim), `eps` and `elementwise_affine` on
-    a norm over the last dims; returns the shape."""
+    a norm over the last dims, and its `weight` (ones of that shape when `elementwise_affine`,
+    else an empty slot); returns the shape."""
     shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
     module.normalized_shape, module.eps, module.elementwise_affine = shape, eps, elementwise_affine
+    weight = Parameter(ones(*shape, dtype=dtype, device=device)) if elementwise_affine else None
+    module.register_parameter("weight", weight)
     return shape
 
 
@@ -42,13 +47,11 @@ class LayerNorm(Module):
         dtype=None,
     ) -> None:
         super().__init__()
-        shape = keep_shape_settings(self, normalized_shape, eps, elementwise_affine)
-        if elementwise_affine:
-            self.weight = Parameter(ones(*shape, dtype=dtype, device=device))
-            self.bias = Parameter(zeros(*shape, dtype=dtype, device=device)) if bias else None
-        else:
-            self.weight = None
-            self.bias = None
+        shape = keep_shape_settings(self, normalized_shape, eps, elementwise_affine, device, dtype)
+        learned = elementwise_affine and bias
+        self.register_parameter(
+            "bias", Parameter(zeros(*shape, dtype=dtype, device=device)) if learned else None
+        )
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)

@@ -84,11 +84,7 @@ class RMSNorm(Module):
         dtype=None,
     ) -> None:
         super().__init__()
-        shape = keep_shape_settings(self, normalized_shape, eps, elementwise_affine)
-        if elementwise_affine:
-            self.weight = Parameter(ones(*shape, dtype=dtype, device=device))
-        else:
-            self.register_parameter("weight", None)
+        keep_shape_settings(self, normalized_shape, eps, elementwise_affine, device, dtype)
 
     def forward(self, x: Tensor) -> Tensor:
         return F.rms_norm(x, self.normalized_shape, self.weight, self.eps)

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from ..._tensor import Tensor
 from .. import functional
-from ..module import Module
+from .function_layer import FunctionLayer
 
 
-class PixelShuffle(Module):
+class PixelShuffle(FunctionLayer):
     """(*, C r^2, H, W) -> (*, C, H r, W r) (`functional.pixel_shuffle`).
 
     >>> import minitorch
@@ -15,18 +14,15 @@ class PixelShuffle(Module):
     minitorch.Size([1, 1, 12, 12])
     """
 
+    function = staticmethod(functional.pixel_shuffle)
+    OPTIONS = ("upscale_factor",)
+
     def __init__(self, upscale_factor: int) -> None:
         super().__init__()
         self.upscale_factor = upscale_factor
 
-    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        return functional.pixel_shuffle(input, self.upscale_factor)
 
-    def extra_repr(self) -> str:
-        return f"upscale_factor={self.upscale_factor}"
-
-
-class PixelUnshuffle(Module):
+class PixelUnshuffle(FunctionLayer):
     """(*, C, H r, W r) -> (*, C r^2, H, W) (`functional.pixel_unshuffle`).
 
     >>> import minitorch
@@ -34,12 +30,9 @@ class PixelUnshuffle(Module):
     minitorch.Size([1, 4, 2, 3])
     """
 
+    function = staticmethod(functional.pixel_unshuffle)
+    OPTIONS = ("downscale_factor",)
+
     def __init__(self, downscale_factor: int) -> None:
         super().__init__()
         self.downscale_factor = downscale_factor
-
-    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        return functional.pixel_unshuffle(input, self.downscale_factor)
-
-    def extra_repr(self) -> str:
-        return f"downscale_factor={self.downscale_factor}"

@@ -9,6 +9,7 @@ from ..._tensor import Tensor
 from .. import functional
 from ..module import Module
 from .conv import as_tuple
+from .function_layer import options_repr
 
 
 class MaxPoolNd(Module):
@@ -30,10 +31,8 @@ class MaxPoolNd(Module):
         self.return_indices, self.ceil_mode = return_indices, ceil_mode
 
     def extra_repr(self) -> str:
-        return (
-            f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
-            f"dilation={self.dilation}, ceil_mode={self.ceil_mode}"
-        )
+        names = ("kernel_size", "stride", "padding", "dilation", "ceil_mode")
+        return options_repr(self, names)
 
     def pool(self, input: Tensor, fn):  # noqa: A002
         return fn(
@@ -84,7 +83,7 @@ class AvgPoolNd(Module):
         self.count_include_pad = count_include_pad
 
     def extra_repr(self) -> str:
-        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+        return options_repr(self, ("kernel_size", "stride", "padding"))
 
     def pool(self, input: Tensor, fn, *settings) -> Tensor:  # noqa: A002
         """`fn` (an average pooling of `functional`) of `input` with these settings, and

@@ -9,6 +9,7 @@ from __future__ import annotations
 from ..._tensor import Tensor
 from .. import functional
 from ..module import Module
+from .function_layer import options_repr
 from .pooling import AdaptivePoolNd
 
 
@@ -73,7 +74,7 @@ class MaxUnpoolNd(Module):
         self.padding = repeated(padding, self.dims)
 
     def extra_repr(self) -> str:
-        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+        return options_repr(self, ("kernel_size", "stride", "padding"))
 
 
 class MaxUnpool1d(MaxUnpoolNd):
@@ -113,10 +114,7 @@ class LPPoolNd(Module):
         self.stride, self.ceil_mode = stride, ceil_mode
 
     def extra_repr(self) -> str:
-        return (
-            f"norm_type={self.norm_type}, kernel_size={self.kernel_size}, "
-            f"stride={self.stride}, ceil_mode={self.ceil_mode}"
-        )
+        return options_repr(self, ("norm_type", "kernel_size", "stride", "ceil_mode"))
 
     def pool(self, input: Tensor, fn) -> Tensor:  # noqa: A002
         return fn(input, self.norm_type, self.kernel_size, self.stride, self.ceil_mode)

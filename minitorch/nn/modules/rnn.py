@@ -20,6 +20,7 @@ from ...tensors.creation import empty, zeros
 from .. import functional, init
 from ..module import Module
 from ..parameter import Parameter
+from .function_layer import changed_options
 from .packed_sequence import PackedSequence
 
 GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
@@ -261,20 +262,9 @@ class RNNBase(Module):
         return output, (tuple(finals) if is_lstm else finals[0])
 
     def extra_repr(self) -> str:
-        s = f"{self.input_size}, {self.hidden_size}"
-        if self.proj_size != 0:
-            s += f", proj_size={self.proj_size}"
-        if self.num_layers != 1:
-            s += f", num_layers={self.num_layers}"
-        if self.bias is not True:
-            s += f", bias={self.bias}"
-        if self.batch_first is not False:
-            s += f", batch_first={self.batch_first}"
-        if self.dropout != 0:
-            s += f", dropout={self.dropout}"
-        if self.bidirectional is not False:
-            s += f", bidirectional={self.bidirectional}"
-        return s
+        defaults = {"proj_size": 0, "num_layers": 1, "bias": True, "batch_first": False}
+        defaults.update(dropout=0, bidirectional=False)
+        return f"{self.input_size}, {self.hidden_size}" + changed_options(self, defaults)
 
 
 class RNN(RNNBase):

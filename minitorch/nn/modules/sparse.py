@@ -8,6 +8,7 @@ from ...tensors.creation import empty
 from .. import functional, init
 from ..module import Module
 from ..parameter import Parameter
+from .function_layer import changed_options
 
 
 class Embedding(Module):
@@ -79,18 +80,9 @@ class Embedding(Module):
         )
 
     def extra_repr(self) -> str:
-        text = f"{self.num_embeddings}, {self.embedding_dim}"
-        if self.padding_idx is not None:
-            text += f", padding_idx={self.padding_idx}"
-        if self.max_norm is not None:
-            text += f", max_norm={self.max_norm}"
-        if self.norm_type != 2:
-            text += f", norm_type={self.norm_type}"
-        if self.scale_grad_by_freq:
-            text += ", scale_grad_by_freq=True"
-        if self.sparse:
-            text += ", sparse=True"
-        return text
+        defaults = {"padding_idx": None, "max_norm": None, "norm_type": 2}
+        defaults.update(scale_grad_by_freq=False, sparse=False)
+        return f"{self.num_embeddings}, {self.embedding_dim}" + changed_options(self, defaults)
 
     @classmethod
     def from_pretrained(

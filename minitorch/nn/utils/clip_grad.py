@@ -11,6 +11,7 @@ every device, which gives the same numbers as PyTorch's batched (`_foreach_`) ke
 
 from __future__ import annotations
 
+import functools
 import types
 import warnings
 from collections.abc import Iterable
@@ -97,21 +98,17 @@ def clip_grad_norm_(
     return total_norm
 
 
-def clip_grad_norm(
-    parameters: TensorOrTensors,
-    max_norm: float,
-    norm_type: float = 2.0,
-    error_if_nonfinite: bool = False,
-    foreach: bool | None = None,
-) -> Tensor:
-    """`clip_grad_norm_`, under its deprecated name (with PyTorch's `FutureWarning`)."""
+@functools.wraps(clip_grad_norm_, assigned=("__module__", "__annotations__"))
+def clip_grad_norm(*args, **kwargs) -> Tensor:
+    """`clip_grad_norm_`, under its deprecated name (with PyTorch's `FutureWarning`); its
+    signature is `clip_grad_norm_`'s (`__wrapped__`)."""
     warnings.warn(
         "`torch.nn.utils.clip_grad_norm` is now deprecated in favor of "
         "`torch.nn.utils.clip_grad_norm_`.",
         FutureWarning,
         stacklevel=2,
     )
-    return clip_grad_norm_(parameters, max_norm, norm_type, error_if_nonfinite, foreach)
+    return clip_grad_norm_(*args, **kwargs)
 
 
 def clip_grad_value_(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from strategies import conv2d_settings
 
@@ -164,8 +164,17 @@ def pool_operands(case, seed):
     return x, rng.normal(size=tuple(probe.shape)), kwargs
 
 
+# a window wholly in the padding whose PyTorch index names an element of the input
+EMPTY_WINDOW = (
+    (1, 1, 2, 1),
+    {"kernel_size": (1, 2), "stride": (1, 1), "padding": (0, 1), "dilation": (1, 2),
+     "ceil_mode": False, "return_indices": True},
+)  # fmt: skip
+
+
 @SETTINGS
 @given(pool_cases(), st.integers(0, 2**32 - 1))
+@example(EMPTY_WINDOW, 0)
 def test_max_pool2d_kernel_matches_the_exercise_path(case, seed):
     x, upstream, kwargs = pool_operands(case, seed)
     tuned = run("fast", F.max_pool2d, [x], [True], upstream, **kwargs)

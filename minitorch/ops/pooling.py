@@ -106,7 +106,10 @@ class MaxPool2DWithIndices(Op):
         ctx.tuned = window_kernels(x) is not None
         if ctx.tuned:
             values, indices = tuned_max_pool(image, kernel, stride, padding, dilation, out_size)
-            ctx.save_for_backward(indices)
+            empty = empty_windows(image.shape[2:], kernel, stride, padding, dilation, out_size)
+            # PyTorch's index of an empty window can name an element of the input; the
+            # backward kernel passes nothing on for an index outside the plane
+            ctx.save_for_backward(indices if empty is None else indices.where(~empty, -1))
             ctx.shapes = (image.shape, x.shape)
             return (values.view(shape), indices.view(shape)) if with_indices else values.view(shape)
         before, after = pool_padding(image.shape[2:], kernel, stride, padding, dilation, out_size)
@@ -139,6 +142,20 @@ class MaxPool2DWithIndices(Op):
         (best,) = ctx.saved_tensors
         windows_grad = max_to_windows(grad.reshape(best.shape[:4]), best, ctx.kernel)
         return back_through_windows(ctx, windows_grad, ctx.dilation)
+
+
+def empty_windows(size, kernel, stride, padding, dilation, out_size) -> Tensor | None:
+    """Which windows (an (oH, oW) bool tensor) have no tap inside the input, or None when
+    none: their maximum is $-\\infty$, a constant, and passes no gradient on."""
+    empty = [
+        [all(not 0 <= i * s - p + j * d < length for j in range(k)) for i in range(n)]
+        for length, k, s, p, d, n in zip(
+            size, kernel, stride, padding, dilation, out_size, strict=True
+        )
+    ]
+    if not any(any(line) for line in empty):
+        return None
+    return tensor(empty[0]).view(-1, 1) | tensor(empty[1]).view(1, -1)
 
 
 def first_tap(start: Tensor, dilation: int) -> Tensor:

@@ -53,9 +53,11 @@ from minitorch.backends.cuda.kernels import KERNELS  # noqa: E402
 SIZES = (256, 256, 16)
 TARGETS = ((7, 0), (8, 0), (9, 0))
 SCALAR_TYPES = {"float", "int", "bool"}
-# Modules whose functions never reach a cuda kernel: the backends' own helpers, and module 1's
-# scalar autodiff (`minitorch.scalar`), which runs its functions on Python numbers.
-NOT_LAUNCHED = ("minitorch.backends.", "minitorch.scalar.")
+# Modules whose functions never reach a cuda kernel: the backends' own helpers, module 1's
+# scalar autodiff (`minitorch.scalar`), which runs its functions on Python numbers, and
+# `minitorch.utils` (data loading: it uses only the public tensor API, and a function such as
+# a worker's seeding is host code).
+NOT_LAUNCHED = ("minitorch.backends.", "minitorch.scalar.", "minitorch.utils.")
 
 
 def annotation(value) -> str:

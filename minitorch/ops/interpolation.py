@@ -17,9 +17,10 @@ computes it, and the cubic convolution with $A = -0.75$.
 from __future__ import annotations
 
 import math
-import struct
 import warnings
 from typing import TYPE_CHECKING
+
+import numpy as np
 
 from ..autograd.graph import GraphContext
 from ..dtypes import bool_, float32, int64
@@ -66,7 +67,7 @@ CUBIC_A = -0.75  # PyTorch's (and OpenCV's) cubic convolution parameter
 
 def f32(value: float) -> float:
     """`value` rounded to float32 (PyTorch computes the nearest modes' index in float)."""
-    return struct.unpack("f", struct.pack("f", value))[0]
+    return float(np.float32(value))
 
 
 def source_scale(size: int, out: int, align_corners: bool, scale, single: bool) -> float:

@@ -6,27 +6,15 @@ import minitorch; a run of the whole suite leaves it to tests/test_cuda_simulato
 """
 
 import gc
-import importlib.util
-import os
 
-os.environ.setdefault("NUMBA_ENABLE_CUDASIM", "1")
+import numpy as np
+import pytest
+from simulated_cuda import requires_cuda
 
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
+import minitorch
+from minitorch.backends import get_backend
 
-import minitorch  # noqa: E402
-from minitorch.backends import get_backend  # noqa: E402
-
-if importlib.util.find_spec("numba_cuda") is None:
-    pytestmark = pytest.mark.skip(
-        reason="numba-cuda (the cuda extra) is not installed: pip install -e '.[test,cuda]'"
-    )
-else:
-    pytestmark = pytest.mark.skipif(
-        not minitorch.cuda.is_available(),
-        reason="minitorch was imported before this file could turn on Numba's CUDA simulator: "
-        "run it alone or with NUMBA_ENABLE_CUDASIM=1",
-    )
+pytestmark = requires_cuda
 
 
 @pytest.fixture

@@ -7,27 +7,14 @@ blocks are small (8 x 8 outputs from 16 threads of 2 x 2, tiles 4 deep, and othe
 so that a dozen rows already span several blocks and tiles.
 """
 
-import importlib.util
-import os
+import numpy as np
+import pytest
+from simulated_cuda import requires_cuda
 
-os.environ.setdefault("NUMBA_ENABLE_CUDASIM", "1")
+import minitorch
+from minitorch.backends import get_backend
 
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
-
-import minitorch  # noqa: E402
-from minitorch.backends import get_backend  # noqa: E402
-
-if importlib.util.find_spec("numba_cuda") is None:
-    pytestmark = pytest.mark.skip(
-        reason="numba-cuda (the cuda extra) is not installed: pip install -e '.[test,cuda]'"
-    )
-else:
-    pytestmark = pytest.mark.skipif(
-        not minitorch.cuda.is_available(),
-        reason="minitorch was imported before this file could turn on Numba's CUDA simulator: "
-        "run it alone or with NUMBA_ENABLE_CUDASIM=1",
-    )
+pytestmark = requires_cuda
 
 # (block rows, block columns, depth, thread rows, thread columns)
 BLOCKS = [(8, 8, 4, 2, 2), (4, 8, 2, 1, 4), (8, 4, 3, 4, 1)]

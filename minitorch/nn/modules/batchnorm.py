@@ -14,7 +14,7 @@ from ...autograd import no_grad
 from ...tensors.creation import ones, tensor, zeros
 from .. import functional as F
 from ..module import Module
-from ..parameter import Parameter
+from .normalization import register_affine
 
 
 class _BatchNorm(Module):
@@ -44,13 +44,8 @@ class _BatchNorm(Module):
         self.momentum = momentum
         self.affine = affine
         self.track_running_stats = track_running_stats
+        register_affine(self, (num_features,), affine, affine and bias, device, dtype)
         options = {"dtype": dtype, "device": device}
-        if affine:
-            self.weight = Parameter(ones(num_features, **options))
-            self.bias = Parameter(zeros(num_features, **options)) if bias else None
-        else:
-            self.weight = None
-            self.bias = None
         if track_running_stats:
             self.register_buffer("running_mean", zeros(num_features, **options))
             self.register_buffer("running_var", ones(num_features, **options))

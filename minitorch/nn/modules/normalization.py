@@ -10,17 +10,22 @@ from ..module import Module
 from ..parameter import Parameter
 
 
-def keep_shape_settings(
-    module: Module, normalized_shape, eps, elementwise_affine: bool, device, dtype
-) -> tuple:
+def keep_shape_settings(module: Module, normalized_shape, eps, elementwise_affine: bool) -> tuple:
     """Set `normalized_shape` (a tuple; an int is one dim), `eps` and `elementwise_affine` on
-    a norm over the last dims, and its `weight` (ones of that shape when `elementwise_affine`,
-    else an empty slot); returns the shape."""
+    a norm over the last dims; returns the shape."""
     shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
     module.normalized_shape, module.eps, module.elementwise_affine = shape, eps, elementwise_affine
-    weight = Parameter(ones(*shape, dtype=dtype, device=device)) if elementwise_affine else None
-    module.register_parameter("weight", weight)
     return shape
+
+
+def register_affine(module: Module, shape: tuple, weight: bool, bias: bool | None, device, dtype):
+    """Register a norm's $\\gamma$ (`weight`, ones of `shape`) and $\\beta$ (`bias`, zeros):
+    each a parameter when learned, else an empty slot, as PyTorch keeps them; `bias=None` is a
+    norm without $\\beta$."""
+    kinds = {"dtype": dtype, "device": device}
+    module.register_parameter("weight", Parameter(ones(*shape, **kinds)) if weight else None)
+    if bias is not None:
+        module.register_parameter("bias", Parameter(zeros(*shape, **kinds)) if bias else None)
 
 
 class LayerNorm(Module):
@@ -47,11 +52,8 @@ class LayerNorm(Module):
         dtype=None,
     ) -> None:
         super().__init__()
-        shape = keep_shape_settings(self, normalized_shape, eps, elementwise_affine, device, dtype)
-        learned = elementwise_affine and bias
-        self.register_parameter(
-            "bias", Parameter(zeros(*shape, dtype=dtype, device=device)) if learned else None
-        )
+        shape = keep_shape_settings(self, normalized_shape, eps, elementwise_affine)
+        register_affine(self, shape, elementwise_affine, elementwise_affine and bias, device, dtype)
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)

@@ -6,12 +6,10 @@ from __future__ import annotations
 import warnings
 
 from ..._tensor import Tensor
-from ...tensors.creation import ones, zeros
 from .. import functional as F
 from ..module import Module
-from ..parameter import Parameter
 from .batchnorm import _BatchNorm
-from .normalization import keep_shape_settings
+from .normalization import keep_shape_settings, register_affine
 
 
 class GroupNorm(Module):
@@ -45,15 +43,7 @@ class GroupNorm(Module):
         self.num_channels = num_channels
         self.eps = eps
         self.affine = affine
-        options = {"dtype": dtype, "device": device}
-        if affine:
-            self.weight = Parameter(ones(num_channels, **options))
-        else:
-            self.register_parameter("weight", None)
-        if affine and bias:
-            self.bias = Parameter(zeros(num_channels, **options))
-        else:
-            self.register_parameter("bias", None)
+        register_affine(self, (num_channels,), affine, affine and bias, device, dtype)
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
@@ -84,7 +74,8 @@ class RMSNorm(Module):
         dtype=None,
     ) -> None:
         super().__init__()
-        keep_shape_settings(self, normalized_shape, eps, elementwise_affine, device, dtype)
+        shape = keep_shape_settings(self, normalized_shape, eps, elementwise_affine)
+        register_affine(self, shape, elementwise_affine, None, device, dtype)
 
     def forward(self, x: Tensor) -> Tensor:
         return F.rms_norm(x, self.normalized_shape, self.weight, self.eps)

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from ..._tensor import Tensor
 from .. import functional
-from ..module import Module
+from .function_layer import FunctionLayer
 
 
-class Fold(Module):
+class Fold(FunctionLayer):
     """Columns (N, C kH kW, L) summed into images (N, C, *output_size), as `unfold` took them.
 
     >>> import minitorch
@@ -17,24 +16,16 @@ class Fold(Module):
             [1., 2., 1.]])
     """
 
+    function = staticmethod(functional.fold)
+    OPTIONS = ("output_size", "kernel_size", "dilation", "padding", "stride")
+
     def __init__(self, output_size, kernel_size, dilation=1, padding=0, stride=1) -> None:
         super().__init__()
         self.output_size, self.kernel_size = output_size, kernel_size
         self.dilation, self.padding, self.stride = dilation, padding, stride
 
-    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        return functional.fold(
-            input, self.output_size, self.kernel_size, self.dilation, self.padding, self.stride
-        )
 
-    def extra_repr(self) -> str:
-        return (
-            f"output_size={self.output_size}, kernel_size={self.kernel_size}, "
-            f"dilation={self.dilation}, padding={self.padding}, stride={self.stride}"
-        )
-
-
-class Unfold(Module):
+class Unfold(FunctionLayer):
     """The sliding windows of images (N, C, H, W) as columns (N, C kH kW, L).
 
     >>> import minitorch
@@ -42,17 +33,10 @@ class Unfold(Module):
     minitorch.Size([1, 12, 9])
     """
 
+    function = staticmethod(functional.unfold)
+    OPTIONS = ("kernel_size", "dilation", "padding", "stride")
+
     def __init__(self, kernel_size, dilation=1, padding=0, stride=1) -> None:
         super().__init__()
-        self.kernel_size, self.dilation, self.padding, self.stride = (
-            kernel_size, dilation, padding, stride,
-        )  # fmt: skip
-
-    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        return functional.unfold(input, self.kernel_size, self.dilation, self.padding, self.stride)
-
-    def extra_repr(self) -> str:
-        return (
-            f"kernel_size={self.kernel_size}, dilation={self.dilation}, padding={self.padding},"
-            f" stride={self.stride}"
-        )
+        self.kernel_size = kernel_size
+        self.dilation, self.padding, self.stride = dilation, padding, stride

@@ -3,12 +3,11 @@ layers."""
 
 from __future__ import annotations
 
-from ..._tensor import Tensor
 from .. import functional
-from ..module import Module
+from .function_layer import FunctionLayer
 
 
-class Upsample(Module):
+class Upsample(FunctionLayer):
     """`functional.interpolate` of the input with the layer's `size` or `scale_factor`, `mode`,
     `align_corners` and `recompute_scale_factor`.
 
@@ -18,6 +17,9 @@ class Upsample(Module):
     >>> minitorch.nn.Upsample(size=(3, 5))
     Upsample(size=(3, 5), mode='nearest')
     """
+
+    function = staticmethod(functional.interpolate)
+    OPTIONS = ("size", "scale_factor", "mode", "align_corners", "recompute_scale_factor")
 
     def __init__(
         self,
@@ -36,16 +38,6 @@ class Upsample(Module):
             self.scale_factor = float(scale_factor) if scale_factor else None
         self.mode, self.align_corners = mode, align_corners
         self.recompute_scale_factor = recompute_scale_factor
-
-    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        return functional.interpolate(
-            input,
-            self.size,
-            self.scale_factor,
-            self.mode,
-            self.align_corners,
-            recompute_scale_factor=self.recompute_scale_factor,
-        )
 
     def extra_repr(self) -> str:
         if self.scale_factor is not None:

@@ -85,6 +85,7 @@ def warned(fn):
 
 ERRORS = {
     "F.dropout1d p 1.5": lambda lib: lib.nn.functional.dropout1d(lib.ones(2, 3), 1.5),
+    "F.dropout p nan": lambda lib: lib.nn.functional.dropout(lib.ones(2, 3), float("nan")),
     "F.alpha_dropout p -0.5": lambda lib: lib.nn.functional.alpha_dropout(lib.ones(2, 3), -0.5),
     "F.feature_alpha_dropout p 2": lambda lib: lib.nn.functional.feature_alpha_dropout(
         lib.ones(2, 3), 2.0),

@@ -16,7 +16,7 @@ from .._tensor import Tensor
 from ..autograd import Function
 from ..ops.activations import written_back
 from ..ops.api import FUNCTIONAL
-from ..ops.dropouts import dropped
+from ..ops.dropouts import check_p, dropped
 from ..ops.elementwise import erf
 from ..ops.reductions import log_softmax as ops_log_softmax
 from ..ops.reductions import softmax as ops_softmax
@@ -222,8 +222,7 @@ def dropout(
     >>> F.dropout(minitorch.ones(3), p=0.5, training=False)
     tensor([1., 1., 1.])
     """
-    if not 0.0 <= p <= 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    check_p(p)
     return dropped(input, p, training, inplace=inplace)
 
 

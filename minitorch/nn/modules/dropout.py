@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..._tensor import Tensor
+from ...ops.dropouts import check_p
 from .. import functional
 from ..module import Module
 
@@ -15,8 +16,7 @@ class DropoutNd(Module):
 
     def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
         super().__init__()
-        if p < 0 or p > 1:
-            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+        check_p(p)
         self.p, self.inplace = p, inplace
 
     def extra_repr(self) -> str:

@@ -4,11 +4,9 @@
 from __future__ import annotations
 
 from ..._tensor import Tensor
-from ...tensors.creation import empty
 from .. import functional
 from ..module import Module
-from ..parameter import Parameter
-from .sparse import Embedding
+from .sparse import Embedding, set_table
 
 
 class EmbeddingBag(Module):
@@ -48,17 +46,7 @@ class EmbeddingBag(Module):
                 raise AssertionError("padding_idx must be within num_embeddings")
             padding_idx %= num_embeddings
         self.padding_idx = padding_idx
-        if _weight is None:
-            self.weight = Parameter(
-                empty(num_embeddings, embedding_dim, dtype=dtype, device=device)
-            )
-            self.reset_parameters()
-        else:
-            if list(_weight.shape) != [num_embeddings, embedding_dim]:
-                raise AssertionError(
-                    "Shape of weight does not match num_embeddings and embedding_dim"
-                )
-            self.weight = Parameter(_weight)
+        set_table(self, _weight, True, device, dtype)
         self.mode, self.sparse, self.include_last_offset = mode, sparse, include_last_offset
 
     reset_parameters = Embedding.reset_parameters

@@ -11,6 +11,20 @@ from ..parameter import Parameter
 from .function_layer import changed_options
 
 
+def set_table(module: Module, _weight: Tensor | None, requires_grad: bool, device, dtype) -> None:
+    """Set `module.weight`, the (num_embeddings, embedding_dim) table: `_weight` when given
+    (PyTorch's AssertionError when its shape differs), else drawn by `reset_parameters`."""
+    shape = [module.num_embeddings, module.embedding_dim]
+    if _weight is None:
+        weight = empty(*shape, dtype=dtype, device=device)
+        module.weight = Parameter(weight, requires_grad=requires_grad)
+        module.reset_parameters()
+    elif list(_weight.shape) != shape:
+        raise AssertionError("Shape of weight does not match num_embeddings and embedding_dim")
+    else:
+        module.weight = Parameter(_weight, requires_grad=requires_grad)
+
+
 class Embedding(Module):
     """Row $i$ of `weight` (num_embeddings, embedding_dim) for each index $i$ of the input.
 
@@ -50,16 +64,7 @@ class Embedding(Module):
         self.padding_idx = padding_idx
         self.max_norm, self.norm_type = max_norm, norm_type
         self.scale_grad_by_freq, self.sparse = scale_grad_by_freq, sparse
-        if _weight is None:
-            weight = empty(num_embeddings, embedding_dim, dtype=dtype, device=device)
-            self.weight = Parameter(weight, requires_grad=not _freeze)
-            self.reset_parameters()
-        else:
-            if list(_weight.shape) != [num_embeddings, embedding_dim]:
-                raise AssertionError(
-                    "Shape of weight does not match num_embeddings and embedding_dim"
-                )
-            self.weight = Parameter(_weight, requires_grad=not _freeze)
+        set_table(self, _weight, not _freeze, device, dtype)
 
     def reset_parameters(self) -> None:
         """Draw the weights again from $\\mathcal N(0, 1)$, the padding row zero."""

@@ -505,19 +505,16 @@ class Tensor(TensorBase):
     def __pos__(self): ...
     def __pow__(self, other): ...
     def __radd__(self, other): ...
-    def __rand__(self, other): ...
     def __rfloordiv__(self, other): ...
     def __rlshift__(self, other): ...
     def __rmatmul__(self, other): ...
     def __rmod__(self, other): ...
     def __rmul__(self, other): ...
-    def __ror__(self, other): ...
     def __rpow__(self, other): ...
     def __rrshift__(self, other): ...
     def __rshift__(self, other): ...
     def __rsub__(self, other): ...
     def __rtruediv__(self, other): ...
-    def __rxor__(self, other): ...
     def __setitem__(self, key, value): ...
     def __sub__(self, other): ...
     def __truediv__(self, other): ...
@@ -611,47 +608,23 @@ class Tensor(TensorBase):
     def any(self, dim=None, keepdim=False) -> Tensor:
         """True where some element along `dim` is non-zero (`minitorch.any`)."""
 
-    def arccos(self) -> Tensor:
-        """$\\arccos a$ elementwise (NaN outside $[-1, 1]$)."""
-
     def arccos_(self) -> Tensor:
         """In-place version of `arccos`: the result is written into the tensor."""
-
-    def arccosh(self) -> Tensor:
-        """$\\operatorname{acosh} a$ elementwise, the inverse of $\\cosh$ on $[1, \\infty)$ (NaN
-        below 1)."""
 
     def arccosh_(self) -> Tensor:
         """In-place version of `arccosh`: the result is written into the tensor."""
 
-    def arcsin(self) -> Tensor:
-        """$\\arcsin a$ elementwise (NaN outside $[-1, 1]$)."""
-
     def arcsin_(self) -> Tensor:
         """In-place version of `arcsin`: the result is written into the tensor."""
 
-    def arcsinh(self) -> Tensor:
-        """$\\operatorname{asinh} a = \\ln(a + \\sqrt{a^2 + 1})$ elementwise, the inverse of
-        $\\sinh$ (integers give the default float dtype)."""
-
     def arcsinh_(self) -> Tensor:
         """In-place version of `arcsinh`: the result is written into the tensor."""
-
-    def arctan(self) -> Tensor:
-        """$\\arctan a$ elementwise."""
-
-    def arctan2(self, b) -> Tensor:
-        """$\\arctan(a / b)$ in the quadrant of the point $(b, a)$, elementwise (`arctan2`)."""
 
     def arctan2_(self, b) -> Tensor:
         """In-place version of `arctan2`: the result is written into the tensor."""
 
     def arctan_(self) -> Tensor:
         """In-place version of `arctan`: the result is written into the tensor."""
-
-    def arctanh(self) -> Tensor:
-        """$\\operatorname{atanh} a$ elementwise, the inverse of $\\tanh$ ($\\pm\\infty$ at $\\pm 1$,
-        NaN outside $[-1, 1]$)."""
 
     def arctanh_(self) -> Tensor:
         """In-place version of `arctanh`: the result is written into the tensor."""
@@ -803,9 +776,6 @@ class Tensor(TensorBase):
 
     def clamp_min_(self, min) -> Tensor:
         """In-place version of `clamp_min`: the result is written into the tensor."""
-
-    def clip(self, min=None, max=None) -> Tensor:
-        """Limit every element to `[min, max]` (either bound may be None)."""
 
     def clip_(self, min=None, max=None) -> Tensor:
         """In-place version of `clip`: the result is written into the tensor."""
@@ -1005,9 +975,6 @@ class Tensor(TensorBase):
         """Write `fill_value` on the main diagonal of `a` (all dims of one size beyond 2-D);
         a tall matrix with `wrap=True` starts a new diagonal every `columns + 1` rows."""
 
-    def fix(self) -> Tensor:
-        """$a$ rounded towards 0 elementwise."""
-
     def fix_(self) -> Tensor:
         """In-place version of `fix`: the result is written into the tensor."""
 
@@ -1083,9 +1050,6 @@ class Tensor(TensorBase):
 
     def geometric_(self, p, *, generator=None) -> Tensor:
         """Fill `a` with the number of Bernoulli(`p`) trials up to the first success (1, 2, ...)."""
-
-    def ger(self, b) -> Tensor:
-        """$a_i b_j$ for vectors `a` and `b` (`ger`)."""
 
     def get_device(self):
         """The index of `a`'s GPU, or -1 for a CPU tensor."""
@@ -1385,10 +1349,6 @@ class Tensor(TensorBase):
         """(values, indices): the value that occurs most often along `dim` (the smallest of
         those tied), and the last index where it occurs; the gradient flows to that element."""
 
-    def moveaxis(self, source, destination) -> Tensor:
-        """`a` with dims `source` moved to positions `destination` (ints or sequences), the
-        other dims keeping their order (a view)."""
-
     def movedim(self, source, destination) -> Tensor:
         """`a` with dims `source` moved to positions `destination` (ints or sequences), the
         other dims keeping their order (a view)."""
@@ -1450,9 +1410,6 @@ class Tensor(TensorBase):
 
     def neg_(self) -> Tensor:
         """In-place version of `neg`: the result is written into the tensor."""
-
-    def negative(self) -> Tensor:
-        """$-a$ elementwise (not for bool tensors)."""
 
     def negative_(self) -> Tensor:
         """In-place version of `negative`: the result is written into the tensor."""
@@ -1719,18 +1676,6 @@ class Tensor(TensorBase):
     def sum_to_size(self, *size) -> Tensor:
         """`a` summed over the dims along which `size` broadcasts to `a`'s shape."""
 
-    def swapaxes(self, dim0, dim1) -> Tensor:
-        """Swap dimensions `dim0` and `dim1` (a view)."""
-
-    def swapaxes_(self, dim0, dim1) -> Tensor:
-        """`transpose` of `a` itself."""
-
-    def swapdims(self, dim0, dim1) -> Tensor:
-        """Swap dimensions `dim0` and `dim1` (a view)."""
-
-    def swapdims_(self, dim0, dim1) -> Tensor:
-        """`transpose` of `a` itself."""
-
     def t(self) -> Tensor:
         """The transpose of a matrix; vectors and 0-dim tensors unchanged (a view)."""
 
@@ -1789,11 +1734,6 @@ class Tensor(TensorBase):
     def triu_(self, diagonal=0) -> Tensor:
         """In-place version of `triu`: the result is written into the tensor."""
 
-    def true_divide(self, b, *, rounding_mode=None) -> Tensor:
-        """$a / b$ elementwise (true division: integers give floats); `rounding_mode="floor"`
-        or `"trunc"` rounds the quotient down or towards zero, in the operands' dtype (no
-        gradient)."""
-
     def true_divide_(self, b, *, rounding_mode=None) -> Tensor:
         """In-place version of `true_divide`: the result is written into the tensor."""
 
@@ -1827,13 +1767,6 @@ class Tensor(TensorBase):
 
     def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
         """`a` with each run of equal consecutive values kept once (of slices along `dim`)."""
-
-    def unsafe_chunk(self, chunks, dim=0):
-        """`a` in `chunks` pieces along `dim` (views) of $\\lceil n / chunks \\rceil$ elements."""
-
-    def unsafe_split(self, split_size_or_sections, dim=0):
-        """Pieces of `a` along `dim` (views): of `split_size_or_sections` elements each (the last
-        may be shorter), or of the sizes in that list."""
 
     def unsqueeze(self, dim) -> Tensor:
         """Insert a size-1 dimension at `dim`."""
@@ -1869,263 +1802,34 @@ class Tensor(TensorBase):
     def zero_(self) -> Tensor:
         """Set every element of `a` to 0."""
 
-def abs_(a) -> Tensor:
-    """In-place version of `abs`: the result is written into the tensor."""
-
-def absolute_(a) -> Tensor:
-    """In-place version of `absolute`: the result is written into the tensor."""
-
-def acos_(a) -> Tensor:
-    """In-place version of `acos`: the result is written into the tensor."""
-
-def acosh_(a) -> Tensor:
-    """In-place version of `acosh`: the result is written into the tensor."""
-
-def addbmm_(c, a, b, *, beta=1, alpha=1) -> Tensor:
-    """In-place version of `addbmm`: the result is written into the tensor."""
-
-def addmm_(c, a, b, *, beta=1, alpha=1) -> Tensor:
-    """In-place version of `addmm`: the result is written into the tensor."""
-
-def addmv_(c, a, v, *, beta=1, alpha=1) -> Tensor:
-    """In-place version of `addmv`: the result is written into the tensor."""
-
-def addr_(c, u, v, *, beta=1, alpha=1) -> Tensor:
-    """In-place version of `addr`: the result is written into the tensor."""
-
-def arccos_(a) -> Tensor:
-    """In-place version of `arccos`: the result is written into the tensor."""
-
-def arccosh_(a) -> Tensor:
-    """In-place version of `arccosh`: the result is written into the tensor."""
-
-def arcsin_(a) -> Tensor:
-    """In-place version of `arcsin`: the result is written into the tensor."""
-
-def arcsinh_(a) -> Tensor:
-    """In-place version of `arcsinh`: the result is written into the tensor."""
-
-def arctan2_(a, b) -> Tensor:
-    """In-place version of `arctan2`: the result is written into the tensor."""
-
-def arctan_(a) -> Tensor:
-    """In-place version of `arctan`: the result is written into the tensor."""
-
-def arctanh_(a) -> Tensor:
-    """In-place version of `arctanh`: the result is written into the tensor."""
-
-def asin_(a) -> Tensor:
-    """In-place version of `asin`: the result is written into the tensor."""
-
-def asinh_(a) -> Tensor:
-    """In-place version of `asinh`: the result is written into the tensor."""
-
-def atan2_(a, b) -> Tensor:
-    """In-place version of `atan2`: the result is written into the tensor."""
-
-def atan_(a) -> Tensor:
-    """In-place version of `atan`: the result is written into the tensor."""
-
-def atanh_(a) -> Tensor:
-    """In-place version of `atanh`: the result is written into the tensor."""
-
-def baddbmm_(c, a, b, *, beta=1, alpha=1) -> Tensor:
-    """In-place version of `baddbmm`: the result is written into the tensor."""
-
-def bitwise_and_(a, b) -> Tensor:
-    """In-place version of `bitwise_and`: the result is written into the tensor."""
-
-def bitwise_left_shift_(a, b) -> Tensor:
-    """In-place version of `bitwise_left_shift`: the result is written into the tensor."""
-
-def bitwise_not_(a) -> Tensor:
-    """In-place version of `bitwise_not`: the result is written into the tensor."""
-
-def bitwise_or_(a, b) -> Tensor:
-    """In-place version of `bitwise_or`: the result is written into the tensor."""
-
-def bitwise_right_shift_(a, b) -> Tensor:
-    """In-place version of `bitwise_right_shift`: the result is written into the tensor."""
-
-def bitwise_xor_(a, b) -> Tensor:
-    """In-place version of `bitwise_xor`: the result is written into the tensor."""
-
-def ceil_(a) -> Tensor:
-    """In-place version of `ceil`: the result is written into the tensor."""
-
-def clamp_(a, min=None, max=None) -> Tensor:
-    """In-place version of `clamp`: the result is written into the tensor."""
-
-def clamp_max_(a, max) -> Tensor:
-    """In-place version of `clamp_max`: the result is written into the tensor."""
-
-def clamp_min_(a, min) -> Tensor:
-    """In-place version of `clamp_min`: the result is written into the tensor."""
-
-def clip_(a, min=None, max=None) -> Tensor:
-    """In-place version of `clip`: the result is written into the tensor."""
-
-def copysign_(a, b) -> Tensor:
-    """In-place version of `copysign`: the result is written into the tensor."""
-
-def cos_(a) -> Tensor:
-    """In-place version of `cos`: the result is written into the tensor."""
-
-def cosh_(a) -> Tensor:
-    """In-place version of `cosh`: the result is written into the tensor."""
-
-def cumprod_(a, dim, dtype=None) -> Tensor:
-    """In-place version of `cumprod`: the result is written into the tensor."""
-
-def cumsum_(a, dim, dtype=None) -> Tensor:
-    """In-place version of `cumsum`: the result is written into the tensor."""
-
-def deg2rad_(a) -> Tensor:
-    """In-place version of `deg2rad`: the result is written into the tensor."""
-
-def digamma_(a) -> Tensor:
-    """In-place version of `digamma`: the result is written into the tensor."""
-
-def divide_(a, b, *, rounding_mode=None) -> Tensor:
-    """In-place version of `divide`: the result is written into the tensor."""
+    __rand__ = __and__
+    __ror__ = __or__
+    __rxor__ = __xor__
+    arccos = acos
+    arccosh = acosh
+    arcsin = asin
+    arcsinh = asinh
+    arctan = atan
+    arctan2 = atan2
+    arctanh = atanh
+    clip = clamp
+    fix = trunc
+    ger = outer
+    moveaxis = movedim
+    negative = neg
+    swapaxes = transpose
+    swapaxes_ = transpose_
+    swapdims = transpose
+    swapdims_ = transpose_
+    true_divide = div
+    unsafe_chunk = chunk
+    unsafe_split = split
 
 def empty(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
     """A new tensor whose values are unspecified (zeros here)."""
 
-def eq_(a, b) -> Tensor:
-    """In-place version of `eq`: the result is written into the tensor."""
-
-def erf_(a) -> Tensor:
-    """In-place version of `erf`: the result is written into the tensor."""
-
-def erfc_(a) -> Tensor:
-    """In-place version of `erfc`: the result is written into the tensor."""
-
-def erfinv_(a) -> Tensor:
-    """In-place version of `erfinv`: the result is written into the tensor."""
-
-def exp2_(a) -> Tensor:
-    """In-place version of `exp2`: the result is written into the tensor."""
-
-def exp_(a) -> Tensor:
-    """In-place version of `exp`: the result is written into the tensor."""
-
-def expm1_(a) -> Tensor:
-    """In-place version of `expm1`: the result is written into the tensor."""
-
-def fix_(a) -> Tensor:
-    """In-place version of `fix`: the result is written into the tensor."""
-
-def float_power_(a, b) -> Tensor:
-    """In-place version of `float_power`: the result is written into the tensor."""
-
-def floor_(a) -> Tensor:
-    """In-place version of `floor`: the result is written into the tensor."""
-
-def floor_divide_(a, b) -> Tensor:
-    """In-place version of `floor_divide`: the result is written into the tensor."""
-
-def fmod_(a, b) -> Tensor:
-    """In-place version of `fmod`: the result is written into the tensor."""
-
-def frac_(a) -> Tensor:
-    """In-place version of `frac`: the result is written into the tensor."""
-
-def ge_(a, b) -> Tensor:
-    """In-place version of `ge`: the result is written into the tensor."""
-
-def greater_(a, b) -> Tensor:
-    """In-place version of `greater`: the result is written into the tensor."""
-
-def greater_equal_(a, b) -> Tensor:
-    """In-place version of `greater_equal`: the result is written into the tensor."""
-
-def gt_(a, b) -> Tensor:
-    """In-place version of `gt`: the result is written into the tensor."""
-
-def heaviside_(a, values) -> Tensor:
-    """In-place version of `heaviside`: the result is written into the tensor."""
-
-def hypot_(a, b) -> Tensor:
-    """In-place version of `hypot`: the result is written into the tensor."""
-
-def index_reduce_(a, dim, index, source, reduce, *, include_self=True) -> Tensor:
-    """In-place version of `index_reduce`: the result is written into the tensor."""
-
-def ldexp_(a, b) -> Tensor:
-    """In-place version of `ldexp`: the result is written into the tensor."""
-
-def le_(a, b) -> Tensor:
-    """In-place version of `le`: the result is written into the tensor."""
-
-def less_(a, b) -> Tensor:
-    """In-place version of `less`: the result is written into the tensor."""
-
-def less_equal_(a, b) -> Tensor:
-    """In-place version of `less_equal`: the result is written into the tensor."""
-
-def lgamma_(a) -> Tensor:
-    """In-place version of `lgamma`: the result is written into the tensor."""
-
-def log10_(a) -> Tensor:
-    """In-place version of `log10`: the result is written into the tensor."""
-
-def log1p_(a) -> Tensor:
-    """In-place version of `log1p`: the result is written into the tensor."""
-
-def log2_(a) -> Tensor:
-    """In-place version of `log2`: the result is written into the tensor."""
-
-def log_(a) -> Tensor:
-    """In-place version of `log`: the result is written into the tensor."""
-
-def logical_and_(a, b) -> Tensor:
-    """In-place version of `logical_and`: the result is written into the tensor."""
-
-def logical_not_(a) -> Tensor:
-    """In-place version of `logical_not`: the result is written into the tensor."""
-
-def logical_or_(a, b) -> Tensor:
-    """In-place version of `logical_or`: the result is written into the tensor."""
-
-def logical_xor_(a, b) -> Tensor:
-    """In-place version of `logical_xor`: the result is written into the tensor."""
-
-def logit_(a, eps=None) -> Tensor:
-    """In-place version of `logit`: the result is written into the tensor."""
-
-def lt_(a, b) -> Tensor:
-    """In-place version of `lt`: the result is written into the tensor."""
-
-def multiply_(a, b) -> Tensor:
-    """In-place version of `multiply`: the result is written into the tensor."""
-
-def nan_to_num_(a, nan=0.0, posinf=None, neginf=None) -> Tensor:
-    """In-place version of `nan_to_num`: the result is written into the tensor."""
-
-def ne_(a, b) -> Tensor:
-    """In-place version of `ne`: the result is written into the tensor."""
-
-def neg_(a) -> Tensor:
-    """In-place version of `neg`: the result is written into the tensor."""
-
-def negative_(a) -> Tensor:
-    """In-place version of `negative`: the result is written into the tensor."""
-
-def not_equal_(a, b) -> Tensor:
-    """In-place version of `not_equal`: the result is written into the tensor."""
-
 def ones(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
     """A tensor of ones."""
-
-def pow_(a, b) -> Tensor:
-    """In-place version of `pow`: the result is written into the tensor."""
-
-def put_(a, index, source, accumulate=False) -> Tensor:
-    """In-place version of `put`: the result is written into the tensor."""
-
-def rad2deg_(a) -> Tensor:
-    """In-place version of `rad2deg`: the result is written into the tensor."""
 
 def rand(*size, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Uniform samples from $[0, 1)$ (reproducible after `manual_seed`)."""
@@ -2133,74 +1837,115 @@ def rand(*size, generator=None, dtype=None, device=None, requires_grad=False) ->
 def randn(*size, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Standard normal samples (reproducible after `manual_seed`)."""
 
-def reciprocal_(a) -> Tensor:
-    """In-place version of `reciprocal`: the result is written into the tensor."""
-
-def relu_(a) -> Tensor:
-    """In-place version of `relu`: the result is written into the tensor."""
-
-def remainder_(a, b) -> Tensor:
-    """In-place version of `remainder`: the result is written into the tensor."""
-
-def renorm_(a, p, dim, maxnorm) -> Tensor:
-    """In-place version of `renorm`: the result is written into the tensor."""
-
-def round_(a, decimals=0) -> Tensor:
-    """In-place version of `round`: the result is written into the tensor."""
-
-def rsqrt_(a) -> Tensor:
-    """In-place version of `rsqrt`: the result is written into the tensor."""
-
-def sgn_(a) -> Tensor:
-    """In-place version of `sgn`: the result is written into the tensor."""
-
-def sigmoid_(a) -> Tensor:
-    """In-place version of `sigmoid`: the result is written into the tensor."""
-
-def sign_(a) -> Tensor:
-    """In-place version of `sign`: the result is written into the tensor."""
-
-def sin_(a) -> Tensor:
-    """In-place version of `sin`: the result is written into the tensor."""
-
-def sinc_(a) -> Tensor:
-    """In-place version of `sinc`: the result is written into the tensor."""
-
-def sinh_(a) -> Tensor:
-    """In-place version of `sinh`: the result is written into the tensor."""
-
-def sqrt_(a) -> Tensor:
-    """In-place version of `sqrt`: the result is written into the tensor."""
-
-def square_(a) -> Tensor:
-    """In-place version of `square`: the result is written into the tensor."""
-
-def subtract_(a, b, alpha=1) -> Tensor:
-    """In-place version of `subtract`: the result is written into the tensor."""
-
-def tan_(a) -> Tensor:
-    """In-place version of `tan`: the result is written into the tensor."""
-
-def tanh_(a) -> Tensor:
-    """In-place version of `tanh`: the result is written into the tensor."""
-
-def tril_(a, diagonal=0) -> Tensor:
-    """In-place version of `tril`: the result is written into the tensor."""
-
-def triu_(a, diagonal=0) -> Tensor:
-    """In-place version of `triu`: the result is written into the tensor."""
-
-def true_divide_(a, b, *, rounding_mode=None) -> Tensor:
-    """In-place version of `true_divide`: the result is written into the tensor."""
-
-def trunc_(a) -> Tensor:
-    """In-place version of `trunc`: the result is written into the tensor."""
-
-def xlogy_(a, b) -> Tensor:
-    """In-place version of `xlogy`: the result is written into the tensor."""
-
 def zeros(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
     """A tensor of zeros: `zeros(2, 3)` or `zeros((2, 3))`."""
+
+abs_ = Tensor.abs_
+absolute_ = Tensor.absolute_
+acos_ = Tensor.acos_
+acosh_ = Tensor.acosh_
+addbmm_ = Tensor.addbmm_
+addmm_ = Tensor.addmm_
+addmv_ = Tensor.addmv_
+addr_ = Tensor.addr_
+arccos_ = Tensor.arccos_
+arccosh_ = Tensor.arccosh_
+arcsin_ = Tensor.arcsin_
+arcsinh_ = Tensor.arcsinh_
+arctan2_ = Tensor.arctan2_
+arctan_ = Tensor.arctan_
+arctanh_ = Tensor.arctanh_
+asin_ = Tensor.asin_
+asinh_ = Tensor.asinh_
+atan2_ = Tensor.atan2_
+atan_ = Tensor.atan_
+atanh_ = Tensor.atanh_
+baddbmm_ = Tensor.baddbmm_
+bitwise_and_ = Tensor.bitwise_and_
+bitwise_left_shift_ = Tensor.bitwise_left_shift_
+bitwise_not_ = Tensor.bitwise_not_
+bitwise_or_ = Tensor.bitwise_or_
+bitwise_right_shift_ = Tensor.bitwise_right_shift_
+bitwise_xor_ = Tensor.bitwise_xor_
+ceil_ = Tensor.ceil_
+clamp_ = Tensor.clamp_
+clamp_max_ = Tensor.clamp_max_
+clamp_min_ = Tensor.clamp_min_
+clip_ = Tensor.clip_
+copysign_ = Tensor.copysign_
+cos_ = Tensor.cos_
+cosh_ = Tensor.cosh_
+cumprod_ = Tensor.cumprod_
+cumsum_ = Tensor.cumsum_
+deg2rad_ = Tensor.deg2rad_
+digamma_ = Tensor.digamma_
+divide_ = Tensor.divide_
+eq_ = Tensor.eq_
+erf_ = Tensor.erf_
+erfc_ = Tensor.erfc_
+erfinv_ = Tensor.erfinv_
+exp2_ = Tensor.exp2_
+exp_ = Tensor.exp_
+expm1_ = Tensor.expm1_
+fix_ = Tensor.fix_
+float_power_ = Tensor.float_power_
+floor_ = Tensor.floor_
+floor_divide_ = Tensor.floor_divide_
+fmod_ = Tensor.fmod_
+frac_ = Tensor.frac_
+ge_ = Tensor.ge_
+greater_ = Tensor.greater_
+greater_equal_ = Tensor.greater_equal_
+gt_ = Tensor.gt_
+heaviside_ = Tensor.heaviside_
+hypot_ = Tensor.hypot_
+index_reduce_ = Tensor.index_reduce_
+ldexp_ = Tensor.ldexp_
+le_ = Tensor.le_
+less_ = Tensor.less_
+less_equal_ = Tensor.less_equal_
+lgamma_ = Tensor.lgamma_
+log10_ = Tensor.log10_
+log1p_ = Tensor.log1p_
+log2_ = Tensor.log2_
+log_ = Tensor.log_
+logical_and_ = Tensor.logical_and_
+logical_not_ = Tensor.logical_not_
+logical_or_ = Tensor.logical_or_
+logical_xor_ = Tensor.logical_xor_
+logit_ = Tensor.logit_
+lt_ = Tensor.lt_
+multiply_ = Tensor.multiply_
+nan_to_num_ = Tensor.nan_to_num_
+ne_ = Tensor.ne_
+neg_ = Tensor.neg_
+negative_ = Tensor.negative_
+not_equal_ = Tensor.not_equal_
+pow_ = Tensor.pow_
+put_ = Tensor.put_
+rad2deg_ = Tensor.rad2deg_
+reciprocal_ = Tensor.reciprocal_
+relu_ = Tensor.relu_
+remainder_ = Tensor.remainder_
+renorm_ = Tensor.renorm_
+round_ = Tensor.round_
+rsqrt_ = Tensor.rsqrt_
+sgn_ = Tensor.sgn_
+sigmoid_ = Tensor.sigmoid_
+sign_ = Tensor.sign_
+sin_ = Tensor.sin_
+sinc_ = Tensor.sinc_
+sinh_ = Tensor.sinh_
+sqrt_ = Tensor.sqrt_
+square_ = Tensor.square_
+subtract_ = Tensor.subtract_
+tan_ = Tensor.tan_
+tanh_ = Tensor.tanh_
+tril_ = Tensor.tril_
+triu_ = Tensor.triu_
+true_divide_ = Tensor.true_divide_
+trunc_ = Tensor.trunc_
+xlogy_ = Tensor.xlogy_
 
 __all__ = [
     "BoolTensor",

@@ -526,27 +526,15 @@ class Tensor(TensorBase):
     def abs(self) -> Tensor:
         """$|a|$ elementwise (`minitorch.abs`)."""
 
-    def abs_(self) -> Tensor:
-        """In-place version of `abs`: the result is written into the tensor."""
-
     def absolute(self) -> Tensor:
         """$|a|$ elementwise (`minitorch.abs`)."""
-
-    def absolute_(self) -> Tensor:
-        """In-place version of `absolute`: the result is written into the tensor."""
 
     def acos(self) -> Tensor:
         """$\\arccos a$ elementwise (NaN outside $[-1, 1]$)."""
 
-    def acos_(self) -> Tensor:
-        """In-place version of `acos`: the result is written into the tensor."""
-
     def acosh(self) -> Tensor:
         """$\\operatorname{acosh} a$ elementwise, the inverse of $\\cosh$ on $[1, \\infty)$ (NaN
         below 1)."""
-
-    def acosh_(self) -> Tensor:
-        """In-place version of `acosh`: the result is written into the tensor."""
 
     def add(self, b, alpha=1) -> Tensor:
         """$a + \\alpha b$, broadcast, with PyTorch's type promotion."""
@@ -556,9 +544,6 @@ class Tensor(TensorBase):
 
     def addbmm(self, a, b, *, beta=1, alpha=1) -> Tensor:
         """$\\beta c + \\alpha \\sum_i a_i b_i$ (the batch's products summed)."""
-
-    def addbmm_(self, a, b, *, beta=1, alpha=1) -> Tensor:
-        """In-place version of `addbmm`: the result is written into the tensor."""
 
     def addcdiv(self, t1, t2, *, value=1) -> Tensor:
         """$a + \\mathrm{value} \\cdot t_1 / t_2$."""
@@ -575,20 +560,11 @@ class Tensor(TensorBase):
     def addmm(self, a, b, *, beta=1, alpha=1) -> Tensor:
         """$\\beta c + \\alpha (a b)$ for matrices `a`, `b` (the affine map of `nn.Linear`)."""
 
-    def addmm_(self, a, b, *, beta=1, alpha=1) -> Tensor:
-        """In-place version of `addmm`: the result is written into the tensor."""
-
     def addmv(self, a, v, *, beta=1, alpha=1) -> Tensor:
         """$\\beta c + \\alpha \\, a v$."""
 
-    def addmv_(self, a, v, *, beta=1, alpha=1) -> Tensor:
-        """In-place version of `addmv`: the result is written into the tensor."""
-
     def addr(self, u, v, *, beta=1, alpha=1) -> Tensor:
         """$\\beta c + \\alpha \\, u v^T$."""
-
-    def addr_(self, u, v, *, beta=1, alpha=1) -> Tensor:
-        """In-place version of `addr`: the result is written into the tensor."""
 
     def all(self, dim=None, keepdim=False) -> Tensor:
         """True where every element along `dim` is non-zero (`minitorch.all`)."""
@@ -607,27 +583,6 @@ class Tensor(TensorBase):
 
     def any(self, dim=None, keepdim=False) -> Tensor:
         """True where some element along `dim` is non-zero (`minitorch.any`)."""
-
-    def arccos_(self) -> Tensor:
-        """In-place version of `arccos`: the result is written into the tensor."""
-
-    def arccosh_(self) -> Tensor:
-        """In-place version of `arccosh`: the result is written into the tensor."""
-
-    def arcsin_(self) -> Tensor:
-        """In-place version of `arcsin`: the result is written into the tensor."""
-
-    def arcsinh_(self) -> Tensor:
-        """In-place version of `arcsinh`: the result is written into the tensor."""
-
-    def arctan2_(self, b) -> Tensor:
-        """In-place version of `arctan2`: the result is written into the tensor."""
-
-    def arctan_(self) -> Tensor:
-        """In-place version of `arctan`: the result is written into the tensor."""
-
-    def arctanh_(self) -> Tensor:
-        """In-place version of `arctanh`: the result is written into the tensor."""
 
     def argmax(self, dim=None, keepdim=False) -> Tensor:
         """Index of the largest element (the first one on ties), flattened when `dim` is None."""
@@ -648,15 +603,9 @@ class Tensor(TensorBase):
     def asin(self) -> Tensor:
         """$\\arcsin a$ elementwise (NaN outside $[-1, 1]$)."""
 
-    def asin_(self) -> Tensor:
-        """In-place version of `asin`: the result is written into the tensor."""
-
     def asinh(self) -> Tensor:
         """$\\operatorname{asinh} a = \\ln(a + \\sqrt{a^2 + 1})$ elementwise, the inverse of
         $\\sinh$ (integers give the default float dtype)."""
-
-    def asinh_(self) -> Tensor:
-        """In-place version of `asinh`: the result is written into the tensor."""
 
     def atan(self) -> Tensor:
         """$\\arctan a$ elementwise."""
@@ -664,27 +613,15 @@ class Tensor(TensorBase):
     def atan2(self, b) -> Tensor:
         """$\\arctan(a / b)$ in the quadrant of the point $(b, a)$, elementwise (`arctan2`)."""
 
-    def atan2_(self, b) -> Tensor:
-        """In-place version of `atan2`: the result is written into the tensor."""
-
-    def atan_(self) -> Tensor:
-        """In-place version of `atan`: the result is written into the tensor."""
-
     def atanh(self) -> Tensor:
         """$\\operatorname{atanh} a$ elementwise, the inverse of $\\tanh$ ($\\pm\\infty$ at $\\pm 1$,
         NaN outside $[-1, 1]$)."""
-
-    def atanh_(self) -> Tensor:
-        """In-place version of `atanh`: the result is written into the tensor."""
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Add $\\partial \\text{self} / \\partial x$ to `x.grad` for every leaf $x$ below."""
 
     def baddbmm(self, a, b, *, beta=1, alpha=1) -> Tensor:
         """$\\beta c + \\alpha \\, a_i b_i$ for each matrix $i$ of the batches."""
-
-    def baddbmm_(self, a, b, *, beta=1, alpha=1) -> Tensor:
-        """In-place version of `baddbmm`: the result is written into the tensor."""
 
     def bernoulli(self, p=None, *, generator=None) -> Tensor:
         """`minitorch.bernoulli(self)`: 1 with probability `self` (or `p`) elementwise."""
@@ -699,38 +636,20 @@ class Tensor(TensorBase):
     def bitwise_and(self, b) -> Tensor:
         """`a & b`: logical and of bools, bitwise and of integers."""
 
-    def bitwise_and_(self, b) -> Tensor:
-        """In-place version of `bitwise_and`: the result is written into the tensor."""
-
     def bitwise_left_shift(self, b) -> Tensor:
         """`a << b`: the bits of integers shifted left by `b` ($a \\cdot 2^b$, wrapping)."""
-
-    def bitwise_left_shift_(self, b) -> Tensor:
-        """In-place version of `bitwise_left_shift`: the result is written into the tensor."""
 
     def bitwise_not(self) -> Tensor:
         """`~a`: logical not of bools, bitwise not of integers."""
 
-    def bitwise_not_(self) -> Tensor:
-        """In-place version of `bitwise_not`: the result is written into the tensor."""
-
     def bitwise_or(self, b) -> Tensor:
         """`a | b`: logical or of bools, bitwise or of integers."""
-
-    def bitwise_or_(self, b) -> Tensor:
-        """In-place version of `bitwise_or`: the result is written into the tensor."""
 
     def bitwise_right_shift(self, b) -> Tensor:
         """`a >> b`: the bits of integers shifted right by `b` ($\\lfloor a / 2^b \\rfloor$)."""
 
-    def bitwise_right_shift_(self, b) -> Tensor:
-        """In-place version of `bitwise_right_shift`: the result is written into the tensor."""
-
     def bitwise_xor(self, b) -> Tensor:
         """`a ^ b`: logical xor of bools, bitwise xor of integers."""
-
-    def bitwise_xor_(self, b) -> Tensor:
-        """In-place version of `bitwise_xor`: the result is written into the tensor."""
 
     def bmm(self, b) -> Tensor:
         """Batched matrix product of two 3-D tensors with the same batch size (no broadcasting)."""
@@ -750,9 +669,6 @@ class Tensor(TensorBase):
     def ceil(self) -> Tensor:
         """$\\lceil a \\rceil$ elementwise."""
 
-    def ceil_(self) -> Tensor:
-        """In-place version of `ceil`: the result is written into the tensor."""
-
     def char(self) -> Tensor:
         """This tensor as int8 (itself if it is int8 already)."""
 
@@ -762,23 +678,11 @@ class Tensor(TensorBase):
     def clamp(self, min=None, max=None) -> Tensor:
         """Limit every element to `[min, max]` (either bound may be None)."""
 
-    def clamp_(self, min=None, max=None) -> Tensor:
-        """In-place version of `clamp`: the result is written into the tensor."""
-
     def clamp_max(self, max) -> Tensor:
         """$\\min(a, max)$ elementwise (`clamp(a, max=max)`)."""
 
-    def clamp_max_(self, max) -> Tensor:
-        """In-place version of `clamp_max`: the result is written into the tensor."""
-
     def clamp_min(self, min) -> Tensor:
         """$\\max(a, min)$ elementwise (`clamp(a, min=min)`)."""
-
-    def clamp_min_(self, min) -> Tensor:
-        """In-place version of `clamp_min`: the result is written into the tensor."""
-
-    def clip_(self, min=None, max=None) -> Tensor:
-        """In-place version of `clip`: the result is written into the tensor."""
 
     def clone(self, *, memory_format=...) -> Tensor:
         """A copy of `a` with its own storage: with `a`'s strides where its elements fill their
@@ -794,23 +698,14 @@ class Tensor(TensorBase):
     def copysign(self, b) -> Tensor:
         """$|a|$ with the sign of $b$ (its sign bit: $-0.0$ counts as negative)."""
 
-    def copysign_(self, b) -> Tensor:
-        """In-place version of `copysign`: the result is written into the tensor."""
-
     def corrcoef(self) -> Tensor:
         """Pearson's correlation coefficients of the variables in `a`'s rows (in $[-1, 1]$)."""
 
     def cos(self) -> Tensor:
         """$\\cos a$ elementwise."""
 
-    def cos_(self) -> Tensor:
-        """In-place version of `cos`: the result is written into the tensor."""
-
     def cosh(self) -> Tensor:
         """$\\cosh a$ elementwise."""
-
-    def cosh_(self) -> Tensor:
-        """In-place version of `cosh`: the result is written into the tensor."""
 
     def count_nonzero(self, dim=None) -> Tensor:
         """The number of non-zero elements over `dim` (all dims by default), int64."""
@@ -837,14 +732,8 @@ class Tensor(TensorBase):
     def cumprod(self, dim, dtype=None) -> Tensor:
         """The running products along `dim`."""
 
-    def cumprod_(self, dim, dtype=None) -> Tensor:
-        """In-place version of `cumprod`: the result is written into the tensor."""
-
     def cumsum(self, dim, dtype=None) -> Tensor:
         """The running sums along `dim` (integers and bools sum as int64)."""
-
-    def cumsum_(self, dim, dtype=None) -> Tensor:
-        """In-place version of `cumsum`: the result is written into the tensor."""
 
     @property
     def data(self) -> Tensor:
@@ -852,9 +741,6 @@ class Tensor(TensorBase):
 
     def deg2rad(self) -> Tensor:
         """Degrees to radians, $a \\pi / 180$, elementwise."""
-
-    def deg2rad_(self) -> Tensor:
-        """In-place version of `deg2rad`: the result is written into the tensor."""
 
     def detach(self) -> Tensor:
         """`a`'s storage and layout, outside the autograd graph (shares the version counter)."""
@@ -882,9 +768,6 @@ class Tensor(TensorBase):
         """$\\psi(a) = \\frac{d}{da} \\ln \\Gamma(a)$ elementwise ($-\\infty$ at 0, NaN at the
         negative integers); its gradient is $\\psi'(a)$, once differentiable."""
 
-    def digamma_(self) -> Tensor:
-        """In-place version of `digamma`: the result is written into the tensor."""
-
     def dist(self, b, p=2) -> Tensor:
         """$\\|a - b\\|_p$ over all elements (after broadcasting)."""
 
@@ -901,9 +784,6 @@ class Tensor(TensorBase):
         or `"trunc"` rounds the quotient down or towards zero, in the operands' dtype (no
         gradient)."""
 
-    def divide_(self, b, *, rounding_mode=None) -> Tensor:
-        """In-place version of `divide`: the result is written into the tensor."""
-
     def dot(self, b) -> Tensor:
         """Inner product of two vectors."""
 
@@ -916,42 +796,24 @@ class Tensor(TensorBase):
     def eq(self, b) -> Tensor:
         """$a = b$ elementwise (bool)."""
 
-    def eq_(self, b) -> Tensor:
-        """In-place version of `eq`: the result is written into the tensor."""
-
     def equal(self, b):
         """Whether `a` and `b` have the same shape and the same values (a Python bool)."""
 
     def erf(self) -> Tensor:
         """The error function $\\frac{2}{\\sqrt{\\pi}} \\int_0^a e^{-t^2} dt$ elementwise."""
 
-    def erf_(self) -> Tensor:
-        """In-place version of `erf`: the result is written into the tensor."""
-
     def erfc(self) -> Tensor:
         """The complementary error function $1 - \\operatorname{erf} a$ elementwise."""
-
-    def erfc_(self) -> Tensor:
-        """In-place version of `erfc`: the result is written into the tensor."""
 
     def erfinv(self) -> Tensor:
         """The inverse error function elementwise: $x$ with $\\operatorname{erf} x = a$
         ($\\pm\\infty$ at $\\pm 1$, NaN outside $[-1, 1]$)."""
-
-    def erfinv_(self) -> Tensor:
-        """In-place version of `erfinv`: the result is written into the tensor."""
 
     def exp(self) -> Tensor:
         """$e^a$ elementwise (integers give the default float dtype)."""
 
     def exp2(self) -> Tensor:
         """$2^a$ elementwise."""
-
-    def exp2_(self) -> Tensor:
-        """In-place version of `exp2`: the result is written into the tensor."""
-
-    def exp_(self) -> Tensor:
-        """In-place version of `exp`: the result is written into the tensor."""
 
     def expand(self, *sizes) -> Tensor:
         """Broadcast size-1 dimensions to `sizes` (a view with stride 0)."""
@@ -962,9 +824,6 @@ class Tensor(TensorBase):
     def expm1(self) -> Tensor:
         """$e^a - 1$ elementwise, accurate for small $a$."""
 
-    def expm1_(self) -> Tensor:
-        """In-place version of `expm1`: the result is written into the tensor."""
-
     def exponential_(self, lambd=1.0, *, generator=None) -> Tensor:
         """Fill `a` with samples of density $\\lambda e^{-\\lambda x}$."""
 
@@ -974,9 +833,6 @@ class Tensor(TensorBase):
     def fill_diagonal_(self, fill_value, wrap=False) -> Tensor:
         """Write `fill_value` on the main diagonal of `a` (all dims of one size beyond 2-D);
         a tall matrix with `wrap=True` starts a new diagonal every `columns + 1` rows."""
-
-    def fix_(self) -> Tensor:
-        """In-place version of `fix`: the result is written into the tensor."""
 
     def flatten(self, start_dim=0, end_dim=-1) -> Tensor:
         """Merge dimensions `start_dim` to `end_dim` into one (a view when possible)."""
@@ -996,20 +852,11 @@ class Tensor(TensorBase):
     def float_power(self, b) -> Tensor:
         """$a^b$ in float64 (both operands converted first)."""
 
-    def float_power_(self, b) -> Tensor:
-        """In-place version of `float_power`: the result is written into the tensor."""
-
     def floor(self) -> Tensor:
         """$\\lfloor a \\rfloor$ elementwise."""
 
-    def floor_(self) -> Tensor:
-        """In-place version of `floor`: the result is written into the tensor."""
-
     def floor_divide(self, b) -> Tensor:
         """$\\lfloor a / b \\rfloor$ elementwise (no gradient)."""
-
-    def floor_divide_(self, b) -> Tensor:
-        """In-place version of `floor_divide`: the result is written into the tensor."""
 
     def fmax(self, b) -> Tensor:
         """The larger of $a$ and $b$ elementwise, ignoring a NaN when the other is a number."""
@@ -1020,14 +867,8 @@ class Tensor(TensorBase):
     def fmod(self, b) -> Tensor:
         """The remainder of $a / b$ rounded towards 0: the sign of $a$ (C's `fmod`)."""
 
-    def fmod_(self, b) -> Tensor:
-        """In-place version of `fmod`: the result is written into the tensor."""
-
     def frac(self) -> Tensor:
         """$a - \\operatorname{trunc}(a)$ elementwise (floating tensors only)."""
-
-    def frac_(self) -> Tensor:
-        """In-place version of `frac`: the result is written into the tensor."""
 
     def frexp(self):
         """(mantissa, exponent) with $a = mantissa \\cdot 2^{exponent}$ and $0.5 \\le |mantissa| < 1$
@@ -1045,9 +886,6 @@ class Tensor(TensorBase):
     def ge(self, b) -> Tensor:
         """$a \\ge b$ elementwise (bool)."""
 
-    def ge_(self, b) -> Tensor:
-        """In-place version of `ge`: the result is written into the tensor."""
-
     def geometric_(self, p, *, generator=None) -> Tensor:
         """Fill `a` with the number of Bernoulli(`p`) trials up to the first success (1, 2, ...)."""
 
@@ -1057,20 +895,11 @@ class Tensor(TensorBase):
     def greater(self, b) -> Tensor:
         """$a > b$ elementwise (bool)."""
 
-    def greater_(self, b) -> Tensor:
-        """In-place version of `greater`: the result is written into the tensor."""
-
     def greater_equal(self, b) -> Tensor:
         """$a \\ge b$ elementwise (bool)."""
 
-    def greater_equal_(self, b) -> Tensor:
-        """In-place version of `greater_equal`: the result is written into the tensor."""
-
     def gt(self, b) -> Tensor:
         """$a > b$ elementwise (bool)."""
-
-    def gt_(self, b) -> Tensor:
-        """In-place version of `gt`: the result is written into the tensor."""
 
     def hardshrink(self, lambd=0.5) -> Tensor:
         """$x$ where $|x| > \\lambda$, else 0 (derivative 1 or 0); a negative $\\lambda$ keeps
@@ -1078,9 +907,6 @@ class Tensor(TensorBase):
 
     def heaviside(self, values) -> Tensor:
         """The step function: $0$ for $a < 0$, `values` at $a = 0$, $1$ for $a > 0$ (no gradient)."""
-
-    def heaviside_(self, values) -> Tensor:
-        """In-place version of `heaviside`: the result is written into the tensor."""
 
     def histc(self, bins=100, min=0, max=0) -> Tensor:
         """A histogram: counts of the elements in `bins` equal-width bins over `[min, max]`
@@ -1096,9 +922,6 @@ class Tensor(TensorBase):
 
     def hypot(self, b) -> Tensor:
         """$\\sqrt{a^2 + b^2}$ elementwise, without overflow in the squares."""
-
-    def hypot_(self, b) -> Tensor:
-        """In-place version of `hypot`: the result is written into the tensor."""
 
     def index_add(self, dim, index, source, alpha=1) -> Tensor:
         """A copy of `a` with $\\alpha \\cdot source$ added at `index` along `dim` (repeats add up)."""
@@ -1128,9 +951,6 @@ class Tensor(TensorBase):
         """A copy of `a` whose slice `index[i]` along `dim` is folded with slice `i` of `source`
         by `reduce` ("prod", "mean", "amax", "amin"), starting from `a`'s own slice unless
         `include_self=False` (slices no index names stay as they are)."""
-
-    def index_reduce_(self, dim, index, source, reduce, *, include_self=True) -> Tensor:
-        """In-place version of `index_reduce`: the result is written into the tensor."""
 
     def index_select(self, dim, index) -> Tensor:
         """The slices of `a` along `dim` at `index`, in that order: `a[:, index]` for `dim=1`."""
@@ -1186,14 +1006,8 @@ class Tensor(TensorBase):
     def ldexp(self, b) -> Tensor:
         """$a \\cdot 2^b$."""
 
-    def ldexp_(self, b) -> Tensor:
-        """In-place version of `ldexp`: the result is written into the tensor."""
-
     def le(self, b) -> Tensor:
         """$a \\le b$ elementwise (bool)."""
-
-    def le_(self, b) -> Tensor:
-        """In-place version of `le`: the result is written into the tensor."""
 
     def lerp(self, b, weight) -> Tensor:
         """$a + w (b - a)$ elementwise: from `a` (at $w = 0$) to `b` (at $w = 1$)."""
@@ -1204,21 +1018,12 @@ class Tensor(TensorBase):
     def less(self, b) -> Tensor:
         """$a < b$ elementwise (bool)."""
 
-    def less_(self, b) -> Tensor:
-        """In-place version of `less`: the result is written into the tensor."""
-
     def less_equal(self, b) -> Tensor:
         """$a \\le b$ elementwise (bool)."""
-
-    def less_equal_(self, b) -> Tensor:
-        """In-place version of `less_equal`: the result is written into the tensor."""
 
     def lgamma(self) -> Tensor:
         """$\\ln |\\Gamma(a)|$ elementwise ($+\\infty$ at $0, -1, -2, \\dots$; integers give the
         default float dtype)."""
-
-    def lgamma_(self) -> Tensor:
-        """In-place version of `lgamma`: the result is written into the tensor."""
 
     def log(self) -> Tensor:
         """$\\ln a$ elementwise."""
@@ -1226,23 +1031,11 @@ class Tensor(TensorBase):
     def log10(self) -> Tensor:
         """$\\log_{10} a$ elementwise."""
 
-    def log10_(self) -> Tensor:
-        """In-place version of `log10`: the result is written into the tensor."""
-
     def log1p(self) -> Tensor:
         """$\\ln(1 + a)$ elementwise, accurate for small $a$."""
 
-    def log1p_(self) -> Tensor:
-        """In-place version of `log1p`: the result is written into the tensor."""
-
     def log2(self) -> Tensor:
         """$\\log_2 a$ elementwise."""
-
-    def log2_(self) -> Tensor:
-        """In-place version of `log2`: the result is written into the tensor."""
-
-    def log_(self) -> Tensor:
-        """In-place version of `log`: the result is written into the tensor."""
 
     def log_normal_(self, mean=1.0, std=2.0, *, generator=None) -> Tensor:
         """Fill `a` with $e^{X}$ for $X \\sim N(mean, std^2)$."""
@@ -1263,32 +1056,17 @@ class Tensor(TensorBase):
     def logical_and(self, b) -> Tensor:
         """True where both are non-zero."""
 
-    def logical_and_(self, b) -> Tensor:
-        """In-place version of `logical_and`: the result is written into the tensor."""
-
     def logical_not(self) -> Tensor:
         """True where `a` is zero."""
-
-    def logical_not_(self) -> Tensor:
-        """In-place version of `logical_not`: the result is written into the tensor."""
 
     def logical_or(self, b) -> Tensor:
         """True where either is non-zero."""
 
-    def logical_or_(self, b) -> Tensor:
-        """In-place version of `logical_or`: the result is written into the tensor."""
-
     def logical_xor(self, b) -> Tensor:
         """Whether exactly one of $a$, $b$ is nonzero, elementwise."""
 
-    def logical_xor_(self, b) -> Tensor:
-        """In-place version of `logical_xor`: the result is written into the tensor."""
-
     def logit(self, eps=None) -> Tensor:
         """$\\log \\frac{a}{1 - a}$; with `eps`, $a$ clamped to $[\\epsilon, 1 - \\epsilon]$ first."""
-
-    def logit_(self, eps=None) -> Tensor:
-        """In-place version of `logit`: the result is written into the tensor."""
 
     def logsumexp(self, dim, keepdim=False) -> Tensor:
         """$\\ln \\sum e^{a}$ over `dim`, computed stably (integers give floats)."""
@@ -1298,9 +1076,6 @@ class Tensor(TensorBase):
 
     def lt(self, b) -> Tensor:
         """$a < b$ elementwise (bool)."""
-
-    def lt_(self, b) -> Tensor:
-        """In-place version of `lt`: the result is written into the tensor."""
 
     @property
     def mT(self) -> Tensor:
@@ -1368,17 +1143,11 @@ class Tensor(TensorBase):
     def multiply(self, b) -> Tensor:
         """$a \\cdot b$ elementwise, broadcast."""
 
-    def multiply_(self, b) -> Tensor:
-        """In-place version of `multiply`: the result is written into the tensor."""
-
     def mv(self, v) -> Tensor:
         """The matrix-vector product $a v$."""
 
     def nan_to_num(self, nan=0.0, posinf=None, neginf=None) -> Tensor:
         """NaN to `nan`, $\\pm\\infty$ to `posinf`/`neginf` (the dtype's largest finite by default)."""
-
-    def nan_to_num_(self, nan=0.0, posinf=None, neginf=None) -> Tensor:
-        """In-place version of `nan_to_num`: the result is written into the tensor."""
 
     def nanmean(self, dim=None, keepdim=False, *, dtype=None) -> Tensor:
         """The mean over `dim` of the elements that are not NaN."""
@@ -1402,17 +1171,8 @@ class Tensor(TensorBase):
     def ne(self, b) -> Tensor:
         """$a \\ne b$ elementwise (bool)."""
 
-    def ne_(self, b) -> Tensor:
-        """In-place version of `ne`: the result is written into the tensor."""
-
     def neg(self) -> Tensor:
         """$-a$ elementwise (not for bool tensors)."""
-
-    def neg_(self) -> Tensor:
-        """In-place version of `neg`: the result is written into the tensor."""
-
-    def negative_(self) -> Tensor:
-        """In-place version of `negative`: the result is written into the tensor."""
 
     def nelement(self):
         """`numel()`: the number of elements."""
@@ -1438,9 +1198,6 @@ class Tensor(TensorBase):
     def not_equal(self, b) -> Tensor:
         """$a \\ne b$ elementwise (bool)."""
 
-    def not_equal_(self, b) -> Tensor:
-        """In-place version of `not_equal`: the result is written into the tensor."""
-
     def outer(self, b) -> Tensor:
         """$a_i b_j$ for vectors `a` and `b` (`ger`)."""
 
@@ -1453,9 +1210,6 @@ class Tensor(TensorBase):
     def pow(self, b) -> Tensor:
         """$a^b$ elementwise (`minitorch.pow`)."""
 
-    def pow_(self, b) -> Tensor:
-        """In-place version of `pow`: the result is written into the tensor."""
-
     def prelu(self, weight) -> Tensor:
         """$\\max(0, x) + w \\min(0, x)$ with a learned slope $w$: one for all, or one per
         channel (dimension 1) when `weight` has as many elements as channels."""
@@ -1467,18 +1221,12 @@ class Tensor(TensorBase):
         """A copy of `a` with `source` written at the flat (row-major) positions `index`
         (added up if `accumulate`; negative positions count from the end)."""
 
-    def put_(self, index, source, accumulate=False) -> Tensor:
-        """In-place version of `put`: the result is written into the tensor."""
-
     def quantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
         """The `q`-quantiles (a number or a 1-D tensor of them, in $[0, 1]$) along `dim` (of all
         elements by default); several `q` give a first dim of their own."""
 
     def rad2deg(self) -> Tensor:
         """Radians to degrees, $180 a / \\pi$, elementwise."""
-
-    def rad2deg_(self) -> Tensor:
-        """In-place version of `rad2deg`: the result is written into the tensor."""
 
     def random_(self, low=0, high=None, *, generator=None) -> Tensor:
         """Fill `a` with integers drawn uniformly from $[low, high)$: `random_(high)` is
@@ -1490,9 +1238,6 @@ class Tensor(TensorBase):
     def reciprocal(self) -> Tensor:
         """$1 / a$ elementwise (integers give the default float dtype)."""
 
-    def reciprocal_(self) -> Tensor:
-        """In-place version of `reciprocal`: the result is written into the tensor."""
-
     def register_hook(self, hook):
         """Call `hook(grad)` with this tensor's gradient whenever backward computes it; a
         returned tensor replaces the gradient. `handle.remove()` takes it away."""
@@ -1503,20 +1248,11 @@ class Tensor(TensorBase):
     def relu(self) -> Tensor:
         """$\\max(a, 0)$ elementwise."""
 
-    def relu_(self) -> Tensor:
-        """In-place version of `relu`: the result is written into the tensor."""
-
     def remainder(self, b) -> Tensor:
         """$a \\bmod b$ with the sign of $b$ (Python's `%`)."""
 
-    def remainder_(self, b) -> Tensor:
-        """In-place version of `remainder`: the result is written into the tensor."""
-
     def renorm(self, p, dim, maxnorm) -> Tensor:
         """`a` with each slice along `dim` whose `p`-norm exceeds `maxnorm` scaled down to it."""
-
-    def renorm_(self, p, dim, maxnorm) -> Tensor:
-        """In-place version of `renorm`: the result is written into the tensor."""
 
     def repeat(self, *repeats) -> Tensor:
         """`a` tiled `repeats[k]` times along each dim k (more repeats than dims add dims)."""
@@ -1541,14 +1277,8 @@ class Tensor(TensorBase):
     def round(self, decimals=0) -> Tensor:
         """$a$ rounded to `decimals` decimal places, halves to even (`minitorch.round`)."""
 
-    def round_(self, decimals=0) -> Tensor:
-        """In-place version of `round`: the result is written into the tensor."""
-
     def rsqrt(self) -> Tensor:
         """$1 / \\sqrt{a}$ elementwise."""
-
-    def rsqrt_(self) -> Tensor:
-        """In-place version of `rsqrt`: the result is written into the tensor."""
 
     def rsub(self, b, *, alpha=1) -> Tensor:
         """$b - \\alpha a$ (subtraction with the operands reversed)."""
@@ -1582,23 +1312,14 @@ class Tensor(TensorBase):
     def sgn(self) -> Tensor:
         """The sign of each element (for real tensors, `sign`)."""
 
-    def sgn_(self) -> Tensor:
-        """In-place version of `sgn`: the result is written into the tensor."""
-
     def short(self) -> Tensor:
         """This tensor as int16 (itself if it is int16 already)."""
 
     def sigmoid(self) -> Tensor:
         """$1 / (1 + e^{-a})$ elementwise."""
 
-    def sigmoid_(self) -> Tensor:
-        """In-place version of `sigmoid`: the result is written into the tensor."""
-
     def sign(self) -> Tensor:
         """$-1$, 0 or 1 by the sign of each element (0 for NaN; bools unchanged)."""
-
-    def sign_(self) -> Tensor:
-        """In-place version of `sign`: the result is written into the tensor."""
 
     def signbit(self) -> Tensor:
         """Whether the sign bit is set: True for negatives, $-0.0$ and NaNs with the bit."""
@@ -1606,20 +1327,11 @@ class Tensor(TensorBase):
     def sin(self) -> Tensor:
         """$\\sin a$ elementwise (integers give the default float dtype)."""
 
-    def sin_(self) -> Tensor:
-        """In-place version of `sin`: the result is written into the tensor."""
-
     def sinc(self) -> Tensor:
         """$\\frac{\\sin \\pi a}{\\pi a}$, and $1$ at $a = 0$."""
 
-    def sinc_(self) -> Tensor:
-        """In-place version of `sinc`: the result is written into the tensor."""
-
     def sinh(self) -> Tensor:
         """$\\sinh a$ elementwise."""
-
-    def sinh_(self) -> Tensor:
-        """In-place version of `sinh`: the result is written into the tensor."""
 
     def slice_scatter(self, src, dim=0, start=None, end=None, step=1):
         """A copy of `a` with `src` written at `a[start:end:step]` along `dim`."""
@@ -1640,14 +1352,8 @@ class Tensor(TensorBase):
     def sqrt(self) -> Tensor:
         """$\\sqrt{a}$ elementwise."""
 
-    def sqrt_(self) -> Tensor:
-        """In-place version of `sqrt`: the result is written into the tensor."""
-
     def square(self) -> Tensor:
         """$a^2$ elementwise (`a ** 2`: integers stay integers, bools become int64)."""
-
-    def square_(self) -> Tensor:
-        """In-place version of `square`: the result is written into the tensor."""
 
     def squeeze(self, dim=None) -> Tensor:
         """Drop size-1 dimensions (all of them, or those in `dim`)."""
@@ -1666,9 +1372,6 @@ class Tensor(TensorBase):
 
     def subtract(self, b, alpha=1) -> Tensor:
         """$a - \\alpha b$, broadcast."""
-
-    def subtract_(self, b, alpha=1) -> Tensor:
-        """In-place version of `subtract`: the result is written into the tensor."""
 
     def sum(self, dim=None, keepdim=False, dtype=None) -> Tensor:
         """Sum over `dim` (int or tuple; all when None) (`minitorch.sum`)."""
@@ -1691,14 +1394,8 @@ class Tensor(TensorBase):
     def tan(self) -> Tensor:
         """$\\tan a$ elementwise."""
 
-    def tan_(self) -> Tensor:
-        """In-place version of `tan`: the result is written into the tensor."""
-
     def tanh(self) -> Tensor:
         """$\\tanh a$ elementwise."""
-
-    def tanh_(self) -> Tensor:
-        """In-place version of `tanh`: the result is written into the tensor."""
 
     def tensor_split(self, indices_or_sections, dim=0):
         """`a` split along `dim` (views): into `n` nearly equal pieces (the first ones one longer),
@@ -1725,23 +1422,11 @@ class Tensor(TensorBase):
     def tril(self, diagonal=0) -> Tensor:
         """The lower triangle of (each matrix of) `a`: zeros above the diagonal `diagonal`."""
 
-    def tril_(self, diagonal=0) -> Tensor:
-        """In-place version of `tril`: the result is written into the tensor."""
-
     def triu(self, diagonal=0) -> Tensor:
         """The upper triangle of (each matrix of) `a`: zeros below the diagonal `diagonal`."""
 
-    def triu_(self, diagonal=0) -> Tensor:
-        """In-place version of `triu`: the result is written into the tensor."""
-
-    def true_divide_(self, b, *, rounding_mode=None) -> Tensor:
-        """In-place version of `true_divide`: the result is written into the tensor."""
-
     def trunc(self) -> Tensor:
         """$a$ rounded towards 0 elementwise."""
-
-    def trunc_(self) -> Tensor:
-        """In-place version of `trunc`: the result is written into the tensor."""
 
     def type(self, dtype=None):
         """Convert to `dtype`; without it, PyTorch's type name (`'minitorch.FloatTensor'`)."""
@@ -1796,34 +1481,137 @@ class Tensor(TensorBase):
     def xlogy(self, b) -> Tensor:
         """$a \\log b$, and $0$ where $a = 0$ (unless $b$ is NaN)."""
 
-    def xlogy_(self, b) -> Tensor:
-        """In-place version of `xlogy`: the result is written into the tensor."""
-
     def zero_(self) -> Tensor:
         """Set every element of `a` to 0."""
 
     __rand__ = __and__
     __ror__ = __or__
     __rxor__ = __xor__
+    abs_ = abs
+    absolute_ = absolute
+    acos_ = acos
+    acosh_ = acosh
+    addbmm_ = addbmm
+    addmm_ = addmm
+    addmv_ = addmv
+    addr_ = addr
     arccos = acos
+    arccos_ = acos
     arccosh = acosh
+    arccosh_ = acosh
     arcsin = asin
+    arcsin_ = asin
     arcsinh = asinh
+    arcsinh_ = asinh
     arctan = atan
     arctan2 = atan2
+    arctan2_ = atan2
+    arctan_ = atan
     arctanh = atanh
+    arctanh_ = atanh
+    asin_ = asin
+    asinh_ = asinh
+    atan2_ = atan2
+    atan_ = atan
+    atanh_ = atanh
+    baddbmm_ = baddbmm
+    bitwise_and_ = bitwise_and
+    bitwise_left_shift_ = bitwise_left_shift
+    bitwise_not_ = bitwise_not
+    bitwise_or_ = bitwise_or
+    bitwise_right_shift_ = bitwise_right_shift
+    bitwise_xor_ = bitwise_xor
+    ceil_ = ceil
+    clamp_ = clamp
+    clamp_max_ = clamp_max
+    clamp_min_ = clamp_min
     clip = clamp
+    clip_ = clamp
+    copysign_ = copysign
+    cos_ = cos
+    cosh_ = cosh
+    cumprod_ = cumprod
+    cumsum_ = cumsum
+    deg2rad_ = deg2rad
+    digamma_ = digamma
+    divide_ = divide
+    eq_ = eq
+    erf_ = erf
+    erfc_ = erfc
+    erfinv_ = erfinv
+    exp2_ = exp2
+    exp_ = exp
+    expm1_ = expm1
     fix = trunc
+    fix_ = trunc
+    float_power_ = float_power
+    floor_ = floor
+    floor_divide_ = floor_divide
+    fmod_ = fmod
+    frac_ = frac
+    ge_ = ge
     ger = outer
+    greater_ = greater
+    greater_equal_ = greater_equal
+    gt_ = gt
+    heaviside_ = heaviside
+    hypot_ = hypot
+    index_reduce_ = index_reduce
+    ldexp_ = ldexp
+    le_ = le
+    less_ = less
+    less_equal_ = less_equal
+    lgamma_ = lgamma
+    log10_ = log10
+    log1p_ = log1p
+    log2_ = log2
+    log_ = log
+    logical_and_ = logical_and
+    logical_not_ = logical_not
+    logical_or_ = logical_or
+    logical_xor_ = logical_xor
+    logit_ = logit
+    lt_ = lt
     moveaxis = movedim
+    multiply_ = multiply
+    nan_to_num_ = nan_to_num
+    ne_ = ne
+    neg_ = neg
     negative = neg
+    negative_ = neg
+    not_equal_ = not_equal
+    pow_ = pow
+    put_ = put
+    rad2deg_ = rad2deg
+    reciprocal_ = reciprocal
+    relu_ = relu
+    remainder_ = remainder
+    renorm_ = renorm
+    round_ = round
+    rsqrt_ = rsqrt
+    sgn_ = sgn
+    sigmoid_ = sigmoid
+    sign_ = sign
+    sin_ = sin
+    sinc_ = sinc
+    sinh_ = sinh
+    sqrt_ = sqrt
+    square_ = square
+    subtract_ = subtract
     swapaxes = transpose
     swapaxes_ = transpose_
     swapdims = transpose
     swapdims_ = transpose_
+    tan_ = tan
+    tanh_ = tanh
+    tril_ = tril
+    triu_ = triu
     true_divide = div
+    true_divide_ = div
+    trunc_ = trunc
     unsafe_chunk = chunk
     unsafe_split = split
+    xlogy_ = xlogy
 
 def empty(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
     """A new tensor whose values are unspecified (zeros here)."""

@@ -11,8 +11,9 @@ every public name with its signature and docstring:
 - `Tensor` is written out whole, every method with its signature and the first
   paragraph of its docstring (what an editor shows; `help()` shows all of it);
 - a second name of the same object is an assignment, as Python itself makes it:
-  `arccos = acos` in `Tensor`, `exp_ = Tensor.exp_` for the in-place forms made at
-  import time (`minitorch.exp_` is the method);
+  `arccos = acos` in `Tensor`, and `exp_ = Tensor.exp_` for the in-place forms made
+  at import time (`minitorch.exp_` is the method); in `Tensor` such a form is
+  `exp_ = exp`, as it has `exp`'s signature and result;
 - other names made at import time are written as functions.
 
 Run it after declaring an operation; `tests/test_public_api.py` fails while
@@ -150,13 +151,29 @@ def first_names(namespace: dict) -> dict[int, str]:
     return names
 
 
+def generated_in_place(name: str, value, namespace: dict) -> bool:
+    """Whether `value` is an in-place form ops/api.py makes, `name` = `x_`: no module defines
+    it and it has the signature of `x` (for a type checker, it is `x`)."""
+    operation = namespace.get(name[:-1]) if name.endswith("_") else None
+    return (
+        callable(operation)
+        and defining_name(value) is None
+        and inspect.signature(value) == inspect.signature(operation)
+    )
+
+
 def tensor_stub(tensor_class) -> list[str]:
-    """`class Tensor(TensorBase):` with every attribute `_tensor.py` and ops/ give it; an
-    alias is `alias = name` after the definitions (it may sort before the name it copies)."""
+    """`class Tensor(TensorBase):` with every attribute `_tensor.py` and ops/ give it. A
+    second name of a method, and a generated in-place form, is `x = name` after the
+    definitions (it may sort before the name it copies); `help()` shows their own docs."""
+    namespace = vars(tensor_class)
     lines = ["class Tensor(TensorBase):"] + docstring_lines(tensor_class, "    ")
-    first, aliases = first_names(vars(tensor_class)), []
-    for name, value in sorted(vars(tensor_class).items()):
+    first, aliases = first_names(namespace), []
+    for name, value in sorted(namespace.items()):
         if name in ("__doc__", "__module__", "__slots__", "__hash__", "__qualname__"):
+            continue
+        if generated_in_place(name, value, namespace):
+            aliases.append(f"    {name} = {first[id(namespace[name[:-1]])]}")
             continue
         if first[id(value)] != name:
             aliases.append(f"    {name} = {first[id(value)]}")

@@ -141,10 +141,13 @@ def function_stub(name: str, function, indent: str = "", self_name: str | None =
 
 
 def first_names(namespace: dict) -> dict[int, str]:
-    """The name each object of `namespace` is written under: its own `__name__` where that
-    is one of its names (`acos`, not its alias `arccos`), else the first in sorted order."""
+    """The name each function or property of `namespace` is written under: its own
+    `__name__` where that is one of its names (`acos`, not its alias `arccos`), else the
+    first in sorted order."""
     names: dict[int, str] = {}
     for name, value in sorted(namespace.items()):
+        if not (callable(value) or isinstance(value, property)):
+            continue  # data (`__hash__ = None`, numbers), which may share an object by chance
         names.setdefault(id(value), name)
         if getattr(original(value), "__name__", None) == name:
             names[id(value)] = name
@@ -175,7 +178,7 @@ def tensor_stub(tensor_class) -> list[str]:
         if generated_in_place(name, value, namespace):
             aliases.append(f"    {name} = {first[id(namespace[name[:-1]])]}")
             continue
-        if first[id(value)] != name:
+        if first.get(id(value), name) != name:
             aliases.append(f"    {name} = {first[id(value)]}")
             continue
         lines.append("")

@@ -221,7 +221,8 @@ def with_indices(pool: Callable, doc: str, **forms) -> Callable:
     function.__name__ = function.__qualname__ = f"{pool.__name__}_with_indices"
     function.__doc__ = doc
     function.__signature__ = signature
-    function.__module__ = sys._getframe(1).f_globals["__name__"]  # as `public.declare` finds it
+    # the calling module, as `declare` (ops/public.py) finds it: the stubs re-export from there
+    function.__module__ = sys._getframe(1).f_globals["__name__"]
     return public(method=False, functional=True, **forms)(function)
 
 

@@ -505,19 +505,16 @@ class Tensor(TensorBase):
     def __pos__(self): ...
     def __pow__(self, other): ...
     def __radd__(self, other): ...
-    def __rand__(self, other): ...
     def __rfloordiv__(self, other): ...
     def __rlshift__(self, other): ...
     def __rmatmul__(self, other): ...
     def __rmod__(self, other): ...
     def __rmul__(self, other): ...
-    def __ror__(self, other): ...
     def __rpow__(self, other): ...
     def __rrshift__(self, other): ...
     def __rshift__(self, other): ...
     def __rsub__(self, other): ...
     def __rtruediv__(self, other): ...
-    def __rxor__(self, other): ...
     def __setitem__(self, key, value): ...
     def __sub__(self, other): ...
     def __truediv__(self, other): ...
@@ -529,27 +526,15 @@ class Tensor(TensorBase):
     def abs(self) -> Tensor:
         """$|a|$ elementwise (`minitorch.abs`)."""
 
-    def abs_(self) -> Tensor:
-        """In-place version of `abs`: the result is written into the tensor."""
-
     def absolute(self) -> Tensor:
         """$|a|$ elementwise (`minitorch.abs`)."""
-
-    def absolute_(self) -> Tensor:
-        """In-place version of `absolute`: the result is written into the tensor."""
 
     def acos(self) -> Tensor:
         """$\\arccos a$ elementwise (NaN outside $[-1, 1]$)."""
 
-    def acos_(self) -> Tensor:
-        """In-place version of `acos`: the result is written into the tensor."""
-
     def acosh(self) -> Tensor:
         """$\\operatorname{acosh} a$ elementwise, the inverse of $\\cosh$ on $[1, \\infty)$ (NaN
         below 1)."""
-
-    def acosh_(self) -> Tensor:
-        """In-place version of `acosh`: the result is written into the tensor."""
 
     def add(self, b, alpha=1) -> Tensor:
         """$a + \\alpha b$, broadcast, with PyTorch's type promotion."""
@@ -559,9 +544,6 @@ class Tensor(TensorBase):
 
     def addbmm(self, a, b, *, beta=1, alpha=1) -> Tensor:
         """$\\beta c + \\alpha \\sum_i a_i b_i$ (the batch's products summed)."""
-
-    def addbmm_(self, a, b, *, beta=1, alpha=1) -> Tensor:
-        """In-place version of `addbmm`: the result is written into the tensor."""
 
     def addcdiv(self, t1, t2, *, value=1) -> Tensor:
         """$a + \\mathrm{value} \\cdot t_1 / t_2$."""
@@ -578,20 +560,11 @@ class Tensor(TensorBase):
     def addmm(self, a, b, *, beta=1, alpha=1) -> Tensor:
         """$\\beta c + \\alpha (a b)$ for matrices `a`, `b` (the affine map of `nn.Linear`)."""
 
-    def addmm_(self, a, b, *, beta=1, alpha=1) -> Tensor:
-        """In-place version of `addmm`: the result is written into the tensor."""
-
     def addmv(self, a, v, *, beta=1, alpha=1) -> Tensor:
         """$\\beta c + \\alpha \\, a v$."""
 
-    def addmv_(self, a, v, *, beta=1, alpha=1) -> Tensor:
-        """In-place version of `addmv`: the result is written into the tensor."""
-
     def addr(self, u, v, *, beta=1, alpha=1) -> Tensor:
         """$\\beta c + \\alpha \\, u v^T$."""
-
-    def addr_(self, u, v, *, beta=1, alpha=1) -> Tensor:
-        """In-place version of `addr`: the result is written into the tensor."""
 
     def all(self, dim=None, keepdim=False) -> Tensor:
         """True where every element along `dim` is non-zero (`minitorch.all`)."""
@@ -610,51 +583,6 @@ class Tensor(TensorBase):
 
     def any(self, dim=None, keepdim=False) -> Tensor:
         """True where some element along `dim` is non-zero (`minitorch.any`)."""
-
-    def arccos(self) -> Tensor:
-        """$\\arccos a$ elementwise (NaN outside $[-1, 1]$)."""
-
-    def arccos_(self) -> Tensor:
-        """In-place version of `arccos`: the result is written into the tensor."""
-
-    def arccosh(self) -> Tensor:
-        """$\\operatorname{acosh} a$ elementwise, the inverse of $\\cosh$ on $[1, \\infty)$ (NaN
-        below 1)."""
-
-    def arccosh_(self) -> Tensor:
-        """In-place version of `arccosh`: the result is written into the tensor."""
-
-    def arcsin(self) -> Tensor:
-        """$\\arcsin a$ elementwise (NaN outside $[-1, 1]$)."""
-
-    def arcsin_(self) -> Tensor:
-        """In-place version of `arcsin`: the result is written into the tensor."""
-
-    def arcsinh(self) -> Tensor:
-        """$\\operatorname{asinh} a = \\ln(a + \\sqrt{a^2 + 1})$ elementwise, the inverse of
-        $\\sinh$ (integers give the default float dtype)."""
-
-    def arcsinh_(self) -> Tensor:
-        """In-place version of `arcsinh`: the result is written into the tensor."""
-
-    def arctan(self) -> Tensor:
-        """$\\arctan a$ elementwise."""
-
-    def arctan2(self, b) -> Tensor:
-        """$\\arctan(a / b)$ in the quadrant of the point $(b, a)$, elementwise (`arctan2`)."""
-
-    def arctan2_(self, b) -> Tensor:
-        """In-place version of `arctan2`: the result is written into the tensor."""
-
-    def arctan_(self) -> Tensor:
-        """In-place version of `arctan`: the result is written into the tensor."""
-
-    def arctanh(self) -> Tensor:
-        """$\\operatorname{atanh} a$ elementwise, the inverse of $\\tanh$ ($\\pm\\infty$ at $\\pm 1$,
-        NaN outside $[-1, 1]$)."""
-
-    def arctanh_(self) -> Tensor:
-        """In-place version of `arctanh`: the result is written into the tensor."""
 
     def argmax(self, dim=None, keepdim=False) -> Tensor:
         """Index of the largest element (the first one on ties), flattened when `dim` is None."""
@@ -675,15 +603,9 @@ class Tensor(TensorBase):
     def asin(self) -> Tensor:
         """$\\arcsin a$ elementwise (NaN outside $[-1, 1]$)."""
 
-    def asin_(self) -> Tensor:
-        """In-place version of `asin`: the result is written into the tensor."""
-
     def asinh(self) -> Tensor:
         """$\\operatorname{asinh} a = \\ln(a + \\sqrt{a^2 + 1})$ elementwise, the inverse of
         $\\sinh$ (integers give the default float dtype)."""
-
-    def asinh_(self) -> Tensor:
-        """In-place version of `asinh`: the result is written into the tensor."""
 
     def atan(self) -> Tensor:
         """$\\arctan a$ elementwise."""
@@ -691,27 +613,15 @@ class Tensor(TensorBase):
     def atan2(self, b) -> Tensor:
         """$\\arctan(a / b)$ in the quadrant of the point $(b, a)$, elementwise (`arctan2`)."""
 
-    def atan2_(self, b) -> Tensor:
-        """In-place version of `atan2`: the result is written into the tensor."""
-
-    def atan_(self) -> Tensor:
-        """In-place version of `atan`: the result is written into the tensor."""
-
     def atanh(self) -> Tensor:
         """$\\operatorname{atanh} a$ elementwise, the inverse of $\\tanh$ ($\\pm\\infty$ at $\\pm 1$,
         NaN outside $[-1, 1]$)."""
-
-    def atanh_(self) -> Tensor:
-        """In-place version of `atanh`: the result is written into the tensor."""
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Add $\\partial \\text{self} / \\partial x$ to `x.grad` for every leaf $x$ below."""
 
     def baddbmm(self, a, b, *, beta=1, alpha=1) -> Tensor:
         """$\\beta c + \\alpha \\, a_i b_i$ for each matrix $i$ of the batches."""
-
-    def baddbmm_(self, a, b, *, beta=1, alpha=1) -> Tensor:
-        """In-place version of `baddbmm`: the result is written into the tensor."""
 
     def bernoulli(self, p=None, *, generator=None) -> Tensor:
         """`minitorch.bernoulli(self)`: 1 with probability `self` (or `p`) elementwise."""
@@ -726,38 +636,20 @@ class Tensor(TensorBase):
     def bitwise_and(self, b) -> Tensor:
         """`a & b`: logical and of bools, bitwise and of integers."""
 
-    def bitwise_and_(self, b) -> Tensor:
-        """In-place version of `bitwise_and`: the result is written into the tensor."""
-
     def bitwise_left_shift(self, b) -> Tensor:
         """`a << b`: the bits of integers shifted left by `b` ($a \\cdot 2^b$, wrapping)."""
-
-    def bitwise_left_shift_(self, b) -> Tensor:
-        """In-place version of `bitwise_left_shift`: the result is written into the tensor."""
 
     def bitwise_not(self) -> Tensor:
         """`~a`: logical not of bools, bitwise not of integers."""
 
-    def bitwise_not_(self) -> Tensor:
-        """In-place version of `bitwise_not`: the result is written into the tensor."""
-
     def bitwise_or(self, b) -> Tensor:
         """`a | b`: logical or of bools, bitwise or of integers."""
-
-    def bitwise_or_(self, b) -> Tensor:
-        """In-place version of `bitwise_or`: the result is written into the tensor."""
 
     def bitwise_right_shift(self, b) -> Tensor:
         """`a >> b`: the bits of integers shifted right by `b` ($\\lfloor a / 2^b \\rfloor$)."""
 
-    def bitwise_right_shift_(self, b) -> Tensor:
-        """In-place version of `bitwise_right_shift`: the result is written into the tensor."""
-
     def bitwise_xor(self, b) -> Tensor:
         """`a ^ b`: logical xor of bools, bitwise xor of integers."""
-
-    def bitwise_xor_(self, b) -> Tensor:
-        """In-place version of `bitwise_xor`: the result is written into the tensor."""
 
     def bmm(self, b) -> Tensor:
         """Batched matrix product of two 3-D tensors with the same batch size (no broadcasting)."""
@@ -777,9 +669,6 @@ class Tensor(TensorBase):
     def ceil(self) -> Tensor:
         """$\\lceil a \\rceil$ elementwise."""
 
-    def ceil_(self) -> Tensor:
-        """In-place version of `ceil`: the result is written into the tensor."""
-
     def char(self) -> Tensor:
         """This tensor as int8 (itself if it is int8 already)."""
 
@@ -789,26 +678,11 @@ class Tensor(TensorBase):
     def clamp(self, min=None, max=None) -> Tensor:
         """Limit every element to `[min, max]` (either bound may be None)."""
 
-    def clamp_(self, min=None, max=None) -> Tensor:
-        """In-place version of `clamp`: the result is written into the tensor."""
-
     def clamp_max(self, max) -> Tensor:
         """$\\min(a, max)$ elementwise (`clamp(a, max=max)`)."""
 
-    def clamp_max_(self, max) -> Tensor:
-        """In-place version of `clamp_max`: the result is written into the tensor."""
-
     def clamp_min(self, min) -> Tensor:
         """$\\max(a, min)$ elementwise (`clamp(a, min=min)`)."""
-
-    def clamp_min_(self, min) -> Tensor:
-        """In-place version of `clamp_min`: the result is written into the tensor."""
-
-    def clip(self, min=None, max=None) -> Tensor:
-        """Limit every element to `[min, max]` (either bound may be None)."""
-
-    def clip_(self, min=None, max=None) -> Tensor:
-        """In-place version of `clip`: the result is written into the tensor."""
 
     def clone(self, *, memory_format=...) -> Tensor:
         """A copy of `a` with its own storage: with `a`'s strides where its elements fill their
@@ -824,23 +698,14 @@ class Tensor(TensorBase):
     def copysign(self, b) -> Tensor:
         """$|a|$ with the sign of $b$ (its sign bit: $-0.0$ counts as negative)."""
 
-    def copysign_(self, b) -> Tensor:
-        """In-place version of `copysign`: the result is written into the tensor."""
-
     def corrcoef(self) -> Tensor:
         """Pearson's correlation coefficients of the variables in `a`'s rows (in $[-1, 1]$)."""
 
     def cos(self) -> Tensor:
         """$\\cos a$ elementwise."""
 
-    def cos_(self) -> Tensor:
-        """In-place version of `cos`: the result is written into the tensor."""
-
     def cosh(self) -> Tensor:
         """$\\cosh a$ elementwise."""
-
-    def cosh_(self) -> Tensor:
-        """In-place version of `cosh`: the result is written into the tensor."""
 
     def count_nonzero(self, dim=None) -> Tensor:
         """The number of non-zero elements over `dim` (all dims by default), int64."""
@@ -867,14 +732,8 @@ class Tensor(TensorBase):
     def cumprod(self, dim, dtype=None) -> Tensor:
         """The running products along `dim`."""
 
-    def cumprod_(self, dim, dtype=None) -> Tensor:
-        """In-place version of `cumprod`: the result is written into the tensor."""
-
     def cumsum(self, dim, dtype=None) -> Tensor:
         """The running sums along `dim` (integers and bools sum as int64)."""
-
-    def cumsum_(self, dim, dtype=None) -> Tensor:
-        """In-place version of `cumsum`: the result is written into the tensor."""
 
     @property
     def data(self) -> Tensor:
@@ -882,9 +741,6 @@ class Tensor(TensorBase):
 
     def deg2rad(self) -> Tensor:
         """Degrees to radians, $a \\pi / 180$, elementwise."""
-
-    def deg2rad_(self) -> Tensor:
-        """In-place version of `deg2rad`: the result is written into the tensor."""
 
     def detach(self) -> Tensor:
         """`a`'s storage and layout, outside the autograd graph (shares the version counter)."""
@@ -912,9 +768,6 @@ class Tensor(TensorBase):
         """$\\psi(a) = \\frac{d}{da} \\ln \\Gamma(a)$ elementwise ($-\\infty$ at 0, NaN at the
         negative integers); its gradient is $\\psi'(a)$, once differentiable."""
 
-    def digamma_(self) -> Tensor:
-        """In-place version of `digamma`: the result is written into the tensor."""
-
     def dist(self, b, p=2) -> Tensor:
         """$\\|a - b\\|_p$ over all elements (after broadcasting)."""
 
@@ -931,9 +784,6 @@ class Tensor(TensorBase):
         or `"trunc"` rounds the quotient down or towards zero, in the operands' dtype (no
         gradient)."""
 
-    def divide_(self, b, *, rounding_mode=None) -> Tensor:
-        """In-place version of `divide`: the result is written into the tensor."""
-
     def dot(self, b) -> Tensor:
         """Inner product of two vectors."""
 
@@ -946,42 +796,24 @@ class Tensor(TensorBase):
     def eq(self, b) -> Tensor:
         """$a = b$ elementwise (bool)."""
 
-    def eq_(self, b) -> Tensor:
-        """In-place version of `eq`: the result is written into the tensor."""
-
     def equal(self, b):
         """Whether `a` and `b` have the same shape and the same values (a Python bool)."""
 
     def erf(self) -> Tensor:
         """The error function $\\frac{2}{\\sqrt{\\pi}} \\int_0^a e^{-t^2} dt$ elementwise."""
 
-    def erf_(self) -> Tensor:
-        """In-place version of `erf`: the result is written into the tensor."""
-
     def erfc(self) -> Tensor:
         """The complementary error function $1 - \\operatorname{erf} a$ elementwise."""
-
-    def erfc_(self) -> Tensor:
-        """In-place version of `erfc`: the result is written into the tensor."""
 
     def erfinv(self) -> Tensor:
         """The inverse error function elementwise: $x$ with $\\operatorname{erf} x = a$
         ($\\pm\\infty$ at $\\pm 1$, NaN outside $[-1, 1]$)."""
-
-    def erfinv_(self) -> Tensor:
-        """In-place version of `erfinv`: the result is written into the tensor."""
 
     def exp(self) -> Tensor:
         """$e^a$ elementwise (integers give the default float dtype)."""
 
     def exp2(self) -> Tensor:
         """$2^a$ elementwise."""
-
-    def exp2_(self) -> Tensor:
-        """In-place version of `exp2`: the result is written into the tensor."""
-
-    def exp_(self) -> Tensor:
-        """In-place version of `exp`: the result is written into the tensor."""
 
     def expand(self, *sizes) -> Tensor:
         """Broadcast size-1 dimensions to `sizes` (a view with stride 0)."""
@@ -992,9 +824,6 @@ class Tensor(TensorBase):
     def expm1(self) -> Tensor:
         """$e^a - 1$ elementwise, accurate for small $a$."""
 
-    def expm1_(self) -> Tensor:
-        """In-place version of `expm1`: the result is written into the tensor."""
-
     def exponential_(self, lambd=1.0, *, generator=None) -> Tensor:
         """Fill `a` with samples of density $\\lambda e^{-\\lambda x}$."""
 
@@ -1004,12 +833,6 @@ class Tensor(TensorBase):
     def fill_diagonal_(self, fill_value, wrap=False) -> Tensor:
         """Write `fill_value` on the main diagonal of `a` (all dims of one size beyond 2-D);
         a tall matrix with `wrap=True` starts a new diagonal every `columns + 1` rows."""
-
-    def fix(self) -> Tensor:
-        """$a$ rounded towards 0 elementwise."""
-
-    def fix_(self) -> Tensor:
-        """In-place version of `fix`: the result is written into the tensor."""
 
     def flatten(self, start_dim=0, end_dim=-1) -> Tensor:
         """Merge dimensions `start_dim` to `end_dim` into one (a view when possible)."""
@@ -1029,20 +852,11 @@ class Tensor(TensorBase):
     def float_power(self, b) -> Tensor:
         """$a^b$ in float64 (both operands converted first)."""
 
-    def float_power_(self, b) -> Tensor:
-        """In-place version of `float_power`: the result is written into the tensor."""
-
     def floor(self) -> Tensor:
         """$\\lfloor a \\rfloor$ elementwise."""
 
-    def floor_(self) -> Tensor:
-        """In-place version of `floor`: the result is written into the tensor."""
-
     def floor_divide(self, b) -> Tensor:
         """$\\lfloor a / b \\rfloor$ elementwise (no gradient)."""
-
-    def floor_divide_(self, b) -> Tensor:
-        """In-place version of `floor_divide`: the result is written into the tensor."""
 
     def fmax(self, b) -> Tensor:
         """The larger of $a$ and $b$ elementwise, ignoring a NaN when the other is a number."""
@@ -1053,14 +867,8 @@ class Tensor(TensorBase):
     def fmod(self, b) -> Tensor:
         """The remainder of $a / b$ rounded towards 0: the sign of $a$ (C's `fmod`)."""
 
-    def fmod_(self, b) -> Tensor:
-        """In-place version of `fmod`: the result is written into the tensor."""
-
     def frac(self) -> Tensor:
         """$a - \\operatorname{trunc}(a)$ elementwise (floating tensors only)."""
-
-    def frac_(self) -> Tensor:
-        """In-place version of `frac`: the result is written into the tensor."""
 
     def frexp(self):
         """(mantissa, exponent) with $a = mantissa \\cdot 2^{exponent}$ and $0.5 \\le |mantissa| < 1$
@@ -1078,14 +886,8 @@ class Tensor(TensorBase):
     def ge(self, b) -> Tensor:
         """$a \\ge b$ elementwise (bool)."""
 
-    def ge_(self, b) -> Tensor:
-        """In-place version of `ge`: the result is written into the tensor."""
-
     def geometric_(self, p, *, generator=None) -> Tensor:
         """Fill `a` with the number of Bernoulli(`p`) trials up to the first success (1, 2, ...)."""
-
-    def ger(self, b) -> Tensor:
-        """$a_i b_j$ for vectors `a` and `b` (`ger`)."""
 
     def get_device(self):
         """The index of `a`'s GPU, or -1 for a CPU tensor."""
@@ -1093,20 +895,11 @@ class Tensor(TensorBase):
     def greater(self, b) -> Tensor:
         """$a > b$ elementwise (bool)."""
 
-    def greater_(self, b) -> Tensor:
-        """In-place version of `greater`: the result is written into the tensor."""
-
     def greater_equal(self, b) -> Tensor:
         """$a \\ge b$ elementwise (bool)."""
 
-    def greater_equal_(self, b) -> Tensor:
-        """In-place version of `greater_equal`: the result is written into the tensor."""
-
     def gt(self, b) -> Tensor:
         """$a > b$ elementwise (bool)."""
-
-    def gt_(self, b) -> Tensor:
-        """In-place version of `gt`: the result is written into the tensor."""
 
     def hardshrink(self, lambd=0.5) -> Tensor:
         """$x$ where $|x| > \\lambda$, else 0 (derivative 1 or 0); a negative $\\lambda$ keeps
@@ -1114,9 +907,6 @@ class Tensor(TensorBase):
 
     def heaviside(self, values) -> Tensor:
         """The step function: $0$ for $a < 0$, `values` at $a = 0$, $1$ for $a > 0$ (no gradient)."""
-
-    def heaviside_(self, values) -> Tensor:
-        """In-place version of `heaviside`: the result is written into the tensor."""
 
     def histc(self, bins=100, min=0, max=0) -> Tensor:
         """A histogram: counts of the elements in `bins` equal-width bins over `[min, max]`
@@ -1132,9 +922,6 @@ class Tensor(TensorBase):
 
     def hypot(self, b) -> Tensor:
         """$\\sqrt{a^2 + b^2}$ elementwise, without overflow in the squares."""
-
-    def hypot_(self, b) -> Tensor:
-        """In-place version of `hypot`: the result is written into the tensor."""
 
     def index_add(self, dim, index, source, alpha=1) -> Tensor:
         """A copy of `a` with $\\alpha \\cdot source$ added at `index` along `dim` (repeats add up)."""
@@ -1164,9 +951,6 @@ class Tensor(TensorBase):
         """A copy of `a` whose slice `index[i]` along `dim` is folded with slice `i` of `source`
         by `reduce` ("prod", "mean", "amax", "amin"), starting from `a`'s own slice unless
         `include_self=False` (slices no index names stay as they are)."""
-
-    def index_reduce_(self, dim, index, source, reduce, *, include_self=True) -> Tensor:
-        """In-place version of `index_reduce`: the result is written into the tensor."""
 
     def index_select(self, dim, index) -> Tensor:
         """The slices of `a` along `dim` at `index`, in that order: `a[:, index]` for `dim=1`."""
@@ -1222,14 +1006,8 @@ class Tensor(TensorBase):
     def ldexp(self, b) -> Tensor:
         """$a \\cdot 2^b$."""
 
-    def ldexp_(self, b) -> Tensor:
-        """In-place version of `ldexp`: the result is written into the tensor."""
-
     def le(self, b) -> Tensor:
         """$a \\le b$ elementwise (bool)."""
-
-    def le_(self, b) -> Tensor:
-        """In-place version of `le`: the result is written into the tensor."""
 
     def lerp(self, b, weight) -> Tensor:
         """$a + w (b - a)$ elementwise: from `a` (at $w = 0$) to `b` (at $w = 1$)."""
@@ -1240,21 +1018,12 @@ class Tensor(TensorBase):
     def less(self, b) -> Tensor:
         """$a < b$ elementwise (bool)."""
 
-    def less_(self, b) -> Tensor:
-        """In-place version of `less`: the result is written into the tensor."""
-
     def less_equal(self, b) -> Tensor:
         """$a \\le b$ elementwise (bool)."""
-
-    def less_equal_(self, b) -> Tensor:
-        """In-place version of `less_equal`: the result is written into the tensor."""
 
     def lgamma(self) -> Tensor:
         """$\\ln |\\Gamma(a)|$ elementwise ($+\\infty$ at $0, -1, -2, \\dots$; integers give the
         default float dtype)."""
-
-    def lgamma_(self) -> Tensor:
-        """In-place version of `lgamma`: the result is written into the tensor."""
 
     def log(self) -> Tensor:
         """$\\ln a$ elementwise."""
@@ -1262,23 +1031,11 @@ class Tensor(TensorBase):
     def log10(self) -> Tensor:
         """$\\log_{10} a$ elementwise."""
 
-    def log10_(self) -> Tensor:
-        """In-place version of `log10`: the result is written into the tensor."""
-
     def log1p(self) -> Tensor:
         """$\\ln(1 + a)$ elementwise, accurate for small $a$."""
 
-    def log1p_(self) -> Tensor:
-        """In-place version of `log1p`: the result is written into the tensor."""
-
     def log2(self) -> Tensor:
         """$\\log_2 a$ elementwise."""
-
-    def log2_(self) -> Tensor:
-        """In-place version of `log2`: the result is written into the tensor."""
-
-    def log_(self) -> Tensor:
-        """In-place version of `log`: the result is written into the tensor."""
 
     def log_normal_(self, mean=1.0, std=2.0, *, generator=None) -> Tensor:
         """Fill `a` with $e^{X}$ for $X \\sim N(mean, std^2)$."""
@@ -1299,32 +1056,17 @@ class Tensor(TensorBase):
     def logical_and(self, b) -> Tensor:
         """True where both are non-zero."""
 
-    def logical_and_(self, b) -> Tensor:
-        """In-place version of `logical_and`: the result is written into the tensor."""
-
     def logical_not(self) -> Tensor:
         """True where `a` is zero."""
-
-    def logical_not_(self) -> Tensor:
-        """In-place version of `logical_not`: the result is written into the tensor."""
 
     def logical_or(self, b) -> Tensor:
         """True where either is non-zero."""
 
-    def logical_or_(self, b) -> Tensor:
-        """In-place version of `logical_or`: the result is written into the tensor."""
-
     def logical_xor(self, b) -> Tensor:
         """Whether exactly one of $a$, $b$ is nonzero, elementwise."""
 
-    def logical_xor_(self, b) -> Tensor:
-        """In-place version of `logical_xor`: the result is written into the tensor."""
-
     def logit(self, eps=None) -> Tensor:
         """$\\log \\frac{a}{1 - a}$; with `eps`, $a$ clamped to $[\\epsilon, 1 - \\epsilon]$ first."""
-
-    def logit_(self, eps=None) -> Tensor:
-        """In-place version of `logit`: the result is written into the tensor."""
 
     def logsumexp(self, dim, keepdim=False) -> Tensor:
         """$\\ln \\sum e^{a}$ over `dim`, computed stably (integers give floats)."""
@@ -1334,9 +1076,6 @@ class Tensor(TensorBase):
 
     def lt(self, b) -> Tensor:
         """$a < b$ elementwise (bool)."""
-
-    def lt_(self, b) -> Tensor:
-        """In-place version of `lt`: the result is written into the tensor."""
 
     @property
     def mT(self) -> Tensor:
@@ -1385,10 +1124,6 @@ class Tensor(TensorBase):
         """(values, indices): the value that occurs most often along `dim` (the smallest of
         those tied), and the last index where it occurs; the gradient flows to that element."""
 
-    def moveaxis(self, source, destination) -> Tensor:
-        """`a` with dims `source` moved to positions `destination` (ints or sequences), the
-        other dims keeping their order (a view)."""
-
     def movedim(self, source, destination) -> Tensor:
         """`a` with dims `source` moved to positions `destination` (ints or sequences), the
         other dims keeping their order (a view)."""
@@ -1408,17 +1143,11 @@ class Tensor(TensorBase):
     def multiply(self, b) -> Tensor:
         """$a \\cdot b$ elementwise, broadcast."""
 
-    def multiply_(self, b) -> Tensor:
-        """In-place version of `multiply`: the result is written into the tensor."""
-
     def mv(self, v) -> Tensor:
         """The matrix-vector product $a v$."""
 
     def nan_to_num(self, nan=0.0, posinf=None, neginf=None) -> Tensor:
         """NaN to `nan`, $\\pm\\infty$ to `posinf`/`neginf` (the dtype's largest finite by default)."""
-
-    def nan_to_num_(self, nan=0.0, posinf=None, neginf=None) -> Tensor:
-        """In-place version of `nan_to_num`: the result is written into the tensor."""
 
     def nanmean(self, dim=None, keepdim=False, *, dtype=None) -> Tensor:
         """The mean over `dim` of the elements that are not NaN."""
@@ -1442,20 +1171,8 @@ class Tensor(TensorBase):
     def ne(self, b) -> Tensor:
         """$a \\ne b$ elementwise (bool)."""
 
-    def ne_(self, b) -> Tensor:
-        """In-place version of `ne`: the result is written into the tensor."""
-
     def neg(self) -> Tensor:
         """$-a$ elementwise (not for bool tensors)."""
-
-    def neg_(self) -> Tensor:
-        """In-place version of `neg`: the result is written into the tensor."""
-
-    def negative(self) -> Tensor:
-        """$-a$ elementwise (not for bool tensors)."""
-
-    def negative_(self) -> Tensor:
-        """In-place version of `negative`: the result is written into the tensor."""
 
     def nelement(self):
         """`numel()`: the number of elements."""
@@ -1481,9 +1198,6 @@ class Tensor(TensorBase):
     def not_equal(self, b) -> Tensor:
         """$a \\ne b$ elementwise (bool)."""
 
-    def not_equal_(self, b) -> Tensor:
-        """In-place version of `not_equal`: the result is written into the tensor."""
-
     def outer(self, b) -> Tensor:
         """$a_i b_j$ for vectors `a` and `b` (`ger`)."""
 
@@ -1496,9 +1210,6 @@ class Tensor(TensorBase):
     def pow(self, b) -> Tensor:
         """$a^b$ elementwise (`minitorch.pow`)."""
 
-    def pow_(self, b) -> Tensor:
-        """In-place version of `pow`: the result is written into the tensor."""
-
     def prelu(self, weight) -> Tensor:
         """$\\max(0, x) + w \\min(0, x)$ with a learned slope $w$: one for all, or one per
         channel (dimension 1) when `weight` has as many elements as channels."""
@@ -1510,18 +1221,12 @@ class Tensor(TensorBase):
         """A copy of `a` with `source` written at the flat (row-major) positions `index`
         (added up if `accumulate`; negative positions count from the end)."""
 
-    def put_(self, index, source, accumulate=False) -> Tensor:
-        """In-place version of `put`: the result is written into the tensor."""
-
     def quantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
         """The `q`-quantiles (a number or a 1-D tensor of them, in $[0, 1]$) along `dim` (of all
         elements by default); several `q` give a first dim of their own."""
 
     def rad2deg(self) -> Tensor:
         """Radians to degrees, $180 a / \\pi$, elementwise."""
-
-    def rad2deg_(self) -> Tensor:
-        """In-place version of `rad2deg`: the result is written into the tensor."""
 
     def random_(self, low=0, high=None, *, generator=None) -> Tensor:
         """Fill `a` with integers drawn uniformly from $[low, high)$: `random_(high)` is
@@ -1533,9 +1238,6 @@ class Tensor(TensorBase):
     def reciprocal(self) -> Tensor:
         """$1 / a$ elementwise (integers give the default float dtype)."""
 
-    def reciprocal_(self) -> Tensor:
-        """In-place version of `reciprocal`: the result is written into the tensor."""
-
     def register_hook(self, hook):
         """Call `hook(grad)` with this tensor's gradient whenever backward computes it; a
         returned tensor replaces the gradient. `handle.remove()` takes it away."""
@@ -1546,20 +1248,11 @@ class Tensor(TensorBase):
     def relu(self) -> Tensor:
         """$\\max(a, 0)$ elementwise."""
 
-    def relu_(self) -> Tensor:
-        """In-place version of `relu`: the result is written into the tensor."""
-
     def remainder(self, b) -> Tensor:
         """$a \\bmod b$ with the sign of $b$ (Python's `%`)."""
 
-    def remainder_(self, b) -> Tensor:
-        """In-place version of `remainder`: the result is written into the tensor."""
-
     def renorm(self, p, dim, maxnorm) -> Tensor:
         """`a` with each slice along `dim` whose `p`-norm exceeds `maxnorm` scaled down to it."""
-
-    def renorm_(self, p, dim, maxnorm) -> Tensor:
-        """In-place version of `renorm`: the result is written into the tensor."""
 
     def repeat(self, *repeats) -> Tensor:
         """`a` tiled `repeats[k]` times along each dim k (more repeats than dims add dims)."""
@@ -1584,14 +1277,8 @@ class Tensor(TensorBase):
     def round(self, decimals=0) -> Tensor:
         """$a$ rounded to `decimals` decimal places, halves to even (`minitorch.round`)."""
 
-    def round_(self, decimals=0) -> Tensor:
-        """In-place version of `round`: the result is written into the tensor."""
-
     def rsqrt(self) -> Tensor:
         """$1 / \\sqrt{a}$ elementwise."""
-
-    def rsqrt_(self) -> Tensor:
-        """In-place version of `rsqrt`: the result is written into the tensor."""
 
     def rsub(self, b, *, alpha=1) -> Tensor:
         """$b - \\alpha a$ (subtraction with the operands reversed)."""
@@ -1625,23 +1312,14 @@ class Tensor(TensorBase):
     def sgn(self) -> Tensor:
         """The sign of each element (for real tensors, `sign`)."""
 
-    def sgn_(self) -> Tensor:
-        """In-place version of `sgn`: the result is written into the tensor."""
-
     def short(self) -> Tensor:
         """This tensor as int16 (itself if it is int16 already)."""
 
     def sigmoid(self) -> Tensor:
         """$1 / (1 + e^{-a})$ elementwise."""
 
-    def sigmoid_(self) -> Tensor:
-        """In-place version of `sigmoid`: the result is written into the tensor."""
-
     def sign(self) -> Tensor:
         """$-1$, 0 or 1 by the sign of each element (0 for NaN; bools unchanged)."""
-
-    def sign_(self) -> Tensor:
-        """In-place version of `sign`: the result is written into the tensor."""
 
     def signbit(self) -> Tensor:
         """Whether the sign bit is set: True for negatives, $-0.0$ and NaNs with the bit."""
@@ -1649,20 +1327,11 @@ class Tensor(TensorBase):
     def sin(self) -> Tensor:
         """$\\sin a$ elementwise (integers give the default float dtype)."""
 
-    def sin_(self) -> Tensor:
-        """In-place version of `sin`: the result is written into the tensor."""
-
     def sinc(self) -> Tensor:
         """$\\frac{\\sin \\pi a}{\\pi a}$, and $1$ at $a = 0$."""
 
-    def sinc_(self) -> Tensor:
-        """In-place version of `sinc`: the result is written into the tensor."""
-
     def sinh(self) -> Tensor:
         """$\\sinh a$ elementwise."""
-
-    def sinh_(self) -> Tensor:
-        """In-place version of `sinh`: the result is written into the tensor."""
 
     def slice_scatter(self, src, dim=0, start=None, end=None, step=1):
         """A copy of `a` with `src` written at `a[start:end:step]` along `dim`."""
@@ -1683,14 +1352,8 @@ class Tensor(TensorBase):
     def sqrt(self) -> Tensor:
         """$\\sqrt{a}$ elementwise."""
 
-    def sqrt_(self) -> Tensor:
-        """In-place version of `sqrt`: the result is written into the tensor."""
-
     def square(self) -> Tensor:
         """$a^2$ elementwise (`a ** 2`: integers stay integers, bools become int64)."""
-
-    def square_(self) -> Tensor:
-        """In-place version of `square`: the result is written into the tensor."""
 
     def squeeze(self, dim=None) -> Tensor:
         """Drop size-1 dimensions (all of them, or those in `dim`)."""
@@ -1710,26 +1373,11 @@ class Tensor(TensorBase):
     def subtract(self, b, alpha=1) -> Tensor:
         """$a - \\alpha b$, broadcast."""
 
-    def subtract_(self, b, alpha=1) -> Tensor:
-        """In-place version of `subtract`: the result is written into the tensor."""
-
     def sum(self, dim=None, keepdim=False, dtype=None) -> Tensor:
         """Sum over `dim` (int or tuple; all when None) (`minitorch.sum`)."""
 
     def sum_to_size(self, *size) -> Tensor:
         """`a` summed over the dims along which `size` broadcasts to `a`'s shape."""
-
-    def swapaxes(self, dim0, dim1) -> Tensor:
-        """Swap dimensions `dim0` and `dim1` (a view)."""
-
-    def swapaxes_(self, dim0, dim1) -> Tensor:
-        """`transpose` of `a` itself."""
-
-    def swapdims(self, dim0, dim1) -> Tensor:
-        """Swap dimensions `dim0` and `dim1` (a view)."""
-
-    def swapdims_(self, dim0, dim1) -> Tensor:
-        """`transpose` of `a` itself."""
 
     def t(self) -> Tensor:
         """The transpose of a matrix; vectors and 0-dim tensors unchanged (a view)."""
@@ -1746,14 +1394,8 @@ class Tensor(TensorBase):
     def tan(self) -> Tensor:
         """$\\tan a$ elementwise."""
 
-    def tan_(self) -> Tensor:
-        """In-place version of `tan`: the result is written into the tensor."""
-
     def tanh(self) -> Tensor:
         """$\\tanh a$ elementwise."""
-
-    def tanh_(self) -> Tensor:
-        """In-place version of `tanh`: the result is written into the tensor."""
 
     def tensor_split(self, indices_or_sections, dim=0):
         """`a` split along `dim` (views): into `n` nearly equal pieces (the first ones one longer),
@@ -1780,28 +1422,11 @@ class Tensor(TensorBase):
     def tril(self, diagonal=0) -> Tensor:
         """The lower triangle of (each matrix of) `a`: zeros above the diagonal `diagonal`."""
 
-    def tril_(self, diagonal=0) -> Tensor:
-        """In-place version of `tril`: the result is written into the tensor."""
-
     def triu(self, diagonal=0) -> Tensor:
         """The upper triangle of (each matrix of) `a`: zeros below the diagonal `diagonal`."""
 
-    def triu_(self, diagonal=0) -> Tensor:
-        """In-place version of `triu`: the result is written into the tensor."""
-
-    def true_divide(self, b, *, rounding_mode=None) -> Tensor:
-        """$a / b$ elementwise (true division: integers give floats); `rounding_mode="floor"`
-        or `"trunc"` rounds the quotient down or towards zero, in the operands' dtype (no
-        gradient)."""
-
-    def true_divide_(self, b, *, rounding_mode=None) -> Tensor:
-        """In-place version of `true_divide`: the result is written into the tensor."""
-
     def trunc(self) -> Tensor:
         """$a$ rounded towards 0 elementwise."""
-
-    def trunc_(self) -> Tensor:
-        """In-place version of `trunc`: the result is written into the tensor."""
 
     def type(self, dtype=None):
         """Convert to `dtype`; without it, PyTorch's type name (`'minitorch.FloatTensor'`)."""
@@ -1827,13 +1452,6 @@ class Tensor(TensorBase):
 
     def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
         """`a` with each run of equal consecutive values kept once (of slices along `dim`)."""
-
-    def unsafe_chunk(self, chunks, dim=0):
-        """`a` in `chunks` pieces along `dim` (views) of $\\lceil n / chunks \\rceil$ elements."""
-
-    def unsafe_split(self, split_size_or_sections, dim=0):
-        """Pieces of `a` along `dim` (views): of `split_size_or_sections` elements each (the last
-        may be shorter), or of the sizes in that list."""
 
     def unsqueeze(self, dim) -> Tensor:
         """Insert a size-1 dimension at `dim`."""
@@ -1863,269 +1481,143 @@ class Tensor(TensorBase):
     def xlogy(self, b) -> Tensor:
         """$a \\log b$, and $0$ where $a = 0$ (unless $b$ is NaN)."""
 
-    def xlogy_(self, b) -> Tensor:
-        """In-place version of `xlogy`: the result is written into the tensor."""
-
     def zero_(self) -> Tensor:
         """Set every element of `a` to 0."""
 
-def abs_(a) -> Tensor:
-    """In-place version of `abs`: the result is written into the tensor."""
-
-def absolute_(a) -> Tensor:
-    """In-place version of `absolute`: the result is written into the tensor."""
-
-def acos_(a) -> Tensor:
-    """In-place version of `acos`: the result is written into the tensor."""
-
-def acosh_(a) -> Tensor:
-    """In-place version of `acosh`: the result is written into the tensor."""
-
-def addbmm_(c, a, b, *, beta=1, alpha=1) -> Tensor:
-    """In-place version of `addbmm`: the result is written into the tensor."""
-
-def addmm_(c, a, b, *, beta=1, alpha=1) -> Tensor:
-    """In-place version of `addmm`: the result is written into the tensor."""
-
-def addmv_(c, a, v, *, beta=1, alpha=1) -> Tensor:
-    """In-place version of `addmv`: the result is written into the tensor."""
-
-def addr_(c, u, v, *, beta=1, alpha=1) -> Tensor:
-    """In-place version of `addr`: the result is written into the tensor."""
-
-def arccos_(a) -> Tensor:
-    """In-place version of `arccos`: the result is written into the tensor."""
-
-def arccosh_(a) -> Tensor:
-    """In-place version of `arccosh`: the result is written into the tensor."""
-
-def arcsin_(a) -> Tensor:
-    """In-place version of `arcsin`: the result is written into the tensor."""
-
-def arcsinh_(a) -> Tensor:
-    """In-place version of `arcsinh`: the result is written into the tensor."""
-
-def arctan2_(a, b) -> Tensor:
-    """In-place version of `arctan2`: the result is written into the tensor."""
-
-def arctan_(a) -> Tensor:
-    """In-place version of `arctan`: the result is written into the tensor."""
-
-def arctanh_(a) -> Tensor:
-    """In-place version of `arctanh`: the result is written into the tensor."""
-
-def asin_(a) -> Tensor:
-    """In-place version of `asin`: the result is written into the tensor."""
-
-def asinh_(a) -> Tensor:
-    """In-place version of `asinh`: the result is written into the tensor."""
-
-def atan2_(a, b) -> Tensor:
-    """In-place version of `atan2`: the result is written into the tensor."""
-
-def atan_(a) -> Tensor:
-    """In-place version of `atan`: the result is written into the tensor."""
-
-def atanh_(a) -> Tensor:
-    """In-place version of `atanh`: the result is written into the tensor."""
-
-def baddbmm_(c, a, b, *, beta=1, alpha=1) -> Tensor:
-    """In-place version of `baddbmm`: the result is written into the tensor."""
-
-def bitwise_and_(a, b) -> Tensor:
-    """In-place version of `bitwise_and`: the result is written into the tensor."""
-
-def bitwise_left_shift_(a, b) -> Tensor:
-    """In-place version of `bitwise_left_shift`: the result is written into the tensor."""
-
-def bitwise_not_(a) -> Tensor:
-    """In-place version of `bitwise_not`: the result is written into the tensor."""
-
-def bitwise_or_(a, b) -> Tensor:
-    """In-place version of `bitwise_or`: the result is written into the tensor."""
-
-def bitwise_right_shift_(a, b) -> Tensor:
-    """In-place version of `bitwise_right_shift`: the result is written into the tensor."""
-
-def bitwise_xor_(a, b) -> Tensor:
-    """In-place version of `bitwise_xor`: the result is written into the tensor."""
-
-def ceil_(a) -> Tensor:
-    """In-place version of `ceil`: the result is written into the tensor."""
-
-def clamp_(a, min=None, max=None) -> Tensor:
-    """In-place version of `clamp`: the result is written into the tensor."""
-
-def clamp_max_(a, max) -> Tensor:
-    """In-place version of `clamp_max`: the result is written into the tensor."""
-
-def clamp_min_(a, min) -> Tensor:
-    """In-place version of `clamp_min`: the result is written into the tensor."""
-
-def clip_(a, min=None, max=None) -> Tensor:
-    """In-place version of `clip`: the result is written into the tensor."""
-
-def copysign_(a, b) -> Tensor:
-    """In-place version of `copysign`: the result is written into the tensor."""
-
-def cos_(a) -> Tensor:
-    """In-place version of `cos`: the result is written into the tensor."""
-
-def cosh_(a) -> Tensor:
-    """In-place version of `cosh`: the result is written into the tensor."""
-
-def cumprod_(a, dim, dtype=None) -> Tensor:
-    """In-place version of `cumprod`: the result is written into the tensor."""
-
-def cumsum_(a, dim, dtype=None) -> Tensor:
-    """In-place version of `cumsum`: the result is written into the tensor."""
-
-def deg2rad_(a) -> Tensor:
-    """In-place version of `deg2rad`: the result is written into the tensor."""
-
-def digamma_(a) -> Tensor:
-    """In-place version of `digamma`: the result is written into the tensor."""
-
-def divide_(a, b, *, rounding_mode=None) -> Tensor:
-    """In-place version of `divide`: the result is written into the tensor."""
+    __rand__ = __and__
+    __ror__ = __or__
+    __rxor__ = __xor__
+    abs_ = abs
+    absolute_ = absolute
+    acos_ = acos
+    acosh_ = acosh
+    addbmm_ = addbmm
+    addmm_ = addmm
+    addmv_ = addmv
+    addr_ = addr
+    arccos = acos
+    arccos_ = acos
+    arccosh = acosh
+    arccosh_ = acosh
+    arcsin = asin
+    arcsin_ = asin
+    arcsinh = asinh
+    arcsinh_ = asinh
+    arctan = atan
+    arctan2 = atan2
+    arctan2_ = atan2
+    arctan_ = atan
+    arctanh = atanh
+    arctanh_ = atanh
+    asin_ = asin
+    asinh_ = asinh
+    atan2_ = atan2
+    atan_ = atan
+    atanh_ = atanh
+    baddbmm_ = baddbmm
+    bitwise_and_ = bitwise_and
+    bitwise_left_shift_ = bitwise_left_shift
+    bitwise_not_ = bitwise_not
+    bitwise_or_ = bitwise_or
+    bitwise_right_shift_ = bitwise_right_shift
+    bitwise_xor_ = bitwise_xor
+    ceil_ = ceil
+    clamp_ = clamp
+    clamp_max_ = clamp_max
+    clamp_min_ = clamp_min
+    clip = clamp
+    clip_ = clamp
+    copysign_ = copysign
+    cos_ = cos
+    cosh_ = cosh
+    cumprod_ = cumprod
+    cumsum_ = cumsum
+    deg2rad_ = deg2rad
+    digamma_ = digamma
+    divide_ = divide
+    eq_ = eq
+    erf_ = erf
+    erfc_ = erfc
+    erfinv_ = erfinv
+    exp2_ = exp2
+    exp_ = exp
+    expm1_ = expm1
+    fix = trunc
+    fix_ = trunc
+    float_power_ = float_power
+    floor_ = floor
+    floor_divide_ = floor_divide
+    fmod_ = fmod
+    frac_ = frac
+    ge_ = ge
+    ger = outer
+    greater_ = greater
+    greater_equal_ = greater_equal
+    gt_ = gt
+    heaviside_ = heaviside
+    hypot_ = hypot
+    index_reduce_ = index_reduce
+    ldexp_ = ldexp
+    le_ = le
+    less_ = less
+    less_equal_ = less_equal
+    lgamma_ = lgamma
+    log10_ = log10
+    log1p_ = log1p
+    log2_ = log2
+    log_ = log
+    logical_and_ = logical_and
+    logical_not_ = logical_not
+    logical_or_ = logical_or
+    logical_xor_ = logical_xor
+    logit_ = logit
+    lt_ = lt
+    moveaxis = movedim
+    multiply_ = multiply
+    nan_to_num_ = nan_to_num
+    ne_ = ne
+    neg_ = neg
+    negative = neg
+    negative_ = neg
+    not_equal_ = not_equal
+    pow_ = pow
+    put_ = put
+    rad2deg_ = rad2deg
+    reciprocal_ = reciprocal
+    relu_ = relu
+    remainder_ = remainder
+    renorm_ = renorm
+    round_ = round
+    rsqrt_ = rsqrt
+    sgn_ = sgn
+    sigmoid_ = sigmoid
+    sign_ = sign
+    sin_ = sin
+    sinc_ = sinc
+    sinh_ = sinh
+    sqrt_ = sqrt
+    square_ = square
+    subtract_ = subtract
+    swapaxes = transpose
+    swapaxes_ = transpose_
+    swapdims = transpose
+    swapdims_ = transpose_
+    tan_ = tan
+    tanh_ = tanh
+    tril_ = tril
+    triu_ = triu
+    true_divide = div
+    true_divide_ = div
+    trunc_ = trunc
+    unsafe_chunk = chunk
+    unsafe_split = split
+    xlogy_ = xlogy
 
 def empty(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
     """A new tensor whose values are unspecified (zeros here)."""
 
-def eq_(a, b) -> Tensor:
-    """In-place version of `eq`: the result is written into the tensor."""
-
-def erf_(a) -> Tensor:
-    """In-place version of `erf`: the result is written into the tensor."""
-
-def erfc_(a) -> Tensor:
-    """In-place version of `erfc`: the result is written into the tensor."""
-
-def erfinv_(a) -> Tensor:
-    """In-place version of `erfinv`: the result is written into the tensor."""
-
-def exp2_(a) -> Tensor:
-    """In-place version of `exp2`: the result is written into the tensor."""
-
-def exp_(a) -> Tensor:
-    """In-place version of `exp`: the result is written into the tensor."""
-
-def expm1_(a) -> Tensor:
-    """In-place version of `expm1`: the result is written into the tensor."""
-
-def fix_(a) -> Tensor:
-    """In-place version of `fix`: the result is written into the tensor."""
-
-def float_power_(a, b) -> Tensor:
-    """In-place version of `float_power`: the result is written into the tensor."""
-
-def floor_(a) -> Tensor:
-    """In-place version of `floor`: the result is written into the tensor."""
-
-def floor_divide_(a, b) -> Tensor:
-    """In-place version of `floor_divide`: the result is written into the tensor."""
-
-def fmod_(a, b) -> Tensor:
-    """In-place version of `fmod`: the result is written into the tensor."""
-
-def frac_(a) -> Tensor:
-    """In-place version of `frac`: the result is written into the tensor."""
-
-def ge_(a, b) -> Tensor:
-    """In-place version of `ge`: the result is written into the tensor."""
-
-def greater_(a, b) -> Tensor:
-    """In-place version of `greater`: the result is written into the tensor."""
-
-def greater_equal_(a, b) -> Tensor:
-    """In-place version of `greater_equal`: the result is written into the tensor."""
-
-def gt_(a, b) -> Tensor:
-    """In-place version of `gt`: the result is written into the tensor."""
-
-def heaviside_(a, values) -> Tensor:
-    """In-place version of `heaviside`: the result is written into the tensor."""
-
-def hypot_(a, b) -> Tensor:
-    """In-place version of `hypot`: the result is written into the tensor."""
-
-def index_reduce_(a, dim, index, source, reduce, *, include_self=True) -> Tensor:
-    """In-place version of `index_reduce`: the result is written into the tensor."""
-
-def ldexp_(a, b) -> Tensor:
-    """In-place version of `ldexp`: the result is written into the tensor."""
-
-def le_(a, b) -> Tensor:
-    """In-place version of `le`: the result is written into the tensor."""
-
-def less_(a, b) -> Tensor:
-    """In-place version of `less`: the result is written into the tensor."""
-
-def less_equal_(a, b) -> Tensor:
-    """In-place version of `less_equal`: the result is written into the tensor."""
-
-def lgamma_(a) -> Tensor:
-    """In-place version of `lgamma`: the result is written into the tensor."""
-
-def log10_(a) -> Tensor:
-    """In-place version of `log10`: the result is written into the tensor."""
-
-def log1p_(a) -> Tensor:
-    """In-place version of `log1p`: the result is written into the tensor."""
-
-def log2_(a) -> Tensor:
-    """In-place version of `log2`: the result is written into the tensor."""
-
-def log_(a) -> Tensor:
-    """In-place version of `log`: the result is written into the tensor."""
-
-def logical_and_(a, b) -> Tensor:
-    """In-place version of `logical_and`: the result is written into the tensor."""
-
-def logical_not_(a) -> Tensor:
-    """In-place version of `logical_not`: the result is written into the tensor."""
-
-def logical_or_(a, b) -> Tensor:
-    """In-place version of `logical_or`: the result is written into the tensor."""
-
-def logical_xor_(a, b) -> Tensor:
-    """In-place version of `logical_xor`: the result is written into the tensor."""
-
-def logit_(a, eps=None) -> Tensor:
-    """In-place version of `logit`: the result is written into the tensor."""
-
-def lt_(a, b) -> Tensor:
-    """In-place version of `lt`: the result is written into the tensor."""
-
-def multiply_(a, b) -> Tensor:
-    """In-place version of `multiply`: the result is written into the tensor."""
-
-def nan_to_num_(a, nan=0.0, posinf=None, neginf=None) -> Tensor:
-    """In-place version of `nan_to_num`: the result is written into the tensor."""
-
-def ne_(a, b) -> Tensor:
-    """In-place version of `ne`: the result is written into the tensor."""
-
-def neg_(a) -> Tensor:
-    """In-place version of `neg`: the result is written into the tensor."""
-
-def negative_(a) -> Tensor:
-    """In-place version of `negative`: the result is written into the tensor."""
-
-def not_equal_(a, b) -> Tensor:
-    """In-place version of `not_equal`: the result is written into the tensor."""
-
 def ones(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
     """A tensor of ones."""
-
-def pow_(a, b) -> Tensor:
-    """In-place version of `pow`: the result is written into the tensor."""
-
-def put_(a, index, source, accumulate=False) -> Tensor:
-    """In-place version of `put`: the result is written into the tensor."""
-
-def rad2deg_(a) -> Tensor:
-    """In-place version of `rad2deg`: the result is written into the tensor."""
 
 def rand(*size, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Uniform samples from $[0, 1)$ (reproducible after `manual_seed`)."""
@@ -2133,74 +1625,115 @@ def rand(*size, generator=None, dtype=None, device=None, requires_grad=False) ->
 def randn(*size, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Standard normal samples (reproducible after `manual_seed`)."""
 
-def reciprocal_(a) -> Tensor:
-    """In-place version of `reciprocal`: the result is written into the tensor."""
-
-def relu_(a) -> Tensor:
-    """In-place version of `relu`: the result is written into the tensor."""
-
-def remainder_(a, b) -> Tensor:
-    """In-place version of `remainder`: the result is written into the tensor."""
-
-def renorm_(a, p, dim, maxnorm) -> Tensor:
-    """In-place version of `renorm`: the result is written into the tensor."""
-
-def round_(a, decimals=0) -> Tensor:
-    """In-place version of `round`: the result is written into the tensor."""
-
-def rsqrt_(a) -> Tensor:
-    """In-place version of `rsqrt`: the result is written into the tensor."""
-
-def sgn_(a) -> Tensor:
-    """In-place version of `sgn`: the result is written into the tensor."""
-
-def sigmoid_(a) -> Tensor:
-    """In-place version of `sigmoid`: the result is written into the tensor."""
-
-def sign_(a) -> Tensor:
-    """In-place version of `sign`: the result is written into the tensor."""
-
-def sin_(a) -> Tensor:
-    """In-place version of `sin`: the result is written into the tensor."""
-
-def sinc_(a) -> Tensor:
-    """In-place version of `sinc`: the result is written into the tensor."""
-
-def sinh_(a) -> Tensor:
-    """In-place version of `sinh`: the result is written into the tensor."""
-
-def sqrt_(a) -> Tensor:
-    """In-place version of `sqrt`: the result is written into the tensor."""
-
-def square_(a) -> Tensor:
-    """In-place version of `square`: the result is written into the tensor."""
-
-def subtract_(a, b, alpha=1) -> Tensor:
-    """In-place version of `subtract`: the result is written into the tensor."""
-
-def tan_(a) -> Tensor:
-    """In-place version of `tan`: the result is written into the tensor."""
-
-def tanh_(a) -> Tensor:
-    """In-place version of `tanh`: the result is written into the tensor."""
-
-def tril_(a, diagonal=0) -> Tensor:
-    """In-place version of `tril`: the result is written into the tensor."""
-
-def triu_(a, diagonal=0) -> Tensor:
-    """In-place version of `triu`: the result is written into the tensor."""
-
-def true_divide_(a, b, *, rounding_mode=None) -> Tensor:
-    """In-place version of `true_divide`: the result is written into the tensor."""
-
-def trunc_(a) -> Tensor:
-    """In-place version of `trunc`: the result is written into the tensor."""
-
-def xlogy_(a, b) -> Tensor:
-    """In-place version of `xlogy`: the result is written into the tensor."""
-
 def zeros(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
     """A tensor of zeros: `zeros(2, 3)` or `zeros((2, 3))`."""
+
+abs_ = Tensor.abs_
+absolute_ = Tensor.absolute_
+acos_ = Tensor.acos_
+acosh_ = Tensor.acosh_
+addbmm_ = Tensor.addbmm_
+addmm_ = Tensor.addmm_
+addmv_ = Tensor.addmv_
+addr_ = Tensor.addr_
+arccos_ = Tensor.arccos_
+arccosh_ = Tensor.arccosh_
+arcsin_ = Tensor.arcsin_
+arcsinh_ = Tensor.arcsinh_
+arctan2_ = Tensor.arctan2_
+arctan_ = Tensor.arctan_
+arctanh_ = Tensor.arctanh_
+asin_ = Tensor.asin_
+asinh_ = Tensor.asinh_
+atan2_ = Tensor.atan2_
+atan_ = Tensor.atan_
+atanh_ = Tensor.atanh_
+baddbmm_ = Tensor.baddbmm_
+bitwise_and_ = Tensor.bitwise_and_
+bitwise_left_shift_ = Tensor.bitwise_left_shift_
+bitwise_not_ = Tensor.bitwise_not_
+bitwise_or_ = Tensor.bitwise_or_
+bitwise_right_shift_ = Tensor.bitwise_right_shift_
+bitwise_xor_ = Tensor.bitwise_xor_
+ceil_ = Tensor.ceil_
+clamp_ = Tensor.clamp_
+clamp_max_ = Tensor.clamp_max_
+clamp_min_ = Tensor.clamp_min_
+clip_ = Tensor.clip_
+copysign_ = Tensor.copysign_
+cos_ = Tensor.cos_
+cosh_ = Tensor.cosh_
+cumprod_ = Tensor.cumprod_
+cumsum_ = Tensor.cumsum_
+deg2rad_ = Tensor.deg2rad_
+digamma_ = Tensor.digamma_
+divide_ = Tensor.divide_
+eq_ = Tensor.eq_
+erf_ = Tensor.erf_
+erfc_ = Tensor.erfc_
+erfinv_ = Tensor.erfinv_
+exp2_ = Tensor.exp2_
+exp_ = Tensor.exp_
+expm1_ = Tensor.expm1_
+fix_ = Tensor.fix_
+float_power_ = Tensor.float_power_
+floor_ = Tensor.floor_
+floor_divide_ = Tensor.floor_divide_
+fmod_ = Tensor.fmod_
+frac_ = Tensor.frac_
+ge_ = Tensor.ge_
+greater_ = Tensor.greater_
+greater_equal_ = Tensor.greater_equal_
+gt_ = Tensor.gt_
+heaviside_ = Tensor.heaviside_
+hypot_ = Tensor.hypot_
+index_reduce_ = Tensor.index_reduce_
+ldexp_ = Tensor.ldexp_
+le_ = Tensor.le_
+less_ = Tensor.less_
+less_equal_ = Tensor.less_equal_
+lgamma_ = Tensor.lgamma_
+log10_ = Tensor.log10_
+log1p_ = Tensor.log1p_
+log2_ = Tensor.log2_
+log_ = Tensor.log_
+logical_and_ = Tensor.logical_and_
+logical_not_ = Tensor.logical_not_
+logical_or_ = Tensor.logical_or_
+logical_xor_ = Tensor.logical_xor_
+logit_ = Tensor.logit_
+lt_ = Tensor.lt_
+multiply_ = Tensor.multiply_
+nan_to_num_ = Tensor.nan_to_num_
+ne_ = Tensor.ne_
+neg_ = Tensor.neg_
+negative_ = Tensor.negative_
+not_equal_ = Tensor.not_equal_
+pow_ = Tensor.pow_
+put_ = Tensor.put_
+rad2deg_ = Tensor.rad2deg_
+reciprocal_ = Tensor.reciprocal_
+relu_ = Tensor.relu_
+remainder_ = Tensor.remainder_
+renorm_ = Tensor.renorm_
+round_ = Tensor.round_
+rsqrt_ = Tensor.rsqrt_
+sgn_ = Tensor.sgn_
+sigmoid_ = Tensor.sigmoid_
+sign_ = Tensor.sign_
+sin_ = Tensor.sin_
+sinc_ = Tensor.sinc_
+sinh_ = Tensor.sinh_
+sqrt_ = Tensor.sqrt_
+square_ = Tensor.square_
+subtract_ = Tensor.subtract_
+tan_ = Tensor.tan_
+tanh_ = Tensor.tanh_
+tril_ = Tensor.tril_
+triu_ = Tensor.triu_
+true_divide_ = Tensor.true_divide_
+trunc_ = Tensor.trunc_
+xlogy_ = Tensor.xlogy_
 
 __all__ = [
     "BoolTensor",

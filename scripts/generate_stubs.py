@@ -10,8 +10,11 @@ every public name with its signature and docstring:
   (`from .ops.unary import exp as exp`), so "go to definition" lands on it;
 - `Tensor` is written out whole, every method with its signature and the first
   paragraph of its docstring (what an editor shows; `help()` shows all of it);
-- names made at import time (in-place forms such as `minitorch.exp_`) are
-  written as functions.
+- a second name of the same object is an assignment, as Python itself makes it:
+  `arccos = acos` in `Tensor`, and `exp_ = Tensor.exp_` for the in-place forms made
+  at import time (`minitorch.exp_` is the method); in `Tensor` such a form is
+  `exp_ = exp`, as it has `exp`'s signature and result;
+- other names made at import time are written as functions.
 
 Run it after declaring an operation; `tests/test_public_api.py` fails while
 the checked-in stubs differ from what it writes.
@@ -137,11 +140,46 @@ def function_stub(name: str, function, indent: str = "", self_name: str | None =
     )
 
 
+def first_names(namespace: dict) -> dict[int, str]:
+    """The name each function or property of `namespace` is written under: its own
+    `__name__` where that is one of its names (`acos`, not its alias `arccos`), else the
+    first in sorted order."""
+    names: dict[int, str] = {}
+    for name, value in sorted(namespace.items()):
+        if not (callable(value) or isinstance(value, property)):
+            continue  # data (`__hash__ = None`, numbers), which may share an object by chance
+        names.setdefault(id(value), name)
+        if getattr(original(value), "__name__", None) == name:
+            names[id(value)] = name
+    return names
+
+
+def generated_in_place(name: str, value, namespace: dict) -> bool:
+    """Whether `value` is an in-place form ops/api.py makes, `name` = `x_`: no module defines
+    it and it has the signature of `x` (for a type checker, it is `x`)."""
+    operation = namespace.get(name[:-1]) if name.endswith("_") else None
+    return (
+        callable(operation)
+        and defining_name(value) is None
+        and inspect.signature(value) == inspect.signature(operation)
+    )
+
+
 def tensor_stub(tensor_class) -> list[str]:
-    """`class Tensor(TensorBase):` with every attribute `_tensor.py` and ops/ give it."""
+    """`class Tensor(TensorBase):` with every attribute `_tensor.py` and ops/ give it. A
+    second name of a method, and a generated in-place form, is `x = name` after the
+    definitions (it may sort before the name it copies); `help()` shows their own docs."""
+    namespace = vars(tensor_class)
     lines = ["class Tensor(TensorBase):"] + docstring_lines(tensor_class, "    ")
-    for name, value in sorted(vars(tensor_class).items()):
+    first, aliases = first_names(namespace), []
+    for name, value in sorted(namespace.items()):
         if name in ("__doc__", "__module__", "__slots__", "__hash__", "__qualname__"):
+            continue
+        if generated_in_place(name, value, namespace):
+            aliases.append(f"    {name} = {first[id(namespace[name[:-1]])]}")
+            continue
+        if first.get(id(value), name) != name:
+            aliases.append(f"    {name} = {first[id(value)]}")
             continue
         lines.append("")
         if isinstance(value, property):
@@ -150,13 +188,14 @@ def tensor_stub(tensor_class) -> list[str]:
             lines += ["    @staticmethod"] + function_stub(name, value.__func__, "    ")
         elif callable(value):
             lines += function_stub(name, value, "    ", "self")
-    return lines
+    return lines + [""] + aliases
 
 
 def module_stub(module_name: str, names: list[str]) -> str:
     """The stub of `module_name` whose public names are `names`."""
     module = importlib.import_module(module_name)
-    imports, definitions = [], []
+    imports, definitions, assignments = [], [], []
+    tensor_names = first_names(vars(module.Tensor)) if module_name == "minitorch" else {}
     for name in sorted(names):  # not in import order, which other changes can shuffle
         value = getattr(module, name)
         if name == "Tensor" and isinstance(value, type) and module_name == "minitorch":
@@ -167,6 +206,8 @@ def module_stub(module_name: str, names: list[str]) -> str:
         if where is not None and (where[0] != module_name or isinstance(value, types.ModuleType)):
             source, source_name = where
             imports.append(f"from {relative(source, module_name)} import {source_name} as {name}")
+        elif id(value) in tensor_names:
+            assignments.append(f"{name} = Tensor.{tensor_names[id(value)]}")
         elif callable(value):
             definitions.append(function_stub(name, value))
         else:
@@ -177,6 +218,7 @@ def module_stub(module_name: str, names: list[str]) -> str:
     text += "\n".join(sorted(set(imports))) + "\n"
     for block in definitions:
         text += "\n\n" + "\n".join(block) + "\n"
+    text += "\n" + "".join(f"{line}\n" for line in assignments)
     text += "\n__all__ = [\n" + "".join(f"    {name!r},\n" for name in sorted(names)) + "]\n"
     return formatted(text)
 

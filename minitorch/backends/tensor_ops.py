@@ -141,18 +141,14 @@ class SimpleBackend(HostMemory, OptionalKernels):
         with np.errstate(all="ignore"):
             for ordinal in range(values.numel()):
                 to_index(ordinal, values.shape_array, out_index)
-                position = a.offset + index_to_position(out_index, a.strides_array)
+                position = a.position(out_index)
                 best, best_at = a.storage[position], 0
                 for j in range(1, a.shape[dim]):
                     position += a.strides[dim]
                     if better(a.storage[position], best):
                         best, best_at = a.storage[position], j
-                values.storage[
-                    values.offset + index_to_position(out_index, values.strides_array)
-                ] = best
-                indices.storage[
-                    indices.offset + index_to_position(out_index, indices.strides_array)
-                ] = best_at
+                values.storage[values.position(out_index)] = best
+                indices.storage[indices.position(out_index)] = best_at
 
     def where(self, out: TensorData, condition: TensorData, a: TensorData, b: TensorData) -> None:
         """$out[i] = a[i]$ where $condition[i]$ is true, else $b[i]$ (all broadcast)."""
@@ -164,7 +160,7 @@ class SimpleBackend(HostMemory, OptionalKernels):
             chosen = a if condition.storage[condition.position(index[: condition.ndim])] else b
             broadcast_index(out_index, out.shape_array, chosen.shape_array, index)
             value = chosen.storage[chosen.position(index[: chosen.ndim])]
-            out.storage[out.offset + index_to_position(out_index, out.strides_array)] = value
+            out.storage[out.position(out_index)] = value
 
     def matmul(self, out: TensorData, a: TensorData, b: TensorData) -> None:
         """$out[\\ldots, i, k] = \\sum_j a[\\ldots, i, j] \\, b[\\ldots, j, k]$.
@@ -186,10 +182,10 @@ class SimpleBackend(HostMemory, OptionalKernels):
                 for j in range(inner):
                     a_index[-1] = j
                     b_index[-2] = j
-                    a_value = a.storage[a.offset + index_to_position(a_index, a.strides_array)]
-                    b_value = b.storage[b.offset + index_to_position(b_index, b.strides_array)]
+                    a_value = a.storage[a.position(a_index)]
+                    b_value = b.storage[b.position(b_index)]
                     total = total + a_value * b_value
-                out.storage[out.offset + index_to_position(out_index, out.strides_array)] = total
+                out.storage[out.position(out_index)] = total
 
     # -- gathering and scattering by storage position -------------------------
 
@@ -231,8 +227,8 @@ class SimpleBackend(HostMemory, OptionalKernels):
         line along `dim` through index $i$.
         """
         for index in line_starts(a, dim):
-            position = a.offset + index_to_position(index, a.strides_array)
-            out_position = out.offset + index_to_position(index, out.strides_array)
+            position = a.position(index)
+            out_position = out.position(index)
             total = start
             with np.errstate(all="ignore"):
                 for _ in range(a.shape[dim]):
@@ -246,7 +242,7 @@ class SimpleBackend(HostMemory, OptionalKernels):
     ) -> None:
         """Each line along `dim` sorted stably (NaN largest), and the positions it came from."""
         for index in line_starts(a, dim):
-            start = a.offset + index_to_position(index, a.strides_array)
+            start = a.position(index)
             line = [a.storage[start + j * a.strides[dim]] for j in range(a.shape[dim])]
             # Python's sort is stable, also with reverse=True; NaN sorts as the largest
             order = sorted(
@@ -254,8 +250,8 @@ class SimpleBackend(HostMemory, OptionalKernels):
                 key=lambda j: (bool(math.isnan(line[j])), line[j]),
                 reverse=descending,
             )
-            v = values.offset + index_to_position(index, values.strides_array)
-            i = indices.offset + index_to_position(index, indices.strides_array)
+            v = values.position(index)
+            i = indices.position(index)
             for j, source in enumerate(order):
                 values.storage[v + j * values.strides[dim]] = line[source]
                 indices.storage[i + j * indices.strides[dim]] = source
@@ -265,9 +261,9 @@ class SimpleBackend(HostMemory, OptionalKernels):
     ) -> None:
         """Each line of `source` along `dim` written to the positions its line of `index` names."""
         for at in line_starts(source, dim):
-            s = source.offset + index_to_position(at, source.strides_array)
-            i = index.offset + index_to_position(at, index.strides_array)
-            o = out.offset + index_to_position(at, out.strides_array)
+            s = source.position(at)
+            i = index.position(at)
+            o = out.position(at)
             for j in range(source.shape[dim]):
                 position = o + int(index.storage[i + j * index.strides[dim]]) * out.strides[dim]
                 out.storage[position] = source.storage[s + j * source.strides[dim]]

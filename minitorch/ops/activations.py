@@ -9,6 +9,7 @@ these functions from here (`nn/functional_activations.py`).
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -59,6 +60,24 @@ def written_back(input: Tensor, compute: Callable, inplace: bool) -> Tensor:  # 
     return write_in_place(input, compute) if inplace else compute(input)
 
 
+def in_place_twin(function: Callable) -> Callable:
+    """`torch.<name>_`, the public in-place form of the activation `function`: its arguments
+    but `inplace`, and `function(..., inplace=True)`."""
+    signature = inspect.signature(function)
+    kept = [p for p in signature.parameters.values() if p.name != "inplace"]
+    own = signature.replace(parameters=kept)
+
+    def twin(*args, **kwargs) -> Tensor:
+        own.bind(*args, **kwargs)  # Python's TypeError for what the twin does not take
+        return function(*args, **kwargs, inplace=True)
+
+    twin.__name__ = twin.__qualname__ = function.__name__ + "_"
+    twin.__module__ = function.__module__
+    twin.__doc__ = f"`{function.__name__}` in place."
+    twin.__signature__ = own
+    return public(method=False)(twin)
+
+
 def as_mask(condition: Tensor, like: Tensor) -> Tensor:
     return condition.to(like.dtype)
 
@@ -89,10 +108,7 @@ def selu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
     return exponential_unit(input, SELU_SCALE, SELU_ALPHA, 1.0, "Elu", inplace)
 
 
-@public(method=False)
-def selu_(input: Tensor) -> Tensor:  # noqa: A002
-    """`selu` in place."""
-    return selu(input, inplace=True)
+selu_ = in_place_twin(selu)
 
 
 @public(method=False)
@@ -103,10 +119,7 @@ def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:  #
     return exponential_unit(input, 1.0, alpha, 1.0 / alpha, "Celu", inplace)
 
 
-@public(method=False)
-def celu_(input: Tensor, alpha: float = 1.0) -> Tensor:  # noqa: A002
-    """`celu` in place."""
-    return celu(input, alpha, inplace=True)
+celu_ = in_place_twin(celu)
 
 
 @public(method=False)
@@ -120,10 +133,7 @@ def threshold(
     return thresholded(input, threshold, value, inplace)
 
 
-@public(method=False)
-def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:  # noqa: A002
-    """`threshold` in place."""
-    return thresholded(input, threshold, value, True)
+threshold_ = in_place_twin(threshold)
 
 
 def thresholded(input: Tensor, level: float, value: float, inplace: bool) -> Tensor:  # noqa: A002
@@ -170,15 +180,7 @@ def rrelu(
     )
 
 
-@public(method=False)
-def rrelu_(
-    input: Tensor,  # noqa: A002
-    lower: float = 1.0 / 8,
-    upper: float = 1.0 / 3,
-    training: bool = False,
-) -> Tensor:
-    """`rrelu` in place."""
-    return rrelu(input, lower, upper, training, inplace=True)
+rrelu_ = in_place_twin(rrelu)
 
 
 @public(functional=True)

@@ -16,7 +16,7 @@ from ..dtypes import int64
 from ..tensors.creation import arange, rand, tensor, zeros
 from .joins import cat
 from .pooling import pool_param
-from .pooling_more import WindowMax, check_floating, check_planes, plane_positions
+from .pooling_more import WindowMax, check_floating, check_planes, plane_positions, with_indices
 from .public import public
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ def check_samples(input: Tensor, samples: Tensor) -> None:  # noqa: A002
 
 
 @public(torch=False, method=False, functional=True)
-def fractional_max_pool2d_with_indices(
+def fractional_max_pool2d(
     input: Tensor,  # noqa: A002
     kernel_size,
     output_size=None,
@@ -66,7 +66,17 @@ def fractional_max_pool2d_with_indices(
     return_indices: bool = False,
     _random_samples: Tensor | None = None,
 ):
-    """`fractional_max_pool2d` and the position of each maximum in its (H * W) input plane."""
+    """Max pooling of kH x kW windows at pseudo-random, non-integer steps to `output_size`
+    (or `output_ratio` of the input's size); the starts come from `_random_samples`, uniform
+    in [0, 1) and drawn from the default generator when not given.
+
+    >>> import minitorch
+    >>> x = minitorch.arange(16.0).view(1, 1, 4, 4)
+    >>> u = minitorch.full((1, 1, 2), 0.5)
+    >>> minitorch.nn.functional.fractional_max_pool2d(x, 2, (2, 2), _random_samples=u)
+    tensor([[[[ 5.,  7.],
+              [13., 15.]]]])
+    """
     if output_size is None and output_ratio is None:
         raise ValueError(
             "fractional_max_pool2d requires specifying either an output_size or an output_ratio"
@@ -107,30 +117,12 @@ def fractional_max_pool2d_with_indices(
     rows = rows.unsqueeze(-1) + arange(kernel[0], device=input.device)
     cols = cols.unsqueeze(-1) + arange(kernel[1], device=input.device)
     positions = plane_positions(rows, cols, width)
-    return WindowMax.apply(input, positions, kind="FractionalMaxPool2DBackward0")
-
-
-@public(torch=False, method=False, functional=True)
-def fractional_max_pool2d(
-    input: Tensor,  # noqa: A002
-    kernel_size,
-    output_size=None,
-    output_ratio=None,
-    return_indices: bool = False,
-    _random_samples: Tensor | None = None,
-):
-    """Max pooling of kH x kW windows at pseudo-random, non-integer steps to `output_size`
-    (or `output_ratio` of the input's size); the starts come from `_random_samples`, uniform
-    in [0, 1) and drawn from the default generator when not given.
-
-    >>> import minitorch
-    >>> x = minitorch.arange(16.0).view(1, 1, 4, 4)
-    >>> u = minitorch.full((1, 1, 2), 0.5)
-    >>> minitorch.nn.functional.fractional_max_pool2d(x, 2, (2, 2), _random_samples=u)
-    tensor([[[[ 5.,  7.],
-              [13., 15.]]]])
-    """
-    pooled = fractional_max_pool2d_with_indices(
-        input, kernel_size, output_size, output_ratio, True, _random_samples
-    )
+    pooled = WindowMax.apply(input, positions, kind="FractionalMaxPool2DBackward0")
     return pooled if return_indices else pooled[0]
+
+
+fractional_max_pool2d_with_indices = with_indices(
+    fractional_max_pool2d,
+    "`fractional_max_pool2d` and the position of each maximum in its (H * W) input plane.",
+    torch=False,
+)

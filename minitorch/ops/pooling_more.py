@@ -18,6 +18,8 @@ $(k \\cdot \\operatorname{avg\\_pool}(x^p))^{1/p}$, a composition.
 
 from __future__ import annotations
 
+import inspect
+import sys
 from typing import TYPE_CHECKING
 
 from ..backends.tensor_data import prod
@@ -207,21 +209,20 @@ def functional_adaptive_max_pool1d_with_indices(
 
 
 def with_indices(pool: Callable, doc: str, **forms) -> Callable:
-    """`<pool>_with_indices`: `pool` (`max_pool1d` or `max_pool2d`) asked for its indices."""
+    """`<pool>_with_indices`: `pool` (a max pooling with `return_indices`) asked for its
+    indices whatever `return_indices` says, as PyTorch's; it takes `pool`'s arguments."""
+    signature = inspect.signature(pool).replace(return_annotation=inspect.Signature.empty)
 
-    def function(
-        input: Tensor,  # noqa: A002
-        kernel_size,
-        stride=None,
-        padding=0,
-        dilation=1,
-        ceil_mode: bool = False,
-        return_indices: bool = False,
-    ):
-        return pool(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+    def function(*args, **kwargs):
+        arguments = signature.bind(*args, **kwargs)
+        arguments.arguments["return_indices"] = True
+        return pool(*arguments.args, **arguments.kwargs)
 
     function.__name__ = function.__qualname__ = f"{pool.__name__}_with_indices"
     function.__doc__ = doc
+    function.__signature__ = signature
+    # the calling module, as `declare` (ops/public.py) finds it: the stubs re-export from there
+    function.__module__ = sys._getframe(1).f_globals["__name__"]
     return public(method=False, functional=True, **forms)(function)
 
 

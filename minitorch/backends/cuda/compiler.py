@@ -6,7 +6,9 @@ kernels call. A scalar function that calls other plain Python functions
 (`sigmoid_back` calls `sigmoid`) is compiled as a copy of itself whose globals
 name the device versions of those (`device_function`). The kernels that run a
 thread per element start with one more device function, `thread_index`
-(`thread_index_function`): which element, if any, is this thread's.
+(`thread_index_function`): which element, if any, is this thread's; the blocked
+matmul starts with `batch_start` (`batch_start_function`): where each operand's matrix of
+the block's batch begins.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from __future__ import annotations
 import dis
 import types
 from collections.abc import Callable
+
+import numba
 
 from ..kernel_cache import INDEX_FUNCTIONS
 from .driver import cuda
@@ -54,6 +58,31 @@ def thread_index_function():
 
 
 _thread_index: list = []
+
+
+def batch_start_function():
+    """`batch_start(batch, out_shape, shape, strides, offset)` as a device function: the
+    position of element (batch, 0, 0) of a matmul operand of `shape`, whose batch dimensions
+    broadcast to those of `out_shape`; `batch` is an ordinal of `out_shape[:-2]`.
+    """
+    if not _batch_start:
+        to_index, index_to_position, broadcast_index = index_functions()
+
+        def batch_start(batch, out_shape, shape, strides, offset) -> int:
+            ndim = len(out_shape)
+            out_index = cuda.local.array(MAX_DIMS, numba.int64)[:ndim]
+            index = cuda.local.array(MAX_DIMS, numba.int64)[: len(shape)]
+            out_index[ndim - 2] = 0
+            out_index[ndim - 1] = 0
+            to_index(batch, out_shape[: ndim - 2], out_index[: ndim - 2])
+            broadcast_index(out_index, out_shape, shape, index)
+            return offset + index_to_position(index, strides)
+
+        _batch_start.append(cuda.jit(device=True)(batch_start))
+    return _batch_start[0]
+
+
+_batch_start: list = []
 
 
 def device_function(fn: Callable):

@@ -20,9 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import numba
-
-from .compiler import MAX_DIMS, index_functions
+from .compiler import batch_start_function
 from .driver import cuda
 
 
@@ -34,7 +32,7 @@ def cuda_matmul_blocked(
     Block (x, y, z) computes output rows `y*rows ...`, columns `x*columns ...` of batch z
     with (`columns // thread_columns`, `rows // thread_rows`) threads.
     """
-    to_index, index_to_position, broadcast_index = index_functions()
+    batch_start = batch_start_function()
     threads_x, threads_y = columns // thread_columns, rows // thread_rows
     threads = threads_x * threads_y
 
@@ -52,17 +50,9 @@ def cuda_matmul_blocked(
         ndim = len(out_shape)
         n_rows, n_columns, n_depth = out_shape[ndim - 2], out_shape[ndim - 1], a_shape[ndim - 1]
         row0, column0 = cuda.blockIdx.y * rows, cuda.blockIdx.x * columns
-        # element (batch, 0, 0) of out, a and b: the batch index, broadcast
-        out_index = cuda.local.array(MAX_DIMS, numba.int64)[:ndim]
-        a_index = cuda.local.array(MAX_DIMS, numba.int64)[:ndim]
-        b_index = cuda.local.array(MAX_DIMS, numba.int64)[:ndim]
-        out_index[ndim - 2] = 0
-        out_index[ndim - 1] = 0
-        to_index(cuda.blockIdx.z, out_shape[: ndim - 2], out_index[: ndim - 2])
-        broadcast_index(out_index, out_shape, a_shape, a_index)
-        broadcast_index(out_index, out_shape, b_shape, b_index)
-        p = a_offset + index_to_position(a_index, a_strides)
-        q = b_offset + index_to_position(b_index, b_strides)
+        o = batch_start(cuda.blockIdx.z, out_shape, out_shape, out_strides, out_offset)
+        p = batch_start(cuda.blockIdx.z, out_shape, a_shape, a_strides, a_offset)
+        q = batch_start(cuda.blockIdx.z, out_shape, b_shape, b_strides, b_offset)
         a_row, a_step = a_strides[ndim - 2], a_strides[ndim - 1]
         b_step, b_column = b_strides[ndim - 2], b_strides[ndim - 1]
         for r in range(thread_rows):
@@ -89,7 +79,6 @@ def cuda_matmul_blocked(
                     for r in range(thread_rows):
                         totals[r, c] += a_values[r] * b_value
             cuda.syncthreads()  # everyone is done with the tiles before the next load
-        o = out_offset + index_to_position(out_index, out_strides)
         for r in range(thread_rows):
             i = row0 + ty + r * threads_y
             for c in range(thread_columns):

@@ -73,7 +73,23 @@ def _from_bits(typingctx, n, like):
     return like(n, like), codegen
 
 
-if numba.config.DISABLE_JIT:  # plain Python (NUMBA_DISABLE_JIT=1): the same reinterpretations
+@intrinsic
+def _mul_add(typingctx, a, b, c):
+    """$a b + c$, in one rounding where the CPU has a fused multiply-add (LLVM's `fmuladd`
+    leaves the choice to the code generator: a multiply and an add elsewhere, never a call)."""
+    if a not in BIT_TYPES or not a == b == c:
+        return None
+
+    def codegen(context, builder, signature, args):
+        float_type = args[0].type
+        signature = ir.FunctionType(float_type, [float_type] * 3)
+        fused = builder.module.declare_intrinsic("llvm.fmuladd", [float_type], signature)
+        return builder.call(fused, args)
+
+    return a(a, b, c), codegen
+
+
+if numba.config.DISABLE_JIT:  # plain Python (NUMBA_DISABLE_JIT=1): the same arithmetic
     NUMPY_BITS = {np.float64: np.int64, np.float32: np.int32}
 
     def _bits(x):
@@ -82,6 +98,9 @@ if numba.config.DISABLE_JIT:  # plain Python (NUMBA_DISABLE_JIT=1): the same rei
     def _from_bits(n, like):
         width = NUMPY_BITS[type(like)]
         return np.array([n]).astype(width).view(type(like))[0]
+
+    def _mul_add(a, b, c):
+        return a * b + c
 
 
 Constants = namedtuple(
@@ -203,8 +222,8 @@ def _expm1_taylor(r, c, terms):
     $|r| < \\ln 2$ (`_reduce_down`) 18 and 10 do."""
     q = c.inverse_factorials[terms]
     for n in range(terms - 1, 1, -1):
-        q = c.inverse_factorials[n] + r * q
-    return r + r * (r * q)
+        q = _mul_add(r, q, c.inverse_factorials[n])
+    return _mul_add(r, r * q, r)
 
 
 @njit(inline="always")
@@ -229,10 +248,10 @@ def exp_single(x):
 @njit(inline="always")
 def _atanh_series(z, c, terms):
     """$\\sum_{j=1}^{terms} 2 z^j / (2j + 1)$, by Horner."""
-    total = c.zero
-    for j in range(terms, 0, -1):
-        total = z * (c.atanh_coefficients[j] + total)
-    return total
+    total = c.atanh_coefficients[terms]
+    for j in range(terms - 1, 0, -1):
+        total = _mul_add(z, total, c.atanh_coefficients[j])
+    return z * total
 
 
 @njit(inline="always")
@@ -285,7 +304,7 @@ def _tanh(x, c, terms):
     a_capped = c.tanh_one if a > c.tanh_one else a
     k, r = _reduce_down(c.two * a_capped, c)
     two_k = _power_of_two(k, c)
-    u = two_k * _expm1_taylor(r, c, terms) + (two_k - c.one)  # e^{2a} - 1
+    u = _mul_add(two_k, _expm1_taylor(r, c, terms), two_k - c.one)  # e^{2a} - 1
     middle = a < c.tanh_middle_end
     q = (u if middle else c.two) / (u + c.two)
     magnitude = q if middle else c.one - q

@@ -23,11 +23,6 @@ from minitorch.backends.tensor_data import TensorData
 NAMES = ("exp", "log", "tanh", "sigmoid")
 DTYPES = (np.float32, np.float64)
 INT = {np.float32: np.int32, np.float64: np.int64}
-FORM = {np.float32: "single", np.float64: "double"}
-
-
-def polynomial(name, dtype):
-    return getattr(transcendentals, f"{name}_{FORM[dtype]}")
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +32,7 @@ def compiled():
 
     def loop(name, dtype):
         if (name, dtype) not in loops:
-            fn = njit(polynomial(name, dtype))
+            fn = njit(getattr(transcendentals, f"{name}_polynomial"))
 
             @njit(error_model="numpy")
             def run(out, a):

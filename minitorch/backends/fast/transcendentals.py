@@ -89,6 +89,20 @@ def _mul_add(typingctx, a, b, c):
     return a(a, b, c), codegen
 
 
+@intrinsic
+def _constants_of(typingctx, x):
+    """The table of `x`'s dtype (`F64` or `F32`), chosen when the caller compiles."""
+    table = {types.float64: F64, types.float32: F32}.get(x)
+    if table is None:
+        return None
+    table_type = numba.typeof(table)
+
+    def codegen(context, builder, signature, args):
+        return context.get_constant_generic(builder, table_type, table)
+
+    return table_type(x), codegen
+
+
 if numba.config.DISABLE_JIT:  # plain Python (NUMBA_DISABLE_JIT=1): the same arithmetic
     NUMPY_BITS = {np.float64: np.int64, np.float32: np.int32}
 
@@ -101,6 +115,9 @@ if numba.config.DISABLE_JIT:  # plain Python (NUMBA_DISABLE_JIT=1): the same ari
 
     def _mul_add(a, b, c):
         return a * b + c
+
+    def _constants_of(x):
+        return F32 if isinstance(x, np.float32) else F64
 
 
 Constants = namedtuple(
@@ -119,6 +136,8 @@ Constants = namedtuple(
         "tanh_one",  # above: tanh rounds to 1 (and e^{2a} may overflow)
         "inverse_factorials",  # 1/n!, the Taylor series of e^r
         "atanh_coefficients",  # 2/(2j + 1), the series of ln m in s
+        # how many terms of each series the dtype's precision needs (`_expm1_taylor`)
+        "exp_terms", "log_terms", "tanh_terms",
         # integers: the layout of the bits
         "mantissa_bits", "exponent_mask", "bias", "mantissa_mask", "one_bits", "sign",
         "magnitude", "rounder_bits", "subnormal_shift",
@@ -149,7 +168,7 @@ F64 = _constants(
     exp_overflow=709.782712893384, exp_underflow=-745.1332191019412,
     rounder=6755399441055744.0, rounder_bits=0x4338000000000000,
     smallest_normal=2.2250738585072014e-308, subnormal_scale=18014398509481984.0,
-    subnormal_shift=54, tanh_one=22.0,
+    subnormal_shift=54, tanh_one=22.0, exp_terms=13, log_terms=11, tanh_terms=18,
     mantissa_bits=52, exponent_mask=0x7FF, bias=1023, mantissa_mask=0x000FFFFFFFFFFFFF,
     one_bits=0x3FF0000000000000, sign=-0x8000000000000000, magnitude=0x7FFFFFFFFFFFFFFF,
 )  # fmt: skip
@@ -161,7 +180,7 @@ F32 = _constants(
     exp_overflow=88.72283172607422, exp_underflow=-103.97207641601562,
     rounder=12582912.0, rounder_bits=0x4B400000,
     smallest_normal=1.1754943508222875e-38, subnormal_scale=33554432.0,
-    subnormal_shift=25, tanh_one=10.0,
+    subnormal_shift=25, tanh_one=10.0, exp_terms=7, log_terms=4, tanh_terms=10,
     mantissa_bits=23, exponent_mask=0xFF, bias=127, mantissa_mask=0x007FFFFF,
     one_bits=0x3F800000, sign=-0x80000000, magnitude=0x7FFFFFFF,
 )  # fmt: skip
@@ -235,14 +254,10 @@ def _exp(x, c, terms):
     return x if x != x else y
 
 
-def exp_double(x):
-    """$e^x$ of a float64."""
-    return _exp(np.float64(x), F64, 13)
-
-
-def exp_single(x):
-    """$e^x$ of a float32."""
-    return _exp(np.float32(x), F32, 7)
+def exp_polynomial(x):
+    """$e^x$ of a float32 or float64, in its own dtype."""
+    c = _constants_of(x)
+    return _exp(x, c, c.exp_terms)
 
 
 @njit(inline="always")
@@ -281,14 +296,10 @@ def _log(x, c, terms):
     return c.nan if x < c.zero else (x if x != x else y)
 
 
-def log_double(x):
-    """$\\ln x$ of a float64."""
-    return _log(np.float64(x), F64, 11)
-
-
-def log_single(x):
-    """$\\ln x$ of a float32."""
-    return _log(np.float32(x), F32, 4)
+def log_polynomial(x):
+    """$\\ln x$ of a float32 or float64, in its own dtype."""
+    c = _constants_of(x)
+    return _log(x, c, c.log_terms)
 
 
 @njit(inline="always")
@@ -311,14 +322,10 @@ def _tanh(x, c, terms):
     return _from_bits((_bits(magnitude) & c.magnitude) | (_bits(x) & c.sign), c.one)
 
 
-def tanh_double(x):
-    """$\\tanh x$ of a float64."""
-    return _tanh(np.float64(x), F64, 18)
-
-
-def tanh_single(x):
-    """$\\tanh x$ of a float32."""
-    return _tanh(np.float32(x), F32, 10)
+def tanh_polynomial(x):
+    """$\\tanh x$ of a float32 or float64, in its own dtype."""
+    c = _constants_of(x)
+    return _tanh(x, c, c.tanh_terms)
 
 
 @njit(inline="always")
@@ -329,32 +336,25 @@ def _sigmoid(x, c, terms):
     return (c.one if x >= c.zero else e) / (c.one + e)
 
 
-def sigmoid_double(x):
-    """$\\sigma(x)$ of a float64."""
-    return _sigmoid(np.float64(x), F64, 13)
-
-
-def sigmoid_single(x):
-    """$\\sigma(x)$ of a float32."""
-    return _sigmoid(np.float32(x), F32, 7)
+def sigmoid_polynomial(x):
+    """$\\sigma(x)$ of a float32 or float64, in its own dtype."""
+    c = _constants_of(x)
+    return _sigmoid(x, c, c.exp_terms)
 
 
 # The scalar functions `FastBackend.map` runs in place of `operators`' (which call libm),
-# by the dtype of tensors whose input and output dtypes agree.
+# for tensors of these dtypes whose input and output dtypes agree.
 POLYNOMIAL_FORMS = {
-    operators.exp: {np.dtype(np.float64): exp_double, np.dtype(np.float32): exp_single},
-    operators.log: {np.dtype(np.float64): log_double, np.dtype(np.float32): log_single},
-    operators.tanh: {np.dtype(np.float64): tanh_double, np.dtype(np.float32): tanh_single},
-    operators.sigmoid: {
-        np.dtype(np.float64): sigmoid_double,
-        np.dtype(np.float32): sigmoid_single,
-    },
+    operators.exp: exp_polynomial,
+    operators.log: log_polynomial,
+    operators.tanh: tanh_polynomial,
+    operators.sigmoid: sigmoid_polynomial,
 }
+POLYNOMIAL_DTYPES = (np.dtype(np.float64), np.dtype(np.float32))
 
 
 def polynomial_form(fn, out_dtype: np.dtype, in_dtype: np.dtype):
     """The vectorisable form of `fn` for this dtype, or `fn` itself."""
-    forms = POLYNOMIAL_FORMS.get(fn)
-    if forms is None or in_dtype != out_dtype:
+    if in_dtype != out_dtype or out_dtype not in POLYNOMIAL_DTYPES:
         return fn
-    return forms.get(out_dtype, fn)
+    return POLYNOMIAL_FORMS.get(fn, fn)

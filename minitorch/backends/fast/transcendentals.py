@@ -180,7 +180,7 @@ F32 = _constants(
     exp_overflow=88.72283172607422, exp_underflow=-103.97207641601562,
     rounder=12582912.0, rounder_bits=0x4B400000,
     smallest_normal=1.1754943508222875e-38, subnormal_scale=33554432.0,
-    subnormal_shift=25, tanh_one=10.0, exp_terms=7, log_terms=4, tanh_terms=10,
+    subnormal_shift=25, tanh_one=10.0, exp_terms=7, log_terms=4, tanh_terms=9,
     mantissa_bits=23, exponent_mask=0xFF, bias=127, mantissa_mask=0x007FFFFF,
     one_bits=0x3F800000, sign=-0x80000000, magnitude=0x7FFFFFFF,
 )  # fmt: skip
@@ -224,7 +224,7 @@ def _reduce_shifted(x, shifted, c):
     """$(k, x - k \\ln 2)$ for `shifted` $= k +$ `rounder`."""
     k = _bits(shifted) - c.rounder_bits
     k_float = shifted - c.rounder
-    return k, (x - k_float * c.ln2_high) - k_float * c.ln2_low
+    return k, _mul_add(-k_float, c.ln2_low, _mul_add(-k_float, c.ln2_high, x))
 
 
 @njit(inline="always")
@@ -238,7 +238,7 @@ def _scale(p, k, c):
 def _expm1_taylor(r, c, terms):
     """$e^r - 1 = \\sum_{n=1}^{terms} r^n / n!$, by Horner. For $|r| \\le \\ln 2 / 2$
     (`_reduce`) 13 terms leave an error below $2^{-56}$ and 7 below $2^{-27}$; for
-    $|r| < \\ln 2$ (`_reduce_down`) 18 and 10 do."""
+    $|r| < \\ln 2$ (`_reduce_down`) 18 and 9 do (9: below $2^{-26}$)."""
     q = c.inverse_factorials[terms]
     for n in range(terms - 1, 1, -1):
         q = _mul_add(r, q, c.inverse_factorials[n])
@@ -283,8 +283,8 @@ def _log_positive(x, c, terms):
     f = m - c.one  # exact: m is within a factor of 2 of 1
     s = f / (c.two + f)
     half_square = c.half * f * f
-    log_m = f - (half_square - s * (half_square + _atanh_series(s * s, c, terms)))
-    return k * c.ln2_high + (log_m + k * c.ln2_low)
+    log_m = f - _mul_add(-s, half_square + _atanh_series(s * s, c, terms), half_square)
+    return _mul_add(k, c.ln2_high, _mul_add(k, c.ln2_low, log_m))
 
 
 @njit(inline="always")

@@ -216,7 +216,7 @@ def _reduce_down(x, c):
     """$(k, r)$ with $x = k \\ln 2 + r$, $0 \\le r < \\ln 2$ (to rounding), for
     $0 \\le x \\le 2\\,$`tanh_one`: $k = \\lfloor x \\log_2 e \\rfloor$, so that $k = 0$
     for all $x < \\ln 2$, where $e^x - 1$ then needs no scaling."""
-    return _reduce_shifted(x, (x * c.log2_e - c.half) + c.rounder, c)
+    return _reduce_shifted(x, _mul_add(x, c.log2_e, -c.half) + c.rounder, c)
 
 
 @njit(inline="always")

@@ -82,8 +82,8 @@ def _mul_add(typingctx, a, b, c):
 
     def codegen(context, builder, signature, args):
         float_type = args[0].type
-        signature = ir.FunctionType(float_type, [float_type] * 3)
-        fused = builder.module.declare_intrinsic("llvm.fmuladd", [float_type], signature)
+        function_type = ir.FunctionType(float_type, [float_type] * 3)
+        fused = builder.module.declare_intrinsic("llvm.fmuladd", [float_type], function_type)
         return builder.call(fused, args)
 
     return a(a, b, c), codegen

@@ -238,7 +238,7 @@ def _scale(p, k, c):
 def _expm1_taylor(r, c, terms):
     """$e^r - 1 = \\sum_{n=1}^{terms} r^n / n!$, by Horner. For $|r| \\le \\ln 2 / 2$
     (`_reduce`) 13 terms leave an error below $2^{-56}$ and 7 below $2^{-27}$; for
-    $|r| < \\ln 2$ (`_reduce_down`) 18 and 9 do (9: below $2^{-26}$)."""
+    $|r| < \\ln 2$ (`_reduce_down`) 18 below $2^{-56}$ and 9 below $2^{-26}$."""
     q = c.inverse_factorials[terms]
     for n in range(terms - 1, 1, -1):
         q = _mul_add(r, q, c.inverse_factorials[n])

@@ -23,11 +23,6 @@ from minitorch.backends.tensor_data import TensorData
 NAMES = ("exp", "log", "tanh", "sigmoid")
 DTYPES = (np.float32, np.float64)
 INT = {np.float32: np.int32, np.float64: np.int64}
-FORM = {np.float32: "single", np.float64: "double"}
-
-
-def polynomial(name, dtype):
-    return getattr(transcendentals, f"{name}_{FORM[dtype]}")
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +32,7 @@ def compiled():
 
     def loop(name, dtype):
         if (name, dtype) not in loops:
-            fn = njit(polynomial(name, dtype))
+            fn = njit(getattr(transcendentals, f"{name}_polynomial"))
 
             @njit(error_model="numpy")
             def run(out, a):
@@ -125,14 +120,22 @@ def test_special_values_and_nan(compiled, name, dtype):
         assert list(np.signbit(signs)) == [False, True]
 
 
-def test_subnormal_results_and_inputs(compiled):
-    x = np.array([-740.0, -745.0, 5e-324, 1e-310], np.float64)
-    out = np.empty_like(x)
-    compiled("exp", np.float64)(out[:2], x[:2])
-    compiled("log", np.float64)(out[2:], x[2:])
-    want = np.array([math.exp(-740.0), math.exp(-745.0), math.log(5e-324), math.log(1e-310)])
-    assert ulp_distance(out, want).max() <= 1
-    assert out[1] == 5e-324  # the smallest subnormal, rounded once
+# exp into the subnormals (the second just above half the smallest one), log of subnormals
+SUBNORMAL = {
+    np.float64: ([-740.0, -745.0], [5e-324, 1e-310]),
+    np.float32: ([-100.0, -103.9], [1e-45, 1e-40]),
+}
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=["float32", "float64"])
+def test_subnormal_results_and_inputs(compiled, dtype):
+    exp_in, log_in = (np.array(v, dtype) for v in SUBNORMAL[dtype])
+    out = np.empty(4, dtype)
+    compiled("exp", dtype)(out[:2], exp_in)
+    compiled("log", dtype)(out[2:], log_in)
+    want = [math.exp(v) for v in exp_in.tolist()] + [math.log(v) for v in log_in.tolist()]
+    assert ulp_distance(out, np.array(want).astype(dtype)).max() <= 1
+    assert out[1] == np.finfo(dtype).smallest_subnormal  # rounded once
 
 
 def math_exp_loop(out, a):
@@ -154,6 +157,13 @@ def test_the_loop_calls_no_c_library_function(compiled):
     for dtype in DTYPES:
         for name in NAMES:
             assert not called.search(llvm_ir(compiled(name, dtype), dtype)), (name, dtype)
+
+
+def test_float32_stays_float32(compiled):
+    """What keeps 16 lanes to an AVX-512 register: no float64 anywhere in a float32 loop
+    (a float32 input widened to float64, or one float64 literal, would put one there)."""
+    for name in NAMES:
+        assert not re.search(r"\bdouble\b", llvm_ir(compiled(name, np.float32), np.float32))
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=["float32", "float64"])

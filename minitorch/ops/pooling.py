@@ -8,7 +8,7 @@ directly. Both backwards put the gradient back through the same windows
 matrix products with averaging matrices. 1-D pooling is 2-D pooling of
 height 1, recorded as PyTorch records it (Unsqueeze, the 2-D node, Squeeze).
 On a backend with the optional window kernels (`window_kernels`: the default
-backend has them), floating-point max pooling is one kernel call each way,
+cpu backend and cuda have them), floating-point max pooling is one kernel call each way,
 which records the maxima's positions (`tuned_max_pool`).
 """
 

@@ -115,7 +115,12 @@ def pytest_generate_tests(metafunc):
 
 
 # Files that turn on Numba's CUDA simulator when they are the first to import minitorch.
-SIMULATOR_FILES = {"test_cuda_backend.py", "test_cuda_allocator.py", "test_cuda_matmul.py"}
+SIMULATOR_FILES = {
+    "test_cuda_backend.py",
+    "test_cuda_allocator.py",
+    "test_cuda_matmul.py",
+    "test_cuda_windows.py",
+}
 
 
 def pytest_ignore_collect(collection_path, config):

@@ -8,7 +8,7 @@ directly. Both backwards put the gradient back through the same windows
 matrix products with averaging matrices. 1-D pooling is 2-D pooling of
 height 1, recorded as PyTorch records it (Unsqueeze, the 2-D node, Squeeze).
 On a backend with the optional window kernels (`window_kernels`: the default
-backend has them), floating-point max pooling is one kernel call each way,
+cpu backend and cuda have them), floating-point max pooling is one kernel call each way,
 which records the maxima's positions (`tuned_max_pool`).
 """
 
@@ -106,7 +106,9 @@ class MaxPool2DWithIndices(Op):
         ctx.tuned = window_kernels(x) is not None
         if ctx.tuned:
             values, indices = tuned_max_pool(image, kernel, stride, padding, dilation, out_size)
-            empty = empty_windows(image.shape[2:], kernel, stride, padding, dilation, out_size)
+            empty = empty_windows(
+                image.shape[2:], kernel, stride, padding, dilation, out_size, x.device
+            )
             # PyTorch's index of an empty window can name an element of the input; the
             # backward kernel passes nothing on for an index outside the plane
             ctx.save_for_backward(indices if empty is None else indices.where(~empty, -1))
@@ -144,9 +146,9 @@ class MaxPool2DWithIndices(Op):
         return back_through_windows(ctx, windows_grad, ctx.dilation)
 
 
-def empty_windows(size, kernel, stride, padding, dilation, out_size) -> Tensor | None:
-    """Which windows (an (oH, oW) bool tensor) have no tap inside the input, or None when
-    none: their maximum is $-\\infty$, a constant, and passes no gradient on."""
+def empty_windows(size, kernel, stride, padding, dilation, out_size, device) -> Tensor | None:
+    """Which windows (an (oH, oW) bool tensor on `device`) have no tap inside the input, or
+    None when none: their maximum is $-\\infty$, a constant, and passes no gradient on."""
     empty = [
         [all(not 0 <= i * s - p + j * d < length for j in range(k)) for i in range(n)]
         for length, k, s, p, d, n in zip(
@@ -155,7 +157,7 @@ def empty_windows(size, kernel, stride, padding, dilation, out_size) -> Tensor |
     ]
     if not any(any(line) for line in empty):
         return None
-    return tensor(empty[0]).view(-1, 1) | tensor(empty[1]).view(1, -1)
+    return tensor(empty[0], device=device).view(-1, 1) | tensor(empty[1], device=device).view(1, -1)
 
 
 def first_tap(start: Tensor, dilation: int) -> Tensor:

@@ -6,6 +6,8 @@
 - `elementwise.py`, `reductions.py`, `indexing.py`, `folds.py`: where and fill,
   arg_reduce, scan and sort, take and put, folding puts;
 - `matmul.py`: the register-blocked matmul that products run;
+- `windows.py`: convolution and max pooling, forward and backward (the optional window
+  kernels);
 - `kernels.py`: the table of every kernel and its launches (the PTX check reads it);
 - `memory.py`: the caching allocator of device storages;
 - `backend.py`: `CudaBackend`, which allocates device memory and launches them.

@@ -3,7 +3,8 @@
 Every operation runs on the device: storages come to the host only when asked
 (`to_host`: printing, `.item()`, `.cpu()`). Storages come from a caching allocator
 (`memory.py`), so a training step's temporaries reuse device blocks instead of calling the
-driver. The optional kernel `adam_step` is one kernel over the five tensors of a parameter.
+driver. The optional kernel `adam_step` is one kernel over the five tensors of a parameter;
+the window kernels (convolution and max pooling, `windows.py`) a thread per result.
 """
 
 from __future__ import annotations
@@ -12,12 +13,13 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..interface import OptionalKernels
+from ..interface import WINDOW_KERNELS, OptionalKernels
 from ..tensor_data import TensorData
 from .compiler import MAX_DIMS
 from .driver import DEFAULT_MATMUL_BLOCKS, DEFAULT_SIZES, cuda
 from .kernels import KERNELS, fold_start, matmul_settings, reduce_settings
 from .memory import CachingAllocator
+from .windows import WindowKernels
 
 # A grid has at most 65535 blocks along y and z (matmul's row blocks and batch).
 MAX_GRID_YZ = 65535
@@ -38,7 +40,7 @@ def check_dims(*layouts: TensorData) -> None:
             )
 
 
-class CudaBackend(OptionalKernels):
+class CudaBackend(WindowKernels, OptionalKernels):
     """`cuda` tensors: device memory and `numba.cuda` kernels.
 
     `threads` (threads per block of the elementwise kernels), `block` (of the
@@ -51,7 +53,7 @@ class CudaBackend(OptionalKernels):
     """
 
     name = "cuda"
-    optional_kernels = ("adam_step",)
+    optional_kernels = ("adam_step", *WINDOW_KERNELS)
 
     def __init__(self, sizes: tuple[int, int, int] = DEFAULT_SIZES):
         super().__init__()

@@ -25,12 +25,23 @@ from .folds import cuda_count_targets, cuda_fold_groups, cuda_group_ends, cuda_g
 from .indexing import cuda_put, cuda_scatter_along, cuda_take
 from .matmul import cuda_matmul_blocked
 from .reductions import cuda_arg_reduce, cuda_scan, cuda_sort
+from .windows import (
+    cuda_conv2d,
+    cuda_conv2d_input_grad,
+    cuda_conv2d_weight_grad,
+    cuda_max_pool2d,
+    cuda_max_pool2d_backward,
+)
 
 INDEX = types.Array(types.int64, 1, "C")  # a shape or strides buffer on the device
 # The element dtypes a kernel is checked in: the arithmetic ones, and bool where it moves masks.
 ARITHMETIC = (np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.int64))
 ANY = (*ARITHMETIC, np.dtype(np.bool_))
 POSITIONS = (np.dtype(np.int64),)  # kernels over positions only, whatever the tensors' dtype
+FLOATING = ARITHMETIC[:2]  # the window kernels' (convolution and pooling of floats only)
+# (stride, dilation, padding) pairs, flattened (`windows.settings_of`), and a pool's kernel size
+WINDOW = types.UniTuple(types.int64, 6)
+KERNEL_SIZE = types.UniTuple(types.int64, 2)
 
 
 def storage(dtype: np.dtype) -> types.Array:
@@ -78,6 +89,11 @@ class Kernel:
 def elementwise_args(inputs: int) -> Callable[[np.dtype], tuple]:
     """out layout, size, then `inputs` layouts (`CudaBackend.elementwise`)."""
     return lambda dtype: (*layout(dtype), types.int64, *(layout(dtype) * inputs))
+
+
+def element_settings(_, dtype: np.dtype, sizes) -> list[tuple]:
+    """The settings of a launch whose sums run in the tensors' type: that Numba type."""
+    return [(numba.from_dtype(dtype),)]
 
 
 def reduce_settings(fn: Callable, block: int, dtype: np.dtype) -> tuple:
@@ -191,11 +207,79 @@ KERNELS: dict[str, Kernel] = {
     "adam": Kernel(
         cuda_adam,
         lambda dtype: (*(storage(dtype), types.int64) * 5, types.int64, storage(dtype)),
-        dtypes=ARITHMETIC[:2],
+        dtypes=FLOATING,
     ),
     "scatter_along": Kernel(
         cuda_scatter_along,
         lambda dtype: (*strided(dtype), *layout(dtype), *strided(np.int64), *LINES, types.int64),
         dtypes=ANY,
+    ),
+    "conv2d": Kernel(
+        cuda_conv2d,
+        lambda dtype: (
+            storage(dtype),
+            INDEX,
+            types.int64,
+            types.int64,
+            *layout(dtype) * 2,
+            *(storage(dtype), types.int64, types.int64, types.boolean),
+            WINDOW,
+            types.int64,
+        ),
+        element_settings,
+        dtypes=FLOATING,
+    ),
+    "conv2d_input_grad": Kernel(
+        cuda_conv2d_input_grad,
+        lambda dtype: (
+            storage(dtype),
+            INDEX,
+            types.int64,
+            types.int64,
+            *layout(dtype) * 2,
+            WINDOW,
+            types.int64,
+        ),
+        element_settings,
+        dtypes=FLOATING,
+    ),
+    "conv2d_weight_grad": Kernel(
+        cuda_conv2d_weight_grad,
+        lambda dtype: (
+            *(storage(dtype), types.int64, types.int64) * 2,
+            *layout(dtype) * 2,
+            INDEX,
+            WINDOW,
+            types.int64,
+        ),
+        dtypes=FLOATING,
+    ),
+    "max_pool2d": Kernel(
+        cuda_max_pool2d,
+        lambda dtype: (
+            storage(dtype),
+            INDEX,
+            types.int64,
+            types.int64,
+            storage(np.int64),
+            types.int64,
+            *layout(dtype),
+            KERNEL_SIZE,
+            WINDOW,
+        ),
+        dtypes=FLOATING,
+    ),
+    "max_pool2d_backward": Kernel(
+        cuda_max_pool2d_backward,
+        lambda dtype: (
+            storage(dtype),
+            types.int64,
+            types.int64,
+            *layout(dtype),
+            types.int64,
+            storage(np.int64),
+            types.int64,
+        ),
+        dtypes=FLOATING,
     ),
 }

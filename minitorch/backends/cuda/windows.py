@@ -1,0 +1,327 @@
+"""The GPU's convolution and max pooling: the optional window kernels, a thread per result.
+
+`CudaBackend` registers them under the names `FastBackend` uses (`conv2d`,
+`conv2d_backward`, `max_pool2d`, `max_pool2d_backward`: `interface.OPTIONAL_KERNELS`), with
+the same arguments, so convolution and max pooling on `cuda` tensors run these instead of
+the exercise path (windows copied into columns, a batched matmul, col2im). Each thread
+computes one element and loops over the taps that reach it:
+
+- **Convolution** (`cuda_conv2d`): a thread per output element sums its window times the
+  weight. Its input gradient (`cuda_conv2d_input_grad`) is a gather, a thread per input
+  element over the outputs whose windows cover it, so no two threads write one element; its
+  weight gradient (`cuda_conv2d_weight_grad`) a thread per weight element over the batch
+  and the output plane (and a thread per bias element), summed in float64 as on the CPU.
+- **Max pooling** (`cuda_max_pool2d`): a thread per window, clipped to the input as
+  PyTorch clips it, records the maximum and its position in the input plane; the backward
+  (`cuda_max_pool2d_backward`) adds each gradient there with an atomic add, since
+  overlapping windows can share a maximum.
+
+The settings are (stride, dilation, padding before) as pairs flattened into one tuple:
+$(s_H, s_W, d_H, d_W, p_H, p_W)$.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numba
+import numpy as np
+
+from ..tensor_data import TensorData
+from .driver import cuda
+
+
+def cuda_conv2d(element) -> Callable:
+    """The body of the convolution: thread $e$ computes element (n, o, y, x) of the contiguous
+    `out`, $b_o + \\sum_{c, i, j} W[o, c, i, j]\\, x[n, g C_g + c, y s_H + i d_H - p_H,
+    x s_W + j d_W - p_W]$ for the group $g$ of $o$, summed in `element` (out's type)."""
+
+    def _conv2d(
+        out, out_shape, out_offset, size,
+        x, x_shape, x_strides, x_offset,
+        w, w_shape, w_strides, w_offset,
+        bias, b_stride, b_offset, has_bias, settings, groups,
+    ):  # fmt: skip
+        e = cuda.grid(1)
+        if e >= size:
+            return
+        sh, sw, dh, dw, ph, pw = settings
+        o_count, c_group, kh, kw = w_shape[0], w_shape[1], w_shape[2], w_shape[3]
+        out_h, out_w = out_shape[2], out_shape[3]
+        t, y = e % out_w, e // out_w % out_h
+        o, n = e // (out_w * out_h) % o_count, e // (out_w * out_h * o_count)
+        first = o // (o_count // groups) * c_group  # the group's first input channel
+        total = bias[b_offset + o * b_stride] if has_bias else element(0)
+        for c in range(c_group):
+            xc = x_offset + n * x_strides[0] + (first + c) * x_strides[1]
+            wc = w_offset + o * w_strides[0] + c * w_strides[1]
+            for i in range(kh):
+                h = y * sh + i * dh - ph
+                if 0 <= h < x_shape[2]:
+                    for j in range(kw):
+                        v = t * sw + j * dw - pw
+                        if 0 <= v < x_shape[3]:
+                            total += (
+                                x[xc + h * x_strides[2] + v * x_strides[3]]
+                                * w[wc + i * w_strides[2] + j * w_strides[3]]
+                            )
+        out[out_offset + e] = total
+
+    return _conv2d
+
+
+def cuda_conv2d_input_grad(element) -> Callable:
+    """The body of the convolution's input gradient: thread $e$ computes element (n, c, h, v)
+    of the contiguous `grad_x`, $\\sum g[n, o, y, x]\\, W[o, c - g C_g, i, j]$ over the outputs
+    $o$ of the group of $c$ and the taps with $y s_H + i d_H - p_H = h$, $x s_W + j d_W - p_W
+    = v$, summed in `element`."""
+
+    def _conv2d_input_grad(
+        grad_x, x_shape, gx_offset, size,
+        grad, g_shape, g_strides, g_offset,
+        w, w_shape, w_strides, w_offset, settings, groups,
+    ):  # fmt: skip
+        e = cuda.grid(1)
+        if e >= size:
+            return
+        sh, sw, dh, dw, ph, pw = settings
+        o_count, c_group, kh, kw = w_shape[0], w_shape[1], w_shape[2], w_shape[3]
+        channels, height, width = x_shape[1], x_shape[2], x_shape[3]
+        v, h = e % width, e // width % height
+        c, n = e // (width * height) % channels, e // (width * height * channels)
+        group_out = o_count // groups
+        first = c // c_group * group_out  # the group's first output channel
+        gn = g_offset + n * g_strides[0]
+        wc = w_offset + (c % c_group) * w_strides[1]
+        total = element(0)
+        for i in range(kh):
+            top = h + ph - i * dh  # y s_H, when this tap of some window y lands on h
+            if top < 0 or top % sh != 0 or top // sh >= g_shape[2]:
+                continue
+            for j in range(kw):
+                left = v + pw - j * dw
+                if left < 0 or left % sw != 0 or left // sw >= g_shape[3]:
+                    continue
+                q = gn + top // sh * g_strides[2] + left // sw * g_strides[3]
+                p = wc + i * w_strides[2] + j * w_strides[3]
+                for o in range(first, first + group_out):
+                    total += grad[q + o * g_strides[1]] * w[p + o * w_strides[0]]
+        grad_x[gx_offset + e] = total
+
+    return _conv2d_input_grad
+
+
+def cuda_conv2d_weight_grad() -> Callable:
+    """The body of the convolution's weight and bias gradients: thread $e < $ `w_count`
+    computes element (o, c, i, j) of the contiguous `grad_w`, $\\sum_{n, y, x} g[n, o, y, x]\\,
+    x[n, g C_g + c, y s_H + i d_H - p_H, x s_W + j d_W - p_W]$; the next `b_count` threads
+    element $o$ of `grad_b`, $\\sum_{n, y, x} g[n, o, y, x]$. Sums over the batch are float64."""
+
+    def _conv2d_weight_grad(
+        grad_w, gw_offset, w_count, grad_b, gb_offset, b_count,
+        grad, g_shape, g_strides, g_offset,
+        x, x_shape, x_strides, x_offset,
+        w_shape, settings, groups,
+    ):  # fmt: skip
+        e = cuda.grid(1)
+        if e >= w_count + b_count:
+            return
+        sh, sw, dh, dw, ph, pw = settings
+        o_count, c_group, kh, kw = w_shape[0], w_shape[1], w_shape[2], w_shape[3]
+        out_h, out_w = g_shape[2], g_shape[3]
+        total = 0.0
+        if e >= w_count:
+            o = e - w_count
+            for n in range(g_shape[0]):
+                for y in range(out_h):
+                    q = g_offset + n * g_strides[0] + o * g_strides[1] + y * g_strides[2]
+                    for t in range(out_w):
+                        total += grad[q + t * g_strides[3]]
+            grad_b[gb_offset + o] = total
+            return
+        j, i = e % kw, e // kw % kh
+        c, o = e // (kw * kh) % c_group, e // (kw * kh * c_group)
+        channel = o // (o_count // groups) * c_group + c
+        for n in range(g_shape[0]):
+            xc = x_offset + n * x_strides[0] + channel * x_strides[1]
+            gn = g_offset + n * g_strides[0] + o * g_strides[1]
+            for y in range(out_h):
+                h = y * sh + i * dh - ph
+                if 0 <= h < x_shape[2]:
+                    for t in range(out_w):
+                        v = t * sw + j * dw - pw
+                        if 0 <= v < x_shape[3]:
+                            total += (
+                                grad[gn + y * g_strides[2] + t * g_strides[3]]
+                                * x[xc + h * x_strides[2] + v * x_strides[3]]
+                            )
+        grad_w[gw_offset + e] = total
+
+    return _conv2d_weight_grad
+
+
+def cuda_max_pool2d() -> Callable:
+    """The body of max pooling: thread $e$ takes window (n, c, y, x) of `x` clipped to the
+    input, and writes its maximum into the contiguous `values` and its position $h W + w$ in
+    the input plane into `indices`. As on the CPU (and in PyTorch): the first maximum wins,
+    a NaN beats everything (the last NaN wins), and a window wholly in the padding gives
+    $-\\infty$ at its first tap at or after the input's start."""
+
+    def _max_pool2d(
+        values, v_shape, v_offset, size, indices, i_offset,
+        x, x_shape, x_strides, x_offset, kernel, settings,
+    ):  # fmt: skip
+        e = cuda.grid(1)
+        if e >= size:
+            return
+        sh, sw, dh, dw, ph, pw = settings
+        channels, out_h, out_w = v_shape[1], v_shape[2], v_shape[3]
+        height, width = x_shape[2], x_shape[3]
+        t, y = e % out_w, e // out_w % out_h
+        c, n = e // (out_w * out_h) % channels, e // (out_w * out_h * channels)
+        top, left = y * sh - ph, t * sw - pw
+        i0, j0 = max(0, -(top // dh)), max(0, -(left // dw))  # the first taps inside
+        base = x_offset + n * x_strides[0] + c * x_strides[1]
+        best = -math.inf
+        best_at = (top + i0 * dh) * width + left + j0 * dw
+        for i in range(i0, kernel[0]):
+            h = top + i * dh
+            if h < height:
+                for j in range(j0, kernel[1]):
+                    v = left + j * dw
+                    if v < width:
+                        value = x[base + h * x_strides[2] + v * x_strides[3]]
+                        if value > best or value != value:
+                            best, best_at = value, h * width + v
+        values[v_offset + e] = best
+        indices[i_offset + e] = best_at
+
+    return _max_pool2d
+
+
+def cuda_max_pool2d_backward() -> Callable:
+    """The body of max pooling's backward: thread $e$ adds $g[n, c, y, x]$ into the contiguous
+    `grad_x` at position `indices[e]` of plane (n, c), atomically (windows that overlap can
+    share a maximum); a position outside the plane (a window wholly in the padding) adds
+    nothing."""
+
+    def _max_pool2d_backward(
+        grad_x, gx_offset, plane, grad, g_shape, g_strides, g_offset, size, indices, i_offset
+    ):
+        e = cuda.grid(1)
+        if e >= size:
+            return
+        at = indices[i_offset + e]
+        if at < 0 or at >= plane:
+            return
+        channels, out_h, out_w = g_shape[1], g_shape[2], g_shape[3]
+        t, y = e % out_w, e // out_w % out_h
+        item = e // (out_w * out_h)  # n C + c
+        q = g_offset + item // channels * g_strides[0] + item % channels * g_strides[1]
+        value = grad[q + y * g_strides[2] + t * g_strides[3]]
+        cuda.atomic.add(grad_x, gx_offset + item * plane + at, value)
+
+    return _max_pool2d_backward
+
+
+# ---------------------------------------------------------------------------
+# The kernels as methods of `CudaBackend`
+# ---------------------------------------------------------------------------
+
+
+def settings_of(stride: tuple, dilation: tuple, padding: tuple) -> tuple:
+    """$(s_H, s_W, d_H, d_W, p_H, p_W)$, the kernels' `settings`."""
+    return tuple(int(n) for n in (*stride, *dilation, *padding))
+
+
+def element_type(layout: TensorData):
+    """The Numba type of `layout`'s elements: what a kernel's sums run in."""
+    return numba.from_dtype(np.dtype(layout.storage.dtype))
+
+
+class WindowKernels:
+    """Convolution and max pooling, a thread per result (mixed into `CudaBackend`, whose
+    `compiled`, `launch` and `layout_args` they use). Inputs have any strides; outputs are
+    contiguous layouts that the caller allocated; `padding` is the padding before each
+    spatial dim."""
+
+    def conv2d(
+        self, out: TensorData, x: TensorData, weight: TensorData, bias: TensorData | None,
+        stride: tuple, dilation: tuple, padding: tuple, groups: int,
+    ) -> None:  # fmt: skip
+        """$out[n, o] = b_o + \\sum_{c, i, j} W[o, c, i, j]\\, x[n, c, y s + i d - p, ...]$,
+        the channels split into `groups`; `out` (N, O, oH, oW), `x` (N, C, H, W)."""
+        size = out.numel()
+        if size == 0:
+            return
+        b = bias if bias is not None else x
+        out_storage, out_shape, _, out_offset = self.layout_args(out)
+        kernel = self.compiled("conv2d", element_type(out))
+        self.launch(
+            kernel, size, out_storage, out_shape, out_offset, size,
+            *self.layout_args(x), *self.layout_args(weight),
+            b.storage, b.strides[0] if bias is not None else 0, b.offset, bias is not None,
+            settings_of(stride, dilation, padding), int(groups),
+        )  # fmt: skip
+
+    def conv2d_backward(
+        self, grad_x: TensorData | None, grad_w: TensorData | None, grad_b: TensorData | None,
+        grad: TensorData, x: TensorData, weight: TensorData,
+        stride: tuple, dilation: tuple, padding: tuple, groups: int,
+    ) -> None:  # fmt: skip
+        """The gradients of `conv2d` for the upstream `grad` (the output's shape) into the
+        contiguous `grad_x`, `grad_w` and `grad_b` that are not None: the input's in one
+        kernel, the weight's and the bias's together in another."""
+        settings = settings_of(stride, dilation, padding)
+        _, w_shape, w_strides, w_offset = self.layout_args(weight)
+        if grad_x is not None and grad_x.numel():
+            gx_storage, x_shape, _, gx_offset = self.layout_args(grad_x)
+            self.launch(
+                self.compiled("conv2d_input_grad", element_type(grad_x)), grad_x.numel(),
+                gx_storage, x_shape, gx_offset, grad_x.numel(), *self.layout_args(grad),
+                weight.storage, w_shape, w_strides, w_offset, settings, int(groups),
+            )  # fmt: skip
+        w_count = 0 if grad_w is None else grad_w.numel()
+        b_count = 0 if grad_b is None else grad_b.numel()
+        if w_count + b_count == 0:
+            return
+        # A gradient not wanted is given another storage of the dtype, which no thread writes.
+        gw = grad_w if grad_w is not None else grad_b
+        gb = grad_b if grad_b is not None else grad_w
+        self.launch(
+            self.compiled("conv2d_weight_grad"), w_count + b_count,
+            gw.storage, gw.offset, w_count, gb.storage, gb.offset, b_count,
+            *self.layout_args(grad), *self.layout_args(x), w_shape, settings, int(groups),
+        )  # fmt: skip
+
+    def max_pool2d(
+        self, values: TensorData, indices: TensorData, x: TensorData,
+        kernel_size: tuple, stride: tuple, dilation: tuple, padding: tuple,
+    ) -> None:  # fmt: skip
+        """The maximum of each window of `x` (N, C, H, W) and its position in the input plane
+        (int64), into contiguous `values` and `indices` (N, C, oH, oW)."""
+        size = values.numel()
+        if size == 0:
+            return
+        storage, shape, _, offset = self.layout_args(values)
+        self.launch(
+            self.compiled("max_pool2d"), size, storage, shape, offset, size,
+            indices.storage, indices.offset, *self.layout_args(x),
+            tuple(int(k) for k in kernel_size), settings_of(stride, dilation, padding),
+        )  # fmt: skip
+
+    def max_pool2d_backward(
+        self, grad_x: TensorData, grad: TensorData, indices: TensorData
+    ) -> None:
+        """`grad` (N, C, oH, oW) added into the zero-filled contiguous `grad_x` (N, C, H, W)
+        at the positions `indices` (contiguous, from `max_pool2d`)."""
+        size = grad.numel()
+        if size == 0:
+            return
+        plane = grad_x.shape[2] * grad_x.shape[3]
+        self.launch(
+            self.compiled("max_pool2d_backward"), size,
+            grad_x.storage, grad_x.offset, plane, *self.layout_args(grad), size,
+            indices.storage, indices.offset,
+        )  # fmt: skip

@@ -20,8 +20,9 @@ the same in one parallel pass over the batch:
 
 They are tested against the exercise path (`tests/test_nn_kernels.py`).
 `FastBackend` registers them as its optional kernels `conv2d`, `conv2d_backward`,
-`max_pool2d` and `max_pool2d_backward` (`interface.OPTIONAL_KERNELS`); on backends
-without them (the reference, the student's, the GPU's) the ops run the exercise path.
+`max_pool2d` and `max_pool2d_backward` (`interface.OPTIONAL_KERNELS`), as the cuda backend
+registers its own (`backends/cuda/windows.py`); on backends without them (the reference, the
+student's) the ops run the exercise path.
 """
 
 from __future__ import annotations

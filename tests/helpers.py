@@ -44,7 +44,9 @@ DATA_DIR = Path(__file__).resolve().parent / "data"
 ANSWERED_FILES = (
     "test_nn_conv",
     "test_nn_pooling",
-    "test_nn_losses",
+    "test_nn_class_losses",
+    "test_nn_regression_losses",
+    "test_nn_loss_modules",
     "test_nn_losses_distances",
     "test_nn_embedding_bag",
     "test_nn_adaptive_softmax",

@@ -51,7 +51,7 @@ ANSWERED_FILES = (
     "test_nn_distances_and_loss_layers",
     "test_nn_embedding_bag",
     "test_nn_adaptive_softmax",
-    "test_optim",
+    "test_optim_trajectories",
     "test_optim_lbfgs",
     "test_optim_more",
     "test_lr_scheduler_more",

@@ -33,7 +33,7 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 # Test files whose tests run on each CPU backend: those of tensors and autograd, except the ones
 # that never reach a backend through the tensor layer (layout arithmetic, printing) or that call
-# a backend object of their own (test_tensor_ops.py: the reference, test_fast_ops.py: Numba).
+# a backend object of their own (test_tensor_ops.py: the reference, test_fast_ops_*.py: Numba).
 BACKENDS = ["simple", "student", "fast"]
 # The GPU, run only where MINITORCH_TEST_BACKENDS names it; tests marked `cpu_only` (about host
 # memory or printing without a device) do not run there. In Numba's CUDA simulator, where each

@@ -2,7 +2,7 @@
 project that shadow a standard or testing module, a student copy without its manifest, a root
 conftest.py, test tools that are installed but do not import.
 
-The fake projects and scripts are those of tests/test_exercise_tools.py.
+The fake projects and scripts are those of tests/exercise_projects.py.
 """
 
 import subprocess
@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_exercise_tools import exercises, grade, load_script, make_project, row, student_copy
+from exercise_projects import exercises, grade, load_script, make_project, row, student_copy
 
 
 def refused(graded: subprocess.CompletedProcess) -> str:

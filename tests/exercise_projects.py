@@ -1,7 +1,7 @@
-"""Small fake projects for the tests of the exercise tooling in scripts/ (exercises.py and the
-three scripts using it), built in tmp_path: each has its own task table, a copy of
-tests/conftest.py and of the scripts, a toy `minitorch` package and marked tests; and the
-steps of grading a student copy of one.
+"""Small fake projects for the tests of the exercise tooling in scripts/ (exercises.py, the
+exercise_*.py modules beside it and the three scripts using them), built in tmp_path: each
+has its own task table, a copy of tests/conftest.py and of the scripts, a toy `minitorch`
+package and marked tests; and the steps of grading a student copy of one.
 """
 
 import importlib.util
@@ -27,6 +27,9 @@ def load_script(name: str):
 
 
 exercises = load_script("exercises")
+exercise_guards = load_script("exercise_guards")
+exercise_grading = load_script("exercise_grading")
+exercise_copies = load_script("exercise_copies")
 
 PYPROJECT = """\
 [tool.ruff]
@@ -117,7 +120,16 @@ def make_project(root: Path, files: dict[str, str] | None = None) -> Path:
         (root / name).write_text(text)
     shutil.copy(REPO / "tests" / "conftest.py", root / "tests" / "conftest.py")
     (root / "scripts").mkdir(exist_ok=True)
-    for script in ("exercises", "grade_runner", "make_exercises", "grade", "check_exercises"):
+    for script in (
+        "exercises",
+        "exercise_guards",
+        "exercise_grading",
+        "exercise_copies",
+        "grade_runner",
+        "make_exercises",
+        "grade",
+        "check_exercises",
+    ):
         shutil.copy(SCRIPTS / f"{script}.py", root / "scripts" / f"{script}.py")
     return root
 

@@ -15,6 +15,7 @@ from exercise_projects import (
     OPS,
     PYPROJECT,
     TESTS,
+    exercise_grading,
     exercises,
     load_script,
     make_project,
@@ -46,6 +47,9 @@ def test_make_exercises_stubs_selected_tasks_and_copies_the_project(tmp_path):
         "minitorch/ops.py",
         "pyproject.toml",
         "scripts/check_exercises.py",
+        "scripts/exercise_copies.py",
+        "scripts/exercise_grading.py",
+        "scripts/exercise_guards.py",
         "scripts/exercises.py",
         "scripts/grade.py",
         "scripts/grade_runner.py",
@@ -166,13 +170,13 @@ def test_grade_selected_tasks_exit_0_when_all_pass(tmp_path):
 def test_pytest_that_cannot_start_fails_the_task(tmp_path):
     pyproject = PYPROJECT.replace('addopts = "--strict-markers -q"', 'addopts = "--no-such-option"')
     project = exercises.Project.load(make_project(tmp_path, {"pyproject.toml": pyproject}))
-    result = exercises.run_task_tests(project.root, project.tasks["0.1"])
+    result = exercise_grading.run_task_tests(project.root, project.tasks["0.1"])
     assert (result.status, result.exit_code) == ("FAIL", 4), result
     assert result.detail.startswith("pytest exited with code 4: "), result.detail
 
 
 def test_tests_running_too_long_fail_the_task(project):
-    result = exercises.run_task_tests(project.root, project.tasks["0.1"], timeout=0.01)
+    result = exercise_grading.run_task_tests(project.root, project.tasks["0.1"], timeout=0.01)
     assert (result.status, result.detail) == ("FAIL", "timed out after 0.01 s")
     assert result.exit_code == -9, "killed"
 

@@ -15,7 +15,7 @@ import exercise_projects
 import pytest
 from exercise_projects import (
     TESTS,
-    exercises,
+    exercise_grading,
     grade,
     make_project,
     row,
@@ -238,7 +238,7 @@ def test_skip_raised_from_the_package_fails(tmp_path):
 
 
 def test_another_number_of_tests_than_expected_fails(project):
-    result = exercises.run_task_tests(project.root, project.tasks["0.1"], expected=3)
+    result = exercise_grading.run_task_tests(project.root, project.tasks["0.1"], expected=3)
     assert (result.status, result.passed, result.detail) == (
         "FAIL",
         2,
@@ -253,9 +253,10 @@ def test_huge_output_is_dropped_as_it_arrives(tmp_path):
     measure = (
         "import resource, sys\n"
         f"sys.path.insert(0, {str(student / 'scripts')!r})\n"
-        "import exercises\n"
+        "import exercise_grading, exercises\n"
         f"project = exercises.Project.load({str(student)!r})\n"
-        "result = exercises.run_task_tests(project.root, project.tasks['0.1'], timeout=120)\n"
+        "task = project.tasks['0.1']\n"
+        "result = exercise_grading.run_task_tests(project.root, task, timeout=120)\n"
         "print(result.status, len(result.output), result.output.count('bytes of output dropped'))\n"
         "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)\n"
     )
@@ -264,7 +265,7 @@ def test_huge_output_is_dropped_as_it_arrives(tmp_path):
     status_line, peak_mb = ran.stdout.splitlines()
     status, kept, dropped = status_line.split()
     assert status == "FAIL"
-    assert int(kept) < 3 * exercises.OUTPUT_KEPT and dropped == "1"
+    assert int(kept) < 3 * exercise_grading.OUTPUT_KEPT and dropped == "1"
     assert int(peak_mb) < 150, f"the test process peaked at {peak_mb} MB"
 
 

@@ -38,17 +38,16 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from exercise_copies import make_student_copy
+from exercise_grading import TaskResult, run_task_tests
+from exercise_guards import grading_env
 from exercises import (
     ExerciseError,
     Project,
     Task,
-    TaskResult,
     add_selection_arguments,
     find_test_markers,
-    grading_env,
-    make_student_copy,
     marker_test_files,
-    run_task_tests,
 )
 
 # The project this script lives in (in a student copy: the copy).

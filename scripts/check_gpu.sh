@@ -33,7 +33,9 @@ pip install --quiet -e '.[test,cuda,torch]' "numba-cuda[$toolkit]"
 step "cuda tests on the GPU"
 # each step has a time limit, so that the whole check ends within 8 minutes (timeout exits 124)
 NUMBA_ENABLE_CUDASIM=0 timeout 150 python -m pytest -q -p no:cacheprovider \
-    tests/test_cuda_backend.py tests/test_cuda_allocator.py tests/test_cuda_matmul.py tests/test_cuda_memory.py \
+    tests/test_cuda_backend.py tests/test_cuda_autograd.py tests/test_cuda_devices.py \
+    tests/test_cuda_scans_and_indexing.py tests/test_cuda_on_device_kernels.py \
+    tests/test_cuda_allocator.py tests/test_cuda_matmul.py tests/test_cuda_memory.py \
     tests/test_cuda.py tests/test_cuda_compile.py
 tests=$?
 

@@ -48,24 +48,18 @@ import json  # noqa: E402
 import tempfile  # noqa: E402
 from pathlib import Path  # noqa: E402
 
-from exercises import (  # noqa: E402
+from exercise_copies import (  # noqa: E402
     MANIFEST,
-    ExerciseError,
-    Project,
-    TaskResult,
-    add_selection_arguments,
     count_task_tests,
     graded_tree,
     manifest_problems,
-    marker_test_files,
-    missing_test_tools,
     read_manifest,
     remove_test_caches,
-    run_task_tests,
     settings_files_added,
-    shadowing_files,
-    unimportable_test_tools,
 )
+from exercise_grading import TaskResult, run_task_tests  # noqa: E402
+from exercise_guards import missing_test_tools, shadowing_files, unimportable_test_tools  # noqa: E402
+from exercises import ExerciseError, Project, add_selection_arguments, marker_test_files  # noqa: E402
 
 # The project this script lives in (in a student copy: the copy).
 PROJECT_ROOT = Path(__file__).resolve().parents[1]

@@ -1,4 +1,5 @@
-"""The program that runs one task's tests in a grading subprocess (see exercises.run_task_tests).
+"""The program that runs one task's tests in a grading subprocess (see
+exercise_grading.run_task_tests).
 
 It is not run as a script: the grader starts `python -c "<read stdin, exec it>"` and sends this
 file's source on stdin, followed by `main({...})` with the settings. So the channel on which the

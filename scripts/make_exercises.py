@@ -22,16 +22,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from exercises import (
-    ExerciseError,
-    Project,
-    add_selection_arguments,
-    count_task_tests,
-    import_problem,
-    make_student_copy,
-    missing_test_tools,
-    write_manifest,
-)
+from exercise_copies import count_task_tests, import_problem, make_student_copy, write_manifest
+from exercise_guards import missing_test_tools
+from exercises import ExerciseError, Project, add_selection_arguments
 
 # The project this script lives in (in a student copy: the copy).
 PROJECT_ROOT = Path(__file__).resolve().parents[1]

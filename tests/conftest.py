@@ -33,7 +33,7 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 # Test files whose tests run on each CPU backend: those of tensors and autograd, except the ones
 # that never reach a backend through the tensor layer (layout arithmetic, printing) or that call
-# a backend object of their own (test_tensor_ops.py: the reference, test_fast_ops.py: Numba).
+# a backend object of their own (test_tensor_ops.py: the reference, test_fast_ops_*.py: Numba).
 BACKENDS = ["simple", "student", "fast"]
 # The GPU, run only where MINITORCH_TEST_BACKENDS names it; tests marked `cpu_only` (about host
 # memory or printing without a device) do not run there. In Numba's CUDA simulator, where each
@@ -115,8 +115,16 @@ def pytest_generate_tests(metafunc):
 
 
 # Files that turn on Numba's CUDA simulator when they are the first to import minitorch.
-SIMULATOR_FILES = {
+# The files of the cuda backend's tests, run with `small_kernels`.
+CUDA_BACKEND_FILES = (
     "test_cuda_backend.py",
+    "test_cuda_autograd.py",
+    "test_cuda_devices.py",
+    "test_cuda_scans_and_indexing.py",
+    "test_cuda_on_device_kernels.py",
+)
+SIMULATOR_FILES = {
+    *CUDA_BACKEND_FILES,
     "test_cuda_allocator.py",
     "test_cuda_matmul.py",
     "test_cuda_windows.py",
@@ -134,6 +142,25 @@ def pytest_ignore_collect(collection_path, config):
     start = config.invocation_params.dir
     named = {(start / arg.split("::")[0]).resolve() for arg in config.args}
     return None if collection_path.resolve() in named else True
+
+
+# The cuda backend's kernel sizes in the tests: the simulator runs one Python thread per CUDA
+# thread, so the tensors are tiny and a dozen elements already span several blocks and tiles.
+THREADS, BLOCK, TILE = 8, 4, 4
+
+
+@pytest.fixture
+def small_kernels(monkeypatch):
+    """The cuda backend with THREADS threads per block, reduction blocks of BLOCK, matmul tiles
+    of TILE, and the exercise's matmul (task 3.5; tests/test_cuda_matmul.py checks the blocked
+    one)."""
+    from minitorch.backends import get_backend
+
+    backend = get_backend("cuda")
+    monkeypatch.setattr(backend, "threads", THREADS)
+    monkeypatch.setattr(backend, "block", BLOCK)
+    monkeypatch.setattr(backend, "tile", TILE)
+    monkeypatch.setattr(backend, "matmul_kernel", "matmul")
 
 
 @cache

@@ -102,7 +102,8 @@ def assert_close_described(ours, theirs, where: str) -> None:
 
 def like_torch(case: Case, torch: Any) -> None:
     """The case's call in both libraries: the same results (or errors); gradients alike."""
-    from helpers import compare, describe, outcome
+    from comparisons import compare
+    from helpers import describe, outcome
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -1,7 +1,8 @@
 """minitorch.cuda on a machine with neither a GPU nor Numba's CUDA simulator: nothing available,
 and a clear error for a tensor asked for on `cuda`.
 
-Where a GPU or the simulator is there, tests/test_cuda_backend.py tests the cuda backend instead.
+Where a GPU or the simulator is there, the files of tests/conftest.py's CUDA_BACKEND_FILES test
+the cuda backend instead.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from minitorch.backends.cuda import driver
 
 pytestmark = pytest.mark.skipif(
     driver.SIMULATOR or driver.driver_present(),
-    reason="a GPU or Numba's CUDA simulator is there (tests/test_cuda_backend.py covers it)",
+    reason="a GPU or Numba's CUDA simulator is there (CUDA_BACKEND_FILES cover it)",
 )
 
 

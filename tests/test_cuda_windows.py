@@ -12,8 +12,8 @@ import contextlib
 
 import numpy as np
 import pytest
+from cuda_checks import assert_matches, both, no_host_copies, values
 from simulated_cuda import requires_cuda
-from test_cuda_backend import assert_matches, both, no_host_copies, values
 
 import minitorch
 from minitorch.backends import get_backend

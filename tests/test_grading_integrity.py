@@ -2,7 +2,7 @@
 project that shadow a standard or testing module, a student copy without its manifest, a root
 conftest.py, test tools that are installed but do not import.
 
-The fake projects and scripts are those of tests/test_exercise_tools.py.
+The fake projects and scripts are those of tests/exercise_projects.py.
 """
 
 import subprocess
@@ -10,7 +10,16 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_exercise_tools import exercises, grade, load_script, make_project, row, student_copy
+from exercise_projects import (
+    exercise_grading,
+    exercise_guards,
+    exercises,
+    grade,
+    load_script,
+    make_project,
+    row,
+    student_copy,
+)
 
 
 def refused(graded: subprocess.CompletedProcess) -> str:
@@ -51,7 +60,7 @@ def test_the_grading_process_does_not_import_from_its_own_folder(tmp_path):
     # Without safe-path mode the runner's own `import pytest` would load this file.
     root = make_project(tmp_path / "project", {"pytest.py": "raise SystemExit(7)\n"})
     project = exercises.Project.load(root)
-    result = exercises.run_task_tests(root, project.tasks["0.1"])
+    result = exercise_grading.run_task_tests(root, project.tasks["0.1"])
     assert (result.status, result.passed) == ("PASS", 2), result
 
 
@@ -65,7 +74,7 @@ def test_a_module_imported_from_the_project_under_a_standard_name_is_tampering(t
     )
     files = {"minitorch/__init__.py": init, "minitorch/vendor/colorsys.py": "HIDDEN = 1\n"}
     project = exercises.Project.load(make_project(tmp_path / "project", files))
-    result = exercises.run_task_tests(project.root, project.tasks["0.1"])
+    result = exercise_grading.run_task_tests(project.root, project.tasks["0.1"])
     assert result.status == "TAMPERED", result
     assert "minitorch/vendor/colorsys.py was imported as the module colorsys" in result.reason
 
@@ -101,11 +110,11 @@ def test_a_test_tool_that_does_not_import_is_named(tmp_path):
     broken.mkdir(parents=True)
     (broken / "__init__.py").write_text("raise ImportError('a file of the install is missing')\n")
     root = make_project(tmp_path / "project")
-    env = {**exercises.grading_env(root), "PYTHONPATH": str(broken.parent)}
-    assert exercises.unimportable_test_tools(root, env) == [
+    env = {**exercise_guards.grading_env(root), "PYTHONPATH": str(broken.parent)}
+    assert exercise_guards.unimportable_test_tools(root, env) == [
         "hypothesis (ImportError: a file of the install is missing)"
     ]
-    assert exercises.unimportable_test_tools(root) == []
+    assert exercise_guards.unimportable_test_tools(root) == []
 
 
 def test_grade_exits_3_with_the_repair_when_pytest_does_not_import(tmp_path, monkeypatch, capsys):
@@ -124,5 +133,5 @@ def test_grade_exits_3_with_the_repair_when_pytest_does_not_import(tmp_path, mon
 
 
 def test_the_grading_subprocess_starts_in_safe_path_mode():
-    assert sys.version_info < (3, 11) or exercises.SAFE_PATH == ["-P"]
-    assert Path(exercises.RUNNER).is_file()
+    assert sys.version_info < (3, 11) or exercise_guards.SAFE_PATH == ["-P"]
+    assert Path(exercise_grading.RUNNER).is_file()

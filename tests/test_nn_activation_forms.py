@@ -13,7 +13,8 @@ activation records the node of the out-of-place one (torch numbers its in-place 
 
 import numpy as np
 import pytest
-from helpers import ComparedCases, floats
+from comparisons import ComparedCases
+from helpers import floats
 
 import minitorch
 import minitorch.nn.functional as F

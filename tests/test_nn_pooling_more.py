@@ -10,7 +10,8 @@ pool the same windows.
 
 import numpy as np
 import pytest
-from helpers import ComparedCases, floats
+from comparisons import ComparedCases
+from helpers import floats
 
 import minitorch
 import minitorch.nn.functional as F

@@ -10,7 +10,8 @@ import math
 
 import numpy as np
 import pytest
-from helpers import ComparedCases, floats
+from comparisons import ComparedCases
+from helpers import floats
 
 import minitorch
 

@@ -9,7 +9,8 @@ import math
 
 import numpy as np
 import pytest
-from helpers import ComparedCases, floats
+from comparisons import ComparedCases
+from helpers import floats
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

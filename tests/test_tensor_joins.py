@@ -2,13 +2,14 @@
 
 import numpy as np
 import pytest
-from helpers import compare, floats, same_error
+from comparisons import compare
+from helpers import floats, same_error
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import minitorch
 
-# every test here compares with torch live (helpers.compare)
+# every test here compares with torch live (comparisons.compare)
 pytest.importorskip(
     "torch", reason="PyTorch is not installed: pip install -e '.[test,torch]' compares with it"
 )

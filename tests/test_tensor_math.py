@@ -2,7 +2,7 @@
 
 Each case is a function of the library module (`lib`) and its NumPy inputs; what torch gave
 for it is recorded in tests/data/test_tensor_math.json (scripts/record_torch_answers.py from
-`torch_answers`), and minitorch must give the same, as `helpers.compare` checks it live, its
+`torch_answers`), and minitorch must give the same, as `comparisons.compare` checks it live, its
 gradients also passing central differences. The declared forms are checked against NumPy.
 """
 
@@ -10,7 +10,8 @@ import math
 
 import numpy as np
 import pytest
-from helpers import ComparedCases, floats
+from comparisons import ComparedCases
+from helpers import floats
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

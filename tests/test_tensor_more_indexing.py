@@ -10,7 +10,8 @@ against central differences. The three are compositions of `index_put`, `scatter
 
 import numpy as np
 import pytest
-from helpers import ComparedCases, floats
+from comparisons import ComparedCases
+from helpers import floats
 
 import minitorch
 

@@ -3,13 +3,14 @@ norms and sorting against PyTorch: values, dtypes, names, gradients.
 
 Each case is a function of the library module (`lib`) and its NumPy inputs; what torch gave
 for it is recorded in tests/data/test_tensor_reductions.json (scripts/record_torch_answers.py
-from `torch_answers`), and minitorch must give the same, as `helpers.compare` checks it live,
+from `torch_answers`), and minitorch must give the same, as `comparisons.compare` checks it live,
 its gradients also passing central differences (except across ties, where they see one side).
 """
 
 import numpy as np
 import pytest
-from helpers import ComparedCases, floats
+from comparisons import ComparedCases
+from helpers import floats
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -9,7 +9,8 @@ import warnings
 
 import numpy as np
 import pytest
-from helpers import ComparedCases, floats
+from comparisons import ComparedCases
+from helpers import floats
 
 import minitorch
 

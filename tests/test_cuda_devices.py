@@ -1,0 +1,129 @@
+"""cuda devices: creation functions that take the device, moves between devices, printing,
+`minitorch.cuda`'s functions, and torch's errors (host reads, mixed devices, launch limits).
+
+Like every cuda test file (tests/simulated_cuda.py), it turns Numba's CUDA simulator on when it
+is the first to import minitorch; a run of the whole suite leaves it to
+tests/test_cuda_simulator.py. On a GPU, `NUMBA_ENABLE_CUDASIM=0` runs it on the device
+(scripts/check_gpu.sh).
+"""
+
+import numpy as np
+import pytest
+from cuda_checks import assert_matches
+from simulated_cuda import requires_cuda
+
+import minitorch
+from minitorch.backends import get_backend
+from minitorch.backends.cuda import backend as cuda_backend
+
+# the simulator's small kernels (tests/conftest.py), where a dozen elements span several blocks
+pytestmark = [requires_cuda, pytest.mark.usefixtures("small_kernels")]
+
+# ---------------------------------------------------------------------------
+# devices: creation, moves, printing, errors
+# ---------------------------------------------------------------------------
+
+
+def test_creation_functions_take_the_device():
+    for t in (
+        minitorch.zeros(2, 3, device="cuda"),
+        minitorch.ones(2, device=minitorch.device("cuda:0")),
+        minitorch.full((2,), 7.0, device="cuda"),
+        minitorch.arange(5, device="cuda"),
+        minitorch.rand(3, device="cuda"),
+        minitorch.zeros_like(minitorch.zeros(2, device="cuda")),
+    ):
+        assert t.is_cuda and t.device == minitorch.device("cuda", 0)
+        assert str(t.device) == "cuda:0"
+    assert minitorch.full((2,), 7.0, device="cuda").tolist() == [7.0, 7.0]
+
+
+def test_moves_between_devices():
+    cpu = minitorch.tensor([[1.0, 2.0], [3.0, 4.0]])
+    gpu = cpu.cuda()
+    assert gpu.is_cuda and not cpu.is_cuda
+    assert gpu.cuda() is gpu and cpu.cpu() is cpu
+    assert cpu.cuda(0).is_cuda and cpu.cuda("cuda:0").is_cuda
+    assert gpu.to("cuda:0") is gpu
+    assert cpu.to(gpu).is_cuda and gpu.to(cpu).device == minitorch.device("cpu")
+    assert gpu.to(minitorch.float64).dtype is minitorch.float64
+    assert gpu.T.cpu().tolist() == [[1.0, 3.0], [2.0, 4.0]]
+    assert gpu[1, 0].item() == 3.0
+
+
+def test_repr_names_the_device():
+    assert repr(minitorch.tensor([1.0, 2.0], device="cuda")) == (
+        "tensor([1., 2.], device='cuda:0')"
+    )
+    x = minitorch.tensor([1.0], device="cuda", requires_grad=True)
+    assert repr(x * 2) == "tensor([2.], device='cuda:0', grad_fn=<MulBackward0>)"
+
+
+def test_numpy_of_a_cuda_tensor_is_refused_with_torchs_text():
+    message = (
+        "can't convert cuda:0 device type tensor to numpy. Use Tensor.cpu() to copy the tensor "
+        "to host memory first."
+    )
+    gpu = minitorch.ones(2, device="cuda")
+    with pytest.raises(TypeError) as error:
+        gpu.numpy()
+    assert str(error.value) == message
+    with pytest.raises(TypeError):
+        np.asarray(gpu)
+
+
+@pytest.mark.parametrize(
+    "combine",
+    [lambda a, b: a + b, lambda a, b: b * a, lambda a, b: a @ b.T, minitorch.maximum],
+    ids=["add", "mul_reversed", "matmul", "maximum"],
+)
+def test_mixing_devices_raises_torchs_error(combine):
+    gpu, cpu = minitorch.ones(2, 2, device="cuda"), minitorch.ones(2, 2)
+    message = (
+        "Expected all tensors to be on the same device, but found at least two devices, "
+        "cuda:0 and cpu!"
+    )
+    with pytest.raises(RuntimeError) as error:
+        combine(gpu, cpu)
+    assert str(error.value) == message
+
+
+def test_a_cpu_scalar_tensor_joins_a_cuda_operation():
+    gpu = minitorch.tensor([1.0, 2.0], device="cuda")
+    assert_matches(gpu * minitorch.tensor(3.0), minitorch.tensor([3.0, 6.0]))
+    assert_matches(minitorch.tensor(3.0) - gpu, minitorch.tensor([2.0, 1.0]))
+
+
+def test_copy_into_a_cuda_tensor_from_the_cpu():
+    gpu = minitorch.zeros(3, device="cuda")
+    gpu.copy_(minitorch.tensor([1.0, 2.0, 3.0]))
+    assert gpu.is_cuda and gpu.tolist() == [1.0, 2.0, 3.0]
+
+
+def test_minitorch_cuda_functions():
+    assert minitorch.cuda.is_available() is True
+    assert minitorch.cuda.device_count() == 1
+    assert minitorch.cuda.current_device() == 0
+    minitorch.cuda.synchronize()
+    minitorch.cuda.manual_seed(3)
+    first = minitorch.rand(4, device="cuda").tolist()
+    minitorch.cuda.manual_seed(3)
+    assert minitorch.rand(4, device="cuda").tolist() == first
+
+
+def test_only_cuda_0_exists():
+    with pytest.raises(RuntimeError, match="invalid device ordinal"):
+        minitorch.zeros(1, device="cuda:1")
+
+
+def test_the_reduction_block_must_be_a_power_of_two():
+    with pytest.raises(ValueError, match="power of two"):
+        type(get_backend("cuda"))((8, 6, 4))
+
+
+def test_matmul_refuses_a_grid_larger_than_cuda_allows(monkeypatch):
+    monkeypatch.setattr(cuda_backend, "MAX_GRID_YZ", 2)  # 65535 on a GPU: too big for the simulator
+    ones = minitorch.ones(3, 2, 2, device="cuda")
+    with pytest.raises(RuntimeError, match="at most 2 matrices"):
+        ones @ ones
+    assert_matches(ones[:2] @ ones[:2], minitorch.full((2, 2, 2), 2.0))

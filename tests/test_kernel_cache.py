@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import minitorch
+from minitorch.backends import kernel_cache
 
 ROOT = Path(minitorch.__file__).resolve().parent.parent
 
@@ -92,3 +93,35 @@ def test_cache_keys_are_the_same_under_any_hash_seed():
         set_texts.add(set_text)
     assert len(set_texts) == 2, f"these seeds do not reorder the set: {set_texts}"
     assert len(keys) == 1, "\n".join(sorted(keys))
+
+
+KERNEL_SOURCE = """
+from numba import njit
+
+OFFSET = {offset}
+
+
+@njit
+def scaled(x):
+    return x * {factor}
+
+
+def body(out, a):
+    for i in range(len(out)):
+        out[i] = scaled(a[i]) + OFFSET
+"""
+
+
+def key_of(blank_lines: int = 0, **changes) -> tuple:
+    """The cache key of `body` in KERNEL_SOURCE, written with these values, so many lines down."""
+    source = "\n" * blank_lines + KERNEL_SOURCE.format(**{"offset": 1.0, "factor": 2.0, **changes})
+    namespace: dict = {}
+    exec(compile(source, "<kernel source>", "exec"), namespace)
+    return kernel_cache.kernel_key(namespace["body"], None, {"parallel": False})
+
+
+def test_cache_keys_follow_the_helpers_and_constants_a_kernel_compiles():
+    """A kernel's helpers live in other files than its body, whose edits Numba does not see."""
+    assert key_of() == key_of(blank_lines=7), "moving code must not recompile"
+    assert key_of(factor=3.0) != key_of(), "an edited njit helper must recompile its kernels"
+    assert key_of(offset=0.5) != key_of(), "an edited constant must recompile its kernels"

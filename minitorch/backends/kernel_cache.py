@@ -27,6 +27,7 @@ import types
 import warnings
 from collections.abc import Callable
 
+import numpy as np
 from numba import njit
 from numba.core.caching import (
     CompileResultCacheImpl,
@@ -61,13 +62,15 @@ def canonical(value) -> str:
     return repr(value)
 
 
-def kernel_key(fn: Callable | None, options: dict) -> tuple[str, str, str]:
+def kernel_key(body: Callable, fn: Callable | None, options: dict) -> tuple[str, str, str]:
     """The part of a kernel's cache key that Numba does not know: `fn`, the options, the code.
 
-    The code digest covers `fn`, what it calls, and the index functions.
+    The code digest covers `body`, `fn`, the index functions, and everything they
+    compile from other files: the functions and compiled helpers they call and the
+    constants they read.
     """
     fn_name = "" if fn is None else f"{fn.__module__}.{fn.__qualname__}"
-    compiled = [*INDEX_FUNCTIONS, *([] if fn is None else [fn])]
+    compiled = [*INDEX_FUNCTIONS, body, *([] if fn is None else [fn])]
     return fn_name, canonical(options), _code_digest(compiled)
 
 
@@ -75,7 +78,7 @@ def compile_kernel(body: Callable, fn: Callable | None, parallel: bool, fastmath
     """`body` (which calls `fn`) as a Numba dispatcher, compiled lazily and cached on disk."""
     options = {"parallel": parallel, "error_model": "numpy", "fastmath": fastmath}
     dispatcher = njit(**options)(body)
-    dispatcher._cache = _KernelCache(body, kernel_key(fn, options))
+    dispatcher._cache = _KernelCache(body, kernel_key(body, fn, options))
     return dispatcher
 
 
@@ -110,38 +113,72 @@ def _called_functions(fn: Callable) -> list:
     return found
 
 
+# Values whose text (`canonical`) is the same in every process: what a kernel reads as data.
+CONSTANT_TYPES = (
+    type(None),
+    bool,
+    int,
+    float,
+    complex,
+    str,
+    bytes,
+    tuple,
+    list,
+    dict,
+    set,
+    frozenset,
+    np.generic,
+    np.ndarray,
+)
+
+
 def _code_digest(functions) -> str:
-    """A hash of what `functions` and the Python functions they call compute.
+    """A hash of what `functions` and the code they reach compute.
 
     It covers bytecode, constants, names and captured values, not line
     numbers: editing one function of a file changes the key of the kernels
     that compile it, not of the others, and moving code changes nothing.
+    Reached are the Python functions, Numba helpers (`njit`) and intrinsics
+    named as globals or captured, and the values of the constants read (tables,
+    thresholds); modules and classes are Numba's, NumPy's or the standard
+    library's, whose versions Numba's key already holds.
     """
     hasher = hashlib.sha256()
     seen = set()
 
-    def visit_code(code: types.CodeType) -> None:
+    def visit_code(code: types.CodeType, names: set) -> None:
         hasher.update(code.co_code)
         hasher.update(canonical((code.co_names, code.co_varnames)).encode())
+        names.update(code.co_names)
         for constant in code.co_consts:
             if isinstance(constant, types.CodeType):
-                visit_code(constant)
+                visit_code(constant, names)
             else:
                 hasher.update(canonical(constant).encode())
 
+    def visit_value(value) -> None:
+        # a Numba dispatcher: its Python function; a Numba intrinsic: its definition
+        target = getattr(value, "py_func", None) or getattr(value, "_defn", None) or value
+        if isinstance(target, types.FunctionType):
+            visit(target)
+        elif isinstance(value, CONSTANT_TYPES):
+            hasher.update(canonical(value).encode())
+
     def visit(fn) -> None:
-        fn = getattr(fn, "py_func", fn)  # a Numba dispatcher: its Python function
         if fn in seen:
             return
         seen.add(fn)
-        visit_code(fn.__code__)
+        names: set = set()
+        visit_code(fn.__code__, names)
         for cell in fn.__closure__ or ():
-            hasher.update(canonical(cell.cell_contents).encode())
-        for called in _called_functions(fn):
-            visit(called)
+            visit_value(cell.cell_contents)
+        for name in sorted(names):
+            if name in fn.__globals__:
+                hasher.update(name.encode())
+                visit_value(fn.__globals__[name])
 
     for fn in functions:
-        visit(fn)
+        visit(getattr(fn, "py_func", fn))
     return hasher.hexdigest()
 
 

@@ -1,6 +1,12 @@
 """What every kernel of `FastBackend` needs about layouts: sizes, chunks, storage positions.
 
-Compiled inline into the kernels (`njit(inline="always")`), so they cost no call.
+**Inlined or called.** The helpers a kernel runs for every element or every row (`_pos`,
+`_run`, `_last`, `_operand_position`, `_line_start`) are compiled into it
+(`njit(inline="always")`), where LLVM optimises them with the loop around them: called, they
+made a strided add twice as slow. The ones it runs once per call or per chunk (sizes,
+layout tests, chunk bounds) are plain `njit` functions that it calls, which costs
+nanoseconds once and saves Numba inlining their loops into every kernel: a quarter less
+compile time for the elementwise and reduction kernels (tutorial 03a, section 9).
 **Storage positions are unsigned**: Numba wraps negative indices as Python does, and
 that check in an inner loop stops LLVM from vectorizing it. Positions are never
 negative, so kernels index storage with `_pos(p)` (an unsigned cast) and the check
@@ -21,7 +27,7 @@ def _pos(position):
     return np.uint64(position)
 
 
-@njit(inline="always")
+@njit
 def _numel(shape) -> int:
     """$\\prod_k s_k$"""
     size = 1
@@ -30,13 +36,13 @@ def _numel(shape) -> int:
     return size
 
 
-@njit(inline="always")
+@njit
 def _chunk_bounds(total: int, n_chunks: int, chunk: int):
     """The half-open range of `total` work items that chunk `chunk` of `n_chunks` does."""
     return chunk * total // n_chunks, (chunk + 1) * total // n_chunks
 
 
-@njit(inline="always")
+@njit
 def _is_dense(shape, strides) -> bool:
     """Whether the layout fills `numel` consecutive positions, in some order of its dimensions.
 
@@ -57,7 +63,7 @@ def _is_dense(shape, strides) -> bool:
     return expected == _numel(shape)
 
 
-@njit(inline="always")
+@njit
 def _same_layout(shape, strides, other_shape, other_strides) -> bool:
     """Same shape, and the same strides wherever a dimension has more than one element."""
     if len(shape) != len(other_shape):
@@ -68,7 +74,7 @@ def _same_layout(shape, strides, other_shape, other_strides) -> bool:
     return True
 
 
-@njit(inline="always")
+@njit
 def _dense_like(out_shape, out_strides, shape, strides) -> bool:
     """Whether element $i$ of the output and of the operand is at offset + $i$: the output
     fills its memory without gaps and the operand has its layout (the kernels' flat path)."""
@@ -76,7 +82,7 @@ def _dense_like(out_shape, out_strides, shape, strides) -> bool:
     return dense and _same_layout(out_shape, out_strides, shape, strides)
 
 
-@njit(inline="always")
+@njit
 def _rows(shape, strides):
     """The length of a row (the last dimension; 1 for a 0-dim tensor) and the storage step
     along it."""
@@ -94,7 +100,7 @@ def _run(ordinal, end, row, out_shape, out_strides, out_offset, out_index):
     return position, min(row - _last(out_index), end - ordinal)
 
 
-@njit(inline="always")
+@njit
 def _row_step(out_shape, shape, strides) -> int:
     """The storage step of an operand broadcast to `out_shape` along the output's last dimension."""
     if len(shape) == 0 or len(out_shape) == 0 or shape[len(shape) - 1] == 1:
@@ -115,7 +121,7 @@ def _operand_position(out_index, out_shape, shape, strides, offset, index) -> in
     return offset + index_to_position(index, strides)
 
 
-@njit(inline="always")
+@njit
 def _lines(shape, dim):
     """The lines of `shape` along `dim`: `shape` with size 1 in `dim` (its indices are the lines'
     first elements) and how many there are (none when `dim` has size 0)."""

@@ -50,7 +50,8 @@ def canonical(value) -> str:
     """A text for `value` that is the same in every process.
 
     `str` of a set follows the hash order of its items, which changes between
-    processes for strings (hash randomisation): sets are sorted here.
+    processes for strings (hash randomisation): sets are sorted here; a function's
+    `repr` holds its address, so functions and classes are written by name.
     """
     if isinstance(value, (set, frozenset)):
         return "{" + ", ".join(sorted(canonical(item) for item in value)) + "}"
@@ -59,6 +60,9 @@ def canonical(value) -> str:
         return "{" + ", ".join(items) + "}"
     if isinstance(value, (tuple, list)):
         return type(value).__name__ + "(" + ", ".join(canonical(item) for item in value) + ")"
+    named = getattr(value, "py_func", value)  # functions and classes: by name, not address
+    if isinstance(named, (types.FunctionType, type)):
+        return f"{named.__module__}.{named.__qualname__}"
     return repr(value)
 
 

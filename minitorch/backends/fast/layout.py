@@ -2,11 +2,12 @@
 
 **Inlined or called.** The helpers a kernel runs for every element or every row (`_pos`,
 `_run`, `_last`, `_operand_position`, `_line_start`) are compiled into it
-(`njit(inline="always")`), where LLVM optimises them with the loop around them: called, they
-made a strided add twice as slow. The ones it runs once per call or per chunk (sizes,
-layout tests, chunk bounds) are plain `njit` functions that it calls, which costs
-nanoseconds once and saves Numba inlining their loops into every kernel: a quarter less
-compile time for the elementwise and reduction kernels (tutorial 03a, section 9).
+(`njit(inline="always")`), where LLVM optimises them with the loop around them; a call per
+row would cost more than a short row's work. The ones it runs once per call or per chunk
+(sizes, layout tests, chunk bounds) are plain `njit` functions that it calls: a call costs
+nanoseconds once, and Numba does not copy and re-type their loops into every kernel, which
+is a large part of compile time (tutorial 03a, section 9).
+
 **Storage positions are unsigned**: Numba wraps negative indices as Python does, and
 that check in an inner loop stops LLVM from vectorizing it. Positions are never
 negative, so kernels index storage with `_pos(p)` (an unsigned cast) and the check

@@ -131,7 +131,7 @@ class Digits(ImageDataset):
         transform: Callable | None = None,
         target_transform: Callable | None = None,
     ) -> None:
-        # scikit-learn takes seconds to import: only Digits needs it (as graph.py imports
+        # scikit-learn is slow to import: only Digits needs it (as graph.py imports
         # matplotlib only to draw), not every user of the toy sets in this package.
         from sklearn.datasets import load_digits
 

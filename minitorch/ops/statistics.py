@@ -187,7 +187,7 @@ class Var(Op):
 
 def var_std(a: Tensor, dim, unbiased, keepdim: bool, correction, root: bool) -> Tensor:
     """`var` or (`root`) `std`, with PyTorch's ways to choose the correction."""
-    if isinstance(dim, bool):  # var(x, True): the old `unbiased` as the second argument
+    if isinstance(dim, bool):  # var(x, True): PyTorch's `var(input, unbiased)` form
         dim, unbiased = None, dim
     if not a.dtype.is_floating_point:
         raise RuntimeError("std and var only support floating point and complex dtypes")

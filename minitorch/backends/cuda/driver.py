@@ -12,8 +12,8 @@ import os
 import sys
 import warnings
 
-# numba.cuda costs about a second to import (numba-cuda loads the CUDA bindings): it is
-# imported only where kernels can run, on the simulator or with an NVIDIA driver.
+# Importing numba.cuda is slow (numba-cuda loads the CUDA bindings): it is imported only
+# where kernels can run, on the simulator or with an NVIDIA driver.
 SIMULATOR = os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
 # `MINITORCH_CUDA_COMPILE=1` imports numba.cuda without a driver, so that the kernels can be
 # compiled to PTX on any machine (scripts/check_cuda_compile.py); none can run there.

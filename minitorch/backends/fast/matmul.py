@@ -45,8 +45,8 @@ def _pack(packed, first_row, source, position, count, row_step, depth, k_step):
     that both the reads and the writes stay within a few cache lines (a
     transposed matrix is read down its columns).
     """
-    # Element loops, not slice assignments: those compile Numba's shape checks, a third of
-    # a cold matmul's compile time.
+    # Element loops, not slice assignments: those compile Numba's shape checks, which
+    # lengthen a cold matmul's compile.
     if k_step == 1:
         for i in range(count):
             start = position + i * row_step

@@ -33,7 +33,7 @@ def bench_tensor(rounds: int) -> None:
         small_a = minitorch.tensor(np.arange(10, dtype=np.float32))
         small_b = minitorch.tensor(np.ones(10, dtype=np.float32))
         small_a + small_b
-    except Exception as error:  # the tensor layer may not be wired yet
+    except Exception as error:  # in a student copy, the stubs of module 2 may raise here
         print(f"  unavailable: {type(error).__name__}: {error}")
         return
     u, v = np.arange(10, dtype=np.float32), np.ones(10, dtype=np.float32)

@@ -36,7 +36,7 @@ def graph_nodes(tensor: minitorch.Tensor) -> list[Node]:
 # ---------------------------------------------------------------------------
 
 
-def test_seed_graph_sum_pow_accumulate():
+def test_graph_of_sum_pow_accumulate():
     # y.grad_fn is a SumBackward0 pointing to PowBackward0 pointing to AccumulateGrad on x
     x = leaf([1.0, 2.0, 3.0])
     y = (x**2).sum()
@@ -430,7 +430,8 @@ def test_no_graph_is_built_under_no_grad():
 
 
 def test_training_loop_keeps_memory_flat():
-    # 1,000 steps of the seeds' loop; after each, no tensor of the step's graph is alive
+    # 1,000 steps of a linear regression's training loop; after each, no tensor of the step's
+    # graph is alive
     w = leaf([[0.5]])
     x = minitorch.tensor([[1.0], [2.0]])
     target = minitorch.tensor([[2.0], [4.0]])

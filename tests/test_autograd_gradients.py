@@ -266,7 +266,7 @@ def test_matmul_gradient(data, dtype, pair):
 
 @pytest.mark.task2_6
 def test_sum_gradient_by_hand():
-    # d/dx sum(x**2) = 2x, the seeds' first example
+    # d/dx sum(x**2) = 2x, the first example of autograd primers
     x = minitorch.tensor([1.0, -2.0, 3.0], requires_grad=True)
     (x**2).sum().backward()
     assert x.grad.tolist() == [2.0, -4.0, 6.0]

@@ -1,6 +1,8 @@
-"""Tensor autograd against PyTorch: node names, gradients, messages, and the seeds' code.
+"""Tensor autograd against PyTorch: node names, gradients, messages, and introductory programs.
 
-Skipped when torch is not installed.
+The introductory programs are the autograd examples that primers on PyTorch show (the gradient
+of a sum of squares, the autograd tutorial's mean of $3 (x + 2)^2$, a linear regression trained
+by hand): both libraries must print the same text. Skipped when torch is not installed.
 """
 
 from __future__ import annotations
@@ -214,7 +216,7 @@ def test_non_leaf_grad_warning_matches_torch():
 
 
 # ---------------------------------------------------------------------------
-# The seeds' autograd code, run with both libraries from the same starting values
+# Introductory autograd programs, run with both libraries from the same starting values
 # ---------------------------------------------------------------------------
 
 
@@ -225,7 +227,7 @@ def run_printing(program, library) -> str:
     return re.sub(r"0x[0-9a-f]+", "0x", out.getvalue())
 
 
-def seed_autograd(torch):
+def intro_autograd(torch):
     x = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
     y = (x**2).sum()
     y.backward()
@@ -245,10 +247,10 @@ def seed_autograd(torch):
         print(f"Inside: {y.requires_grad}")
 
 
-def seed_linear_regression(torch):
-    X = torch.tensor([[1.0], [2.0], [3.0], [4.0]])  # noqa: N806 -- the seed's names
+def intro_linear_regression(torch):
+    X = torch.tensor([[1.0], [2.0], [3.0], [4.0]])  # noqa: N806 -- the example's names
     Y = torch.tensor([[3.0], [5.0], [7.0], [9.0]])  # noqa: N806
-    # the seed draws w and b with randn; both libraries start from the same values here
+    # the example draws w and b with randn; both libraries start from the same values here
     w = torch.tensor([[0.3367]], requires_grad=True)
     b = torch.tensor([[0.1288]], requires_grad=True)
     learning_rate = 0.01
@@ -268,7 +270,7 @@ def seed_linear_regression(torch):
     print(repr(w.item()), repr(b.item()), w, b)
 
 
-@pytest.mark.parametrize("program", [seed_autograd, seed_linear_regression])
-def test_seed_prints_what_torch_prints(program):
+@pytest.mark.parametrize("program", [intro_autograd, intro_linear_regression])
+def test_intro_program_prints_what_torch_prints(program):
     ours = run_printing(program, minitorch).replace(", device='cuda:0'", "")  # torch: on the cpu
     assert ours == run_printing(program, torch)

@@ -57,39 +57,40 @@ def assert_same_text(got: str, expected: str, what: str = "") -> None:
 # Hand-written expectations
 # ---------------------------------------------------------------------------------------------
 
-SEED_CASES = [
+# What introductions to PyTorch print for their first tensors
+INTRO_CASES = [
     # x * y for x = [1, 2, 3], y = [4, 5, 6]; the column width is that of "10" and "18".
-    pytest.param(np.array([4, 10, 18]), {}, "tensor([ 4, 10, 18])", id="seed-elementwise-product"),
+    pytest.param(np.array([4, 10, 18]), {}, "tensor([ 4, 10, 18])", id="intro-elementwise-product"),
     pytest.param(
-        np.array([[1, 2], [3, 4]]), {}, "tensor([[1, 2],\n        [3, 4]])", id="seed-x_data"
+        np.array([[1, 2], [3, 4]]), {}, "tensor([[1, 2],\n        [3, 4]])", id="intro-x_data"
     ),
     # [[1, 2], [3, 4]] @ [[5, 6], [7, 8]]
     pytest.param(
         np.array([[19, 22], [43, 50]]),
         {},
         "tensor([[19, 22],\n        [43, 50]])",
-        id="seed-matmul",
+        id="intro-matmul",
     ),
     pytest.param(
         f32([[1.0], [2.0], [3.0], [4.0]]),
         {},
         "tensor([[1.],\n        [2.],\n        [3.],\n        [4.]])",
-        id="seed-column-of-whole-floats",
+        id="intro-column-of-whole-floats",
     ),
-    pytest.param(f32([1, 1, 1, 1]), {}, "tensor([1., 1., 1., 1.])", id="seed-first-row-of-ones"),
+    pytest.param(f32([1, 1, 1, 1]), {}, "tensor([1., 1., 1., 1.])", id="intro-first-row-of-ones"),
     # y = x + 2 for x = ones(2, 2, requires_grad=True)
     pytest.param(
         f32([[3, 3], [3, 3]]),
         {"grad_fn_name": "AddBackward0"},
         "tensor([[3., 3.],\n        [3., 3.]], grad_fn=<AddBackward0>)",
-        id="seed-grad_fn",
+        id="intro-grad_fn",
     ),
     # x.grad of mean(3 (x + 2)^2) at x = 1: 6 * 3 / 4 = 4.5 (the PyTorch autograd tutorial)
     pytest.param(
         f32([[4.5, 4.5], [4.5, 4.5]]),
         {},
         "tensor([[4.5000, 4.5000],\n        [4.5000, 4.5000]])",
-        id="seed-gradient",
+        id="intro-gradient",
     ),
 ]
 
@@ -212,8 +213,8 @@ SUFFIX_CASES = [
 ]
 
 
-@pytest.mark.parametrize("values, suffixes, expected", SEED_CASES)
-def test_seed_outputs(values, suffixes, expected):
+@pytest.mark.parametrize("values, suffixes, expected", INTRO_CASES)
+def test_intro_outputs(values, suffixes, expected):
     assert_same_text(fmt(values, **suffixes), expected)
 
 

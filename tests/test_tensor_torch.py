@@ -1,4 +1,4 @@
-"""minitorch against PyTorch: the seeds' tensor code, promotion, strides and error texts.
+"""minitorch against PyTorch: introductory tensor code, promotion, strides and error texts.
 
 Each case is a function of the library module (`lib`), run once with
 minitorch and once with torch; results must agree in shape, strides, dtype
@@ -179,7 +179,7 @@ def test_same_as_torch(name):
     assert_same(CASES[name])
 
 
-SEED_SNIPPET = """
+INTRO_SNIPPET = """
 x = torch.randn(2, 3)
 print(x.shape, x.stride(), x.dtype, x.device)
 y = x.t()
@@ -239,8 +239,8 @@ print(pred, ((pred - X) ** 2).mean())
 
 @pytest.mark.torch
 @pytest.mark.cpu_only  # prints devices and minitorch.cuda.is_available()
-def test_seed_snippets_print_like_torch():
-    """The seeds' tensor code prints the same text (random values aside)."""
+def test_intro_snippet_prints_like_torch():
+    """The tensor code that primers on PyTorch show prints the same text (random values aside)."""
     outputs = []
     for lib in (minitorch, torch):
         buffer = io.StringIO()
@@ -249,7 +249,7 @@ def test_seed_snippets_print_like_torch():
 
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # torch's TypedStorage deprecation
-                exec(SEED_SNIPPET, {"torch": lib, "np": np})  # noqa: S102
+                exec(INTRO_SNIPPET, {"torch": lib, "np": np})  # noqa: S102
         outputs.append(buffer.getvalue())
     ours, theirs = outputs[0], outputs[1].replace("torch.", "minitorch.")
     assert ours == theirs, "\n".join(

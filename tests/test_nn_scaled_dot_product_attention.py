@@ -163,8 +163,10 @@ def test_fully_masked_query_gets_zero_output_and_gradient():
 @pytest.mark.task5_2
 def test_attention_dropout():
     """dropout_p = 1 drops every weight; dropout_p = 0.5 keeps the expected output."""
-    q = k = minitorch.zeros(1, 2000, 1)
-    v = minitorch.ones(1, 2000, 1)
+    # 500 keys: the mean of 50 queries' outputs is within 0.05 of 1 by eight standard
+    # deviations, and 500 x 500 weights run on the serial kernels (no parallel compiles)
+    q = k = minitorch.zeros(1, 500, 1)
+    v = minitorch.ones(1, 500, 1)
     assert F.scaled_dot_product_attention(q, k, v, dropout_p=1.0).abs().max().item() == 0
     minitorch.manual_seed(0)
     out = F.scaled_dot_product_attention(q[:, :50], k, v, dropout_p=0.5)

@@ -1,7 +1,7 @@
 """LBFGS against torch.optim.LBFGS: the same losses, parameters, iteration and evaluation
-counts over five `step(closure)` calls on the small tanh network of test_optim_more.py
-(fixed steps, strong-Wolfe line search, short histories), Rosenbrock's minimum, and
-torch's errors.
+counts over five `step(closure)` calls on the small tanh network of
+test_optim_adaptive_and_averaged.py (fixed steps, strong-Wolfe line search, short histories),
+Rosenbrock's minimum, and torch's errors.
 
 torch 2.13's runs are recorded in tests/data/test_optim_lbfgs.json
 (scripts/record_torch_answers.py from `torch_answers`); with torch installed they also run live.
@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from helpers import recorded_answers
-from test_optim_more import loss_of, problem
+from test_optim_adaptive_and_averaged import loss_of, problem
 
 import minitorch
 

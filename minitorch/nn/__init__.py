@@ -41,21 +41,31 @@ from .modules.activation import (
     Threshold,
 )
 from .modules.adaptive import AdaptiveLogSoftmaxWithLoss
+from .modules.adaptive_unpool_lp_pooling import (
+    AdaptiveAvgPool1d,
+    AdaptiveMaxPool1d,
+    AdaptiveMaxPool2d,
+    FractionalMaxPool2d,
+    LPPool1d,
+    LPPool2d,
+    MaxUnpool1d,
+    MaxUnpool2d,
+)
 from .modules.attention import MultiheadAttention
 from .modules.batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
-from .modules.channelshuffle import ChannelShuffle
-from .modules.container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
-from .modules.conv import Conv1d, Conv2d
-from .modules.conv_transpose import ConvTranspose1d, ConvTranspose2d
-from .modules.distance import CosineSimilarity, PairwiseDistance
-from .modules.dropout import Dropout
-from .modules.dropout_more import (
+from .modules.channel_dropout import (
     AlphaDropout,
     Dropout1d,
     Dropout2d,
     Dropout3d,
     FeatureAlphaDropout,
 )
+from .modules.channelshuffle import ChannelShuffle
+from .modules.container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
+from .modules.conv import Conv1d, Conv2d
+from .modules.conv_transpose import ConvTranspose1d, ConvTranspose2d
+from .modules.distance import CosineSimilarity, PairwiseDistance
+from .modules.dropout import Dropout
 from .modules.embedding_bag import EmbeddingBag
 from .modules.flatten import Flatten, Unflatten
 from .modules.fold import Fold, Unfold
@@ -110,16 +120,6 @@ from .modules.padding import (
 )
 from .modules.pixelshuffle import PixelShuffle, PixelUnshuffle
 from .modules.pooling import AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d
-from .modules.pooling_more import (
-    AdaptiveAvgPool1d,
-    AdaptiveMaxPool1d,
-    AdaptiveMaxPool2d,
-    FractionalMaxPool2d,
-    LPPool1d,
-    LPPool2d,
-    MaxUnpool1d,
-    MaxUnpool2d,
-)
 from .modules.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .modules.sparse import Embedding
 from .modules.transformer import (

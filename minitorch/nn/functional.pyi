@@ -13,6 +13,20 @@ from ..ops.activations import selu as selu
 from ..ops.activations import selu_ as selu_
 from ..ops.activations import threshold as threshold
 from ..ops.activations import threshold_ as threshold_
+from ..ops.adaptive_unpool_lp_pooling import adaptive_max_pool1d as adaptive_max_pool1d
+from ..ops.adaptive_unpool_lp_pooling import adaptive_max_pool2d as adaptive_max_pool2d
+from ..ops.adaptive_unpool_lp_pooling import (
+    adaptive_max_pool2d_with_indices as adaptive_max_pool2d_with_indices,
+)
+from ..ops.adaptive_unpool_lp_pooling import (
+    functional_adaptive_max_pool1d_with_indices as adaptive_max_pool1d_with_indices,
+)
+from ..ops.adaptive_unpool_lp_pooling import lp_pool1d as lp_pool1d
+from ..ops.adaptive_unpool_lp_pooling import lp_pool2d as lp_pool2d
+from ..ops.adaptive_unpool_lp_pooling import max_pool1d_with_indices as max_pool1d_with_indices
+from ..ops.adaptive_unpool_lp_pooling import max_pool2d_with_indices as max_pool2d_with_indices
+from ..ops.adaptive_unpool_lp_pooling import max_unpool1d as max_unpool1d
+from ..ops.adaptive_unpool_lp_pooling import max_unpool2d as max_unpool2d
 from ..ops.convolution import conv1d as conv1d
 from ..ops.convolution import conv2d as conv2d
 from ..ops.convolution import unfold as unfold
@@ -68,18 +82,6 @@ from ..ops.pooling import avg_pool1d as avg_pool1d
 from ..ops.pooling import avg_pool2d as avg_pool2d
 from ..ops.pooling import max_pool1d as max_pool1d
 from ..ops.pooling import max_pool2d as max_pool2d
-from ..ops.pooling_more import adaptive_max_pool1d as adaptive_max_pool1d
-from ..ops.pooling_more import adaptive_max_pool2d as adaptive_max_pool2d
-from ..ops.pooling_more import adaptive_max_pool2d_with_indices as adaptive_max_pool2d_with_indices
-from ..ops.pooling_more import (
-    functional_adaptive_max_pool1d_with_indices as adaptive_max_pool1d_with_indices,
-)
-from ..ops.pooling_more import lp_pool1d as lp_pool1d
-from ..ops.pooling_more import lp_pool2d as lp_pool2d
-from ..ops.pooling_more import max_pool1d_with_indices as max_pool1d_with_indices
-from ..ops.pooling_more import max_pool2d_with_indices as max_pool2d_with_indices
-from ..ops.pooling_more import max_unpool1d as max_unpool1d
-from ..ops.pooling_more import max_unpool2d as max_unpool2d
 from ..ops.regression_losses import huber_loss as huber_loss
 from ..ops.regression_losses import l1_loss as l1_loss
 from ..ops.regression_losses import mse_loss as mse_loss

@@ -14,9 +14,15 @@ from typing import TYPE_CHECKING
 
 from ..dtypes import int64
 from ..tensors.creation import arange, rand, tensor, zeros
+from .adaptive_unpool_lp_pooling import (
+    WindowMax,
+    check_floating,
+    check_planes,
+    plane_positions,
+    with_indices,
+)
 from .joins import cat
 from .pooling import pool_param
-from .pooling_more import WindowMax, check_floating, check_planes, plane_positions, with_indices
 from .public import public
 
 if TYPE_CHECKING:

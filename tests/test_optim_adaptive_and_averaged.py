@@ -2,7 +2,7 @@
 trajectories on a small tanh network (two parameter groups, weight decay, `maximize`, each
 optimizer's own options), state dicts in torch's layout, and the errors on bad options.
 
-The trajectories torch 2.13 takes are recorded in tests/data/test_optim_more.json
+The trajectories torch 2.13 takes are recorded in tests/data/test_optim_adaptive_and_averaged.json
 (scripts/record_torch_answers.py from `torch_answers`), so the tests compare against torch
 without it; with torch installed they also compare live.
 """

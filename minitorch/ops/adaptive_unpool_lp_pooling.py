@@ -1,4 +1,4 @@
-"""More pooling: adaptive and fractional max pooling, max unpooling, power-average pooling,
+"""Adaptive and fractional max pooling, max unpooling, power-average pooling,
 and the `_with_indices` names of max pooling.
 
 Adaptive and fractional max pooling take windows whose places a rule gives (not a stride):

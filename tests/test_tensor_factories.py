@@ -1,4 +1,4 @@
-"""More factories (`ops/factories.py`) against NumPy (its windows are the symmetric ones; a
+"""Factories (`ops/factories.py`) against NumPy (its windows are the symmetric ones; a
 periodic window of N points is the symmetric one of N + 1 without its last) and torch."""
 
 import itertools

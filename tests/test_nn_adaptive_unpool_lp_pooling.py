@@ -3,9 +3,9 @@
 
 Values, indices, dtypes, node names and gradients (float64 and float32, odd shapes,
 non-contiguous inputs) and the errors are torch's, recorded in
-tests/data/test_nn_pooling_more.json (scripts/record_torch_answers.py); gradients pass central
-differences. Fractional pooling gets its `_random_samples` from the case, so both libraries
-pool the same windows.
+tests/data/test_nn_adaptive_unpool_lp_pooling.json (scripts/record_torch_answers.py);
+gradients pass central differences. Fractional pooling gets its `_random_samples` from the
+case, so both libraries pool the same windows.
 """
 
 import numpy as np
@@ -235,7 +235,7 @@ torch_answers = RECORDED.torch_answers
 
 
 @pytest.mark.parametrize("key", sorted(CASES) + sorted(ERRORS))
-def test_pooling_more_like_torch(key):
+def test_adaptive_unpool_lp_pooling_like_torch(key):
     """Values, indices, dtypes, node names and gradients (or the error) as torch gave them."""
     (RECORDED.check if key in CASES else RECORDED.check_error)(key)
 

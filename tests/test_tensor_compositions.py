@@ -1,5 +1,5 @@
 """Selections, scatters into a copy, products, statistics and elementwise odds and ends
-(`ops/more_compositions.py`, and the aliases `row_stack`, `unsafe_chunk`, `unsafe_split`)
+(`ops/compositions.py`, and the aliases `row_stack`, `unsafe_chunk`, `unsafe_split`)
 against NumPy, central differences and torch."""
 
 import numpy as np

@@ -1,6 +1,6 @@
 """`put`/`put_`, `index_reduce`/`index_reduce_` and `mode` against PyTorch and NumPy.
 
-The compare cases' torch answers are recorded in tests/data/test_tensor_more_indexing.json
+The compare cases' torch answers are recorded in tests/data/test_tensor_index_writes_and_mode.json
 (scripts/record_torch_answers.py); values are also checked against NumPy loops and gradients
 against central differences. The three are compositions of `index_put`, `scatter_reduce` and
 `gather`, so their gradient nodes carry those operations' names, not torch's (`PutBackward0`,
@@ -81,7 +81,7 @@ torch_answers = RECORDED.torch_answers
 
 
 @pytest.mark.parametrize("key", sorted(CASES) + sorted(ERRORS))
-def test_more_indexing_like_torch(key):
+def test_index_writes_and_mode_like_torch(key):
     """Values, dtypes and gradients (or the error) as torch gave them."""
     (RECORDED.check if key in CASES else RECORDED.check_error)(key)
 

@@ -1,4 +1,4 @@
-"""More of PyTorch's functions that are short compositions of existing operations:
+"""PyTorch's functions that are short compositions of existing operations:
 selections (`select`, `take_along_dim`, `ravel`), scatters into a copy
 (`slice_scatter`, `select_scatter`, `diagonal_scatter`), products (`trace`, `vdot`,
 `tensordot`, `chain_matmul`, `cdist`), statistics (`var_mean`, `std_mean`, `cov`,

@@ -3,7 +3,7 @@ CyclicLR, SequentialLR and ChainedScheduler against torch: the rates (and Cyclic
 momentum) of every group for 20 epochs, state dicts that resume the schedule, the keys
 torch saves, and torch's errors.
 
-torch 2.13's rates are recorded in tests/data/test_lr_scheduler_more.json
+torch 2.13's rates are recorded in tests/data/test_lr_scheduler_warmups_cycles_chains.json
 (scripts/record_torch_answers.py from `torch_answers`), so the tests compare without torch;
 with torch installed they also compare live.
 """

@@ -2,7 +2,7 @@
 the DataLoader's options for workers, and `generator=` taking a `minitorch.Generator`.
 
 What torch gives for the deterministic cases (the examples, the indices, the lengths, the
-error types and texts) is recorded in tests/data/test_utils_data_more.json
+error types and texts) is recorded in tests/data/test_utils_data_iterables_and_samplers.json
 (scripts/record_torch_answers.py) and compared without torch; the random draws are checked
 by their laws (frequencies, no repeats, reproducible from a seed).
 """

@@ -1,5 +1,6 @@
-"""More pooling layers: `AdaptiveMaxPool1d/2d`, `AdaptiveAvgPool1d`, `MaxUnpool1d/2d`,
-`LPPool1d/2d` and `FractionalMaxPool2d`, with PyTorch's settings and reprs.
+"""Adaptive, unpooling, power-average and fractional pooling layers: `AdaptiveMaxPool1d/2d`,
+`AdaptiveAvgPool1d`, `MaxUnpool1d/2d`, `LPPool1d/2d` and `FractionalMaxPool2d`, with
+PyTorch's settings and reprs.
 
 Each holds its settings and calls its function of `minitorch.nn.functional`.
 """

@@ -73,25 +73,29 @@ def run_in_simulator(args: list[str], **env: str) -> subprocess.CompletedProcess
     return run
 
 
-def test_cuda_kernels_match_cpu_in_the_simulator():
-    run_in_simulator(
-        [
-            "tests/test_cuda_backend.py",
-            "tests/test_cuda_autograd.py",
-            "tests/test_cuda_devices.py",
-            "tests/test_cuda_scans_and_indexing.py",
-            "tests/test_cuda_on_device_kernels.py",
-            "tests/test_cuda_allocator.py",
-            "tests/test_cuda_matmul.py",
-            "tests/test_cuda_windows.py",
-        ]
-    )
+# One inner pytest per file, so that xdist spreads the simulator's minutes over its workers.
+SIMULATOR_SUITES = [
+    "tests/test_cuda_backend.py",
+    "tests/test_cuda_autograd.py",
+    "tests/test_cuda_devices.py",
+    "tests/test_cuda_scans_and_indexing.py",
+    "tests/test_cuda_on_device_kernels.py",
+    "tests/test_cuda_allocator.py",
+    "tests/test_cuda_matmul.py",
+    "tests/test_cuda_windows.py",
+]
 
 
-def test_core_suites_pass_on_cuda_in_the_simulator():
+@pytest.mark.parametrize("suite", SIMULATOR_SUITES)
+def test_cuda_kernels_match_cpu_in_the_simulator(suite):
+    run_in_simulator([suite])
+
+
+@pytest.mark.parametrize("suite", CORE_SUITES)
+def test_core_suites_pass_on_cuda_in_the_simulator(suite):
     run_in_simulator(
         [
-            *CORE_SUITES,
+            suite,
             "-m",
             "not cpu_only",
             "--deselect",

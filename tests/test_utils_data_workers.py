@@ -127,6 +127,17 @@ class Range(IterableDataset):
         return iter(range(first, min(first + per_worker, self.end)))
 
 
+class Uneven(IterableDataset):
+    """Worker 0 yields one number, every other worker `length` numbers."""
+
+    def __init__(self, length: int) -> None:
+        self.length = length
+
+    def __iter__(self):
+        info = get_worker_info()
+        return iter(range(1 if info.id == 0 else self.length))
+
+
 def values(loader) -> list:
     return [batch.tolist() for batch in loader]
 
@@ -374,4 +385,18 @@ def test_the_start_method_can_be_chosen(method):
     loader = DataLoader(Numbers(4), batch_size=2, num_workers=1, multiprocessing_context=method)
     assert values(loader) == [[0.0, 1.0], [2.0, 3.0]]
     assert loader.multiprocessing_context.get_start_method() == method
+    assert no_children_left()
+
+
+def test_an_exhausted_worker_stays_until_the_epoch_ends():
+    """Ended mid-epoch, a worker could exit holding the results queue's write lock (its
+    feeder thread between sending and releasing), and the other workers could never send
+    again: an exhausted worker idles until the loader stops every worker at the end."""
+    batches = iter(DataLoader(Uneven(40), batch_size=1, num_workers=2))
+    seen = [next(batches).item() for _ in range(12)]  # worker 0's end is long handled
+    time.sleep(0.5)
+    assert len(multiprocessing.active_children()) == 2
+    seen += [batch.item() for batch in batches]
+    assert sorted(seen) == sorted([0, *range(40)])
+    del batches
     assert no_children_left()

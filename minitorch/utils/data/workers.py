@@ -188,10 +188,13 @@ class MultiProcessIter:
                 raise RuntimeError(f"DataLoader timed out after {self.timeout} seconds")
 
     def retire(self, worker_id: int) -> None:
-        """Stop giving batches to a worker whose iterable dataset is exhausted."""
+        """Stop giving batches to a worker whose iterable dataset is exhausted.
+
+        The worker stays, idle, until the epoch ends (`stop_workers`). Ended now, it could
+        exit between writing its last result and releasing the results queue's write lock,
+        which every worker shares: the others could then never send another batch.
+        """
         self.active[worker_id] = False
-        if not self.persistent:
-            self.tasks[worker_id].put(None)
 
     def __next__(self):
         while True:

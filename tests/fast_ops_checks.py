@@ -2,6 +2,12 @@
 fast_ops.py, graded by the task markers; `fast`, the tuned kernels) as test parameters, their
 two code paths (`code_path`), output layouts, the comparison with the reference backend, and
 the shapes of a matmul.
+
+Every kernel runs on both code paths: the serial one (small tensors) and the parallel one,
+forced on small tensors by lowering the thresholds to 0, which splits a tensor of a dozen
+elements into more chunks than it has elements or rows, so every chunk boundary case shows.
+Few distinct dtype signatures are used, because each one is a compilation (cached on disk
+after the first run).
 """
 
 import contextlib

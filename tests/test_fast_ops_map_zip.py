@@ -1,13 +1,7 @@
 """The Numba backends' kernels against NumPy, the reference backend, and each other: map (copies,
 conversions, functions), zip and where.
 
-Two backends: `student` (the plain kernels of fast_ops.py, the exercises: their
-tests carry the task markers) and `fast` (the tuned kernels of the package fast/).
-Every kernel runs on both of its code paths (tests/fast_ops_checks.py's `code_path`): the
-serial one (small tensors) and the parallel one, forced on small tensors by lowering the
-thresholds to 0, which splits a tensor of a dozen elements into more chunks than it has
-elements or rows, so every chunk boundary case shows. Few distinct dtype signatures are used,
-because each one is a compilation (cached on disk after the first run).
+Both backends, on both code paths, as tests/fast_ops_checks.py describes.
 """
 
 import numpy as np

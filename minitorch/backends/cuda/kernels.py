@@ -54,6 +54,11 @@ def layout(dtype: np.dtype) -> tuple:
     return (storage(dtype), INDEX, INDEX, types.int64)
 
 
+def window_out(dtype: np.dtype) -> tuple:
+    """(storage, shape, offset, size): a window kernel's contiguous output, a thread an element."""
+    return (storage(dtype), INDEX, types.int64, types.int64)
+
+
 def strided(dtype: np.dtype) -> tuple:
     """(storage, strides, offset): an output a kernel writes at its input's index."""
     return (storage(dtype), INDEX, types.int64)
@@ -217,10 +222,7 @@ KERNELS: dict[str, Kernel] = {
     "conv2d": Kernel(
         cuda_conv2d,
         lambda dtype: (
-            storage(dtype),
-            INDEX,
-            types.int64,
-            types.int64,
+            *window_out(dtype),
             *layout(dtype) * 2,
             *(storage(dtype), types.int64, types.int64, types.boolean),
             WINDOW,
@@ -231,15 +233,7 @@ KERNELS: dict[str, Kernel] = {
     ),
     "conv2d_input_grad": Kernel(
         cuda_conv2d_input_grad,
-        lambda dtype: (
-            storage(dtype),
-            INDEX,
-            types.int64,
-            types.int64,
-            *layout(dtype) * 2,
-            WINDOW,
-            types.int64,
-        ),
+        lambda dtype: (*window_out(dtype), *layout(dtype) * 2, WINDOW, types.int64),
         element_settings,
         dtypes=FLOATING,
     ),
@@ -257,10 +251,7 @@ KERNELS: dict[str, Kernel] = {
     "max_pool2d": Kernel(
         cuda_max_pool2d,
         lambda dtype: (
-            storage(dtype),
-            INDEX,
-            types.int64,
-            types.int64,
+            *window_out(dtype),
             storage(np.int64),
             types.int64,
             *layout(dtype),

@@ -32,10 +32,50 @@ from ..tensor_data import TensorData
 from .driver import cuda
 
 
+def window_sum_function():
+    """`window_sum(total, x, x_at, x_strides, plane_dim, x_shape, y, y_at, y_steps, extent,
+    taps)` as a device function: `total` plus the products of a window of `x` (N, C, H, W)
+    with a block of `y`, the sum that both the convolution and its weight gradient are.
+
+    With extent $(P, R, Q)$, taps $(h_0, \\delta_h, v_0, \\delta_v)$ and `y_steps`
+    $(t_p, t_r, t_q)$: $\\sum_{p < P, r < R, q < Q} x[x_{at} + p\\, s_{plane} + h s_2 + v s_3]
+    \\cdot y[y_{at} + p t_p + r t_r + q t_q]$ with $h = h_0 + r \\delta_h$ and
+    $v = v_0 + q \\delta_v$, over the $(h, v)$ inside x's plane; $s_{plane}$ is the stride of
+    x's dim `plane_dim` (0: the batch, 1: the channels). Summed in `total`'s type.
+    """
+    if not _window_sum:
+
+        def window_sum(
+            total, x, x_at, x_strides, plane_dim, x_shape, y, y_at, y_steps, extent, taps
+        ):
+            h0, h_step, v0, v_step = taps
+            for p in range(extent[0]):
+                xp = x_at + p * x_strides[plane_dim]
+                yp = y_at + p * y_steps[0]
+                for r in range(extent[1]):
+                    h = h0 + r * h_step
+                    if 0 <= h < x_shape[2]:
+                        for q in range(extent[2]):
+                            v = v0 + q * v_step
+                            if 0 <= v < x_shape[3]:
+                                total += (
+                                    x[xp + h * x_strides[2] + v * x_strides[3]]
+                                    * y[yp + r * y_steps[1] + q * y_steps[2]]
+                                )
+            return total
+
+        _window_sum.append(cuda.jit(device=True)(window_sum))
+    return _window_sum[0]
+
+
+_window_sum: list = []
+
+
 def cuda_conv2d(element) -> Callable:
     """The body of the convolution: thread $e$ computes element (n, o, y, x) of the contiguous
     `out`, $b_o + \\sum_{c, i, j} W[o, c, i, j]\\, x[n, g C_g + c, y s_H + i d_H - p_H,
     x s_W + j d_W - p_W]$ for the group $g$ of $o$, summed in `element` (out's type)."""
+    window_sum = window_sum_function()
 
     def _conv2d(
         out, out_shape, out_offset, size,
@@ -52,21 +92,12 @@ def cuda_conv2d(element) -> Callable:
         t, y = e % out_w, e // out_w % out_h
         o, n = e // (out_w * out_h) % o_count, e // (out_w * out_h * o_count)
         first = o // (o_count // groups) * c_group  # the group's first input channel
-        total = bias[b_offset + o * b_stride] if has_bias else element(0)
-        for c in range(c_group):
-            xc = x_offset + n * x_strides[0] + (first + c) * x_strides[1]
-            wc = w_offset + o * w_strides[0] + c * w_strides[1]
-            for i in range(kh):
-                h = y * sh + i * dh - ph
-                if 0 <= h < x_shape[2]:
-                    for j in range(kw):
-                        v = t * sw + j * dw - pw
-                        if 0 <= v < x_shape[3]:
-                            total += (
-                                x[xc + h * x_strides[2] + v * x_strides[3]]
-                                * w[wc + i * w_strides[2] + j * w_strides[3]]
-                            )
-        out[out_offset + e] = total
+        out[out_offset + e] = window_sum(
+            bias[b_offset + o * b_stride] if has_bias else element(0),
+            x, x_offset + n * x_strides[0] + first * x_strides[1], x_strides, 1, x_shape,
+            w, w_offset + o * w_strides[0], (w_strides[1], w_strides[2], w_strides[3]),
+            (c_group, kh, kw), (y * sh - ph, dh, t * sw - pw, dw),
+        )  # fmt: skip
 
     return _conv2d
 
@@ -117,6 +148,7 @@ def cuda_conv2d_weight_grad() -> Callable:
     computes element (o, c, i, j) of the contiguous `grad_w`, $\\sum_{n, y, x} g[n, o, y, x]\\,
     x[n, g C_g + c, y s_H + i d_H - p_H, x s_W + j d_W - p_W]$; the next `b_count` threads
     element $o$ of `grad_b`, $\\sum_{n, y, x} g[n, o, y, x]$. Sums over the batch are float64."""
+    window_sum = window_sum_function()
 
     def _conv2d_weight_grad(
         grad_w, gw_offset, w_count, grad_b, gb_offset, b_count,
@@ -143,20 +175,12 @@ def cuda_conv2d_weight_grad() -> Callable:
         j, i = e % kw, e // kw % kh
         c, o = e // (kw * kh) % c_group, e // (kw * kh * c_group)
         channel = o // (o_count // groups) * c_group + c
-        for n in range(g_shape[0]):
-            xc = x_offset + n * x_strides[0] + channel * x_strides[1]
-            gn = g_offset + n * g_strides[0] + o * g_strides[1]
-            for y in range(out_h):
-                h = y * sh + i * dh - ph
-                if 0 <= h < x_shape[2]:
-                    for t in range(out_w):
-                        v = t * sw + j * dw - pw
-                        if 0 <= v < x_shape[3]:
-                            total += (
-                                grad[gn + y * g_strides[2] + t * g_strides[3]]
-                                * x[xc + h * x_strides[2] + v * x_strides[3]]
-                            )
-        grad_w[gw_offset + e] = total
+        grad_w[gw_offset + e] = window_sum(
+            total,
+            x, x_offset + channel * x_strides[1], x_strides, 0, x_shape,
+            grad, g_offset + o * g_strides[1], (g_strides[0], g_strides[2], g_strides[3]),
+            (g_shape[0], out_h, out_w), (i * dh - ph, sh, j * dw - pw, sw),
+        )  # fmt: skip
 
     return _conv2d_weight_grad
 

@@ -1,4 +1,4 @@
-"""Write the type stubs IDEs read: `minitorch/__init__.pyi` and `minitorch/nn/functional.pyi`.
+"""Write the stubs IDEs read: `minitorch/__init__.pyi`, `_stubs/` and `nn/functional.pyi`.
 
 minitorch attaches its operations at import time, from their declarations
 in `minitorch/ops/` (`ops/public.py`): `minitorch.exp`, `Tensor.exp`,
@@ -7,7 +7,7 @@ sees them, but an editor reading the source does not. These stubs list
 every public name with its signature and docstring:
 
 - a name defined in a module is re-exported from there
-  (`from .ops.unary import exp as exp`), so "go to definition" lands on it;
+  (`from ..ops.unary import exp as exp`), so "go to definition" lands on it;
 - `Tensor` is written out whole, every method with its signature and the first
   paragraph of its docstring (what an editor shows; `help()` shows all of it);
 - a second name of the same object is an assignment, as Python itself makes it:
@@ -15,6 +15,18 @@ every public name with its signature and docstring:
   at import time (`minitorch.exp_` is the method); in `Tensor` such a form is
   `exp_ = exp`, as it has `exp`'s signature and result;
 - other names made at import time are written as functions.
+
+No stub holds more than a few hundred lines. The names of `minitorch` and the
+methods of `Tensor` are written in groups (GROUPS: the elementwise math, the
+reductions, ...), each named by the modules that define them, one stub-only
+module per group, `minitorch/_stubs/<group>.pyi`: its names of `minitorch`, with
+`__all__`, and a class of its `Tensor` methods, `_ElementwiseMethods`.
+`minitorch/__init__.pyi` re-exports each group's names (`from ._stubs.elementwise
+import *`, which in a stub re-exports that module's `__all__`) and writes
+`class Tensor(_ElementwiseMethods, ..., TensorBase)` with the methods of
+`_tensor.py`. A group's methods take `self: Tensor`, so that `Tensor.exp` is a
+function of a `Tensor`; mypy checks that a method's `self` is its own class,
+which each group stub turns off (`disable-error-code="misc"`).
 
 Run it after declaring an operation; `tests/test_public_api.py` fails while
 the checked-in stubs differ from what it writes.
@@ -62,12 +74,10 @@ def defining_name(obj) -> tuple[str, str] | None:
     return None
 
 
-def relative(module: str, importer: str) -> str:
-    """`module` imported from inside `importer`: from `minitorch`, `minitorch.ops.unary` is
-    `.ops.unary`; from the module `minitorch.nn.functional`, it is `..ops.unary`."""
-    here, there = importer.split("."), module.split(".")
-    if not hasattr(sys.modules[importer], "__path__"):  # a module: relative to its package
-        here = here[:-1]
+def relative(module: str, package: str) -> str:
+    """`module` imported from a stub of `package`: from `minitorch`, `minitorch.ops.unary` is
+    `.ops.unary`; from `minitorch.nn` (the stub `nn/functional.pyi`), it is `..ops.unary`."""
+    here, there = package.split("."), module.split(".")
     common = 0
     while common < min(len(here), len(there)) and here[common] == there[common]:
         common += 1
@@ -91,7 +101,7 @@ def signature_text(function, self_name: str | None = None) -> str:
     try:
         signature = inspect.signature(function)
     except (TypeError, ValueError):
-        return "(self, *args, **kwargs)" if self_name else "(*args, **kwargs)"
+        return f"({self_name}, *args, **kwargs)" if self_name else "(*args, **kwargs)"
     parts, keyword_only_started = [], False
     for position, parameter in enumerate(signature.parameters.values()):
         name = self_name if self_name and position == 0 else parameter.name
@@ -165,62 +175,234 @@ def generated_in_place(name: str, value, namespace: dict) -> bool:
     )
 
 
-def tensor_stub(tensor_class) -> list[str]:
-    """`class Tensor(TensorBase):` with every attribute `_tensor.py` and ops/ give it. A
-    second name of a method, and a generated in-place form, is `x = name` after the
-    definitions (it may sort before the name it copies); `help()` shows their own docs."""
+GROUPS = {
+    "arithmetic": (
+        "Arithmetic of two operands, comparisons and clamping, logic and bits, integer math.",
+        ("ops.aliases", "ops.arithmetic", "ops.comparisons", "ops.integer_math"),
+    ),
+    "elementwise": (
+        "Elementwise functions: exponentials and logarithms, trigonometry, rounding, special"
+        " functions.",
+        ("ops.elementwise", "ops.elementwise_compositions", "ops.gamma_functions",
+         "ops.special_functions", "ops.unary"),
+    ),
+    "reductions": (
+        "Reductions and what is read off a whole dim: sums, statistics, running values, sorting,"
+        " selection and questions about a tensor.",
+        ("ops.frequencies", "ops.quantiles", "ops.queries", "ops.reductions", "ops.running",
+         "ops.selection", "ops.sorting", "ops.statistics"),
+    ),
+    "shapes": (
+        "Views, layouts, joins and splits, and copies to another dtype or device.",
+        ("ops.copies", "ops.joins", "ops.layouts", "ops.shuffles", "ops.strided_views",
+         "ops.views"),
+    ),
+    "indexing": (
+        "Reading and writing at positions: indexing, gather and scatter, writes into copies and"
+        " in place.",
+        ("ops.copy_writes", "ops.gather", "ops.index_writes", "ops.indexing", "ops.inplace",
+         "ops.scatter_reduce"),
+    ),
+    "products": (
+        "Matrix products and the compositions of existing operations.",
+        ("ops.compositions", "ops.einsum", "ops.linalg", "ops.products"),
+    ),
+    "networks": (
+        "The operations of neural networks: activations, convolution, pooling, dropout,"
+        " normalization, distances and losses.",
+        ("ops.activations", "ops.adaptive_unpool_lp_pooling", "ops.convolution", "ops.ctc",
+         "ops.distances", "ops.dropouts", "ops.embedding_bags", "ops.fractional_pooling",
+         "ops.grid_sampling", "ops.interpolation", "ops.likelihood_losses", "ops.losses",
+         "ops.margin_losses", "ops.normalization", "ops.normalization_groups", "ops.padding",
+         "ops.pooling", "ops.regression_losses", "ops.relaxed_sampling",
+         "ops.transposed_convolution"),
+    ),
+    "creation": (
+        "New tensors: factories, random numbers and random fills.",
+        ("ops.factories", "ops.random_fills", "tensors.creation"),
+    ),
+    "framework": (
+        "What is not an operation: dtypes, devices, autograd, backends, modules, saving and the"
+        " runtime's settings.",
+        ("autodiff", "autograd", "backends", "dtypes", "nn", "runtime", "scalar",
+         "serialization", "tensors"),
+    ),
+}  # fmt: skip
+"""Each group of names, `minitorch/_stubs/<group>.pyi`: its docstring and the modules (under
+`minitorch.`) whose names it holds; a module's group is the one that names the longest part
+of its path (`tensors.creation`, not `tensors`)."""
+
+
+def home(value) -> str:
+    """The module `value` is written in: where it is defined, for a form made at import time
+    (`exp_`, `zeros`) the module of the operation it is made from."""
+    if isinstance(value, types.ModuleType):
+        return value.__name__.rpartition(".")[0]
+    if isinstance(value, property):
+        value = value.fget
+    if isinstance(value, staticmethod):
+        value = value.__func__
+    return getattr(original(value), "__module__", None) or type(value).__module__
+
+
+def group_of(module: str) -> str | None:
+    """The group of GROUPS that holds the names `module` defines; None for `minitorch` and
+    `minitorch._tensor`, whose names `__init__.pyi` writes itself."""
+    if module in ("minitorch", "minitorch._tensor"):
+        return None
+    path = module.removeprefix("minitorch.")
+    named = [
+        (len(prefix), group)
+        for group, (_, prefixes) in GROUPS.items()
+        for prefix in prefixes
+        if path == prefix or path.startswith(prefix + ".")
+    ]
+    if not named:
+        raise ValueError(f"{module}: add it to a group of GROUPS in scripts/generate_stubs.py")
+    return max(named)[1]
+
+
+def class_name(group: str) -> str:
+    """The class of a group's `Tensor` methods: `_ElementwiseMethods`."""
+    return f"_{group.title()}Methods"
+
+
+def tensor_stubs(tensor_class) -> dict[str | None, list[str]]:
+    """Every attribute `_tensor.py` and ops/ give `Tensor`, as the body of the class of its
+    group (None: `Tensor`'s own, those of `_tensor.py`). A second name of a method, and a
+    generated in-place form, is `x = name` after the definitions, in the class of the
+    method it names (it may sort before it); `help()` shows their own docs."""
     namespace = vars(tensor_class)
-    lines = ["class Tensor(TensorBase):"] + docstring_lines(tensor_class, "    ")
-    first, aliases = first_names(namespace), []
+    first = first_names(namespace)
+    bodies: dict[str | None, list[str]] = {}
+    aliases: dict[str | None, list[str]] = {}
     for name, value in sorted(namespace.items()):
         if name in ("__doc__", "__module__", "__slots__", "__hash__", "__qualname__"):
             continue
         if generated_in_place(name, value, namespace):
-            aliases.append(f"    {name} = {first[id(namespace[name[:-1]])]}")
+            target = namespace[name[:-1]]
+            aliases.setdefault(group_of(home(target)), []).append(
+                f"    {name} = {first[id(target)]}"
+            )
             continue
+        group = group_of(home(value))
         if first.get(id(value), name) != name:
-            aliases.append(f"    {name} = {first[id(value)]}")
+            aliases.setdefault(group, []).append(f"    {name} = {first[id(value)]}")
             continue
+        self_name = "self" if group is None else "self: Tensor"
+        lines = bodies.setdefault(group, [])
         lines.append("")
         if isinstance(value, property):
-            lines += ["    @property"] + function_stub(name, value.fget, "    ", "self")
+            lines += ["    @property"] + function_stub(name, value.fget, "    ", self_name)
         elif isinstance(value, staticmethod):
             lines += ["    @staticmethod"] + function_stub(name, value.__func__, "    ")
         elif callable(value):
-            lines += function_stub(name, value, "    ", "self")
-    return lines + [""] + aliases
+            lines += function_stub(name, value, "    ", self_name)
+    return {
+        group: bodies.get(group, []) + [""] + aliases.get(group, [])
+        for group in sorted(set(bodies) | set(aliases), key=lambda g: g or "")
+    }
 
 
-def module_stub(module_name: str, names: list[str]) -> str:
-    """The stub of `module_name` whose public names are `names`."""
+def names_list(names: list[str], packed: bool) -> str:
+    """`__all__ = [...]`, a name a line; `packed`, as many names a line as fit in 100 columns
+    (between `fmt: off` and `fmt: on`, which `ruff format` leaves as they are)."""
+    if not packed:
+        return "__all__ = [\n" + "".join(f"    {name!r},\n" for name in names) + "]\n"
+    lines = [""]
+    for name in names:
+        if len(lines[-1]) + len(f' "{name}",') > 96:
+            lines.append("")
+        lines[-1] += f' "{name}",'
+    body = "".join(f"   {line}\n" for line in lines)
+    return "# fmt: off\n__all__ = [\n" + body + "]\n# fmt: on\n"
+
+
+def stub_text(
+    docstring: str,
+    imports: list[str],
+    blocks: list[list[str]],
+    assignments: list[str],
+    names: list[str],
+    comments: str = "",
+    packed: bool = False,
+) -> str:
+    """A stub: its header, `comments`, docstring, imports, definitions, assignments and
+    `__all__` (`packed`: see `names_list`)."""
+    text = HEADER + comments + '"""' + docstring + '"""\n\n'
+    text += "\n".join(sorted(set(imports))) + "\n"
+    for block in blocks:
+        text += "\n\n" + "\n".join(block) + "\n"
+    text += "\n" + "".join(f"{line}\n" for line in assignments)
+    return formatted(text + "\n" + names_list(sorted(names), packed))
+
+
+def module_stubs(module_name: str, names: list[str], package: str) -> dict[str | None, str]:
+    """The stubs of `module_name`, whose public names are `names`, by group: None is the
+    module's own stub, a file of `package`. For `minitorch`, each group's stub holds the
+    group's names and `Tensor` methods, and the module's own re-exports them and writes
+    `class Tensor`."""
     module = importlib.import_module(module_name)
-    imports, definitions, assignments = [], [], []
-    tensor_names = first_names(vars(module.Tensor)) if module_name == "minitorch" else {}
+    grouped = module_name == "minitorch"
+    tensor_names = first_names(vars(module.Tensor)) if grouped else {}
+    methods = tensor_stubs(module.Tensor) if grouped else {}
+    parts: dict[str | None, tuple[list, list, list, list]] = {None: ([], [], [], [])}
+    for group in methods:
+        parts.setdefault(group, ([], [], [], []))
     for name in sorted(names):  # not in import order, which other changes can shuffle
         value = getattr(module, name)
-        if name == "Tensor" and isinstance(value, type) and module_name == "minitorch":
-            imports.append("from .tensors.base import TensorBase as TensorBase")
-            definitions.append(tensor_stub(value))
-            continue
+        group = group_of(home(value)) if grouped else None
+        imports, definitions, assignments, public = parts.setdefault(group, ([], [], [], []))
+        public.append(name)
         where = defining_name(value)
+        here = package if group is None else "minitorch._stubs"
+        if name == "Tensor" and grouped:
+            continue
         if where is not None and (where[0] != module_name or isinstance(value, types.ModuleType)):
             source, source_name = where
-            imports.append(f"from {relative(source, module_name)} import {source_name} as {name}")
+            imports.append(f"from {relative(source, here)} import {source_name} as {name}")
         elif id(value) in tensor_names:
             assignments.append(f"{name} = Tensor.{tensor_names[id(value)]}")
         elif callable(value):
             definitions.append(function_stub(name, value))
         else:
             raise ValueError(f"{module_name}.{name}: no module defines it, and it is no function")
-    if definitions and module_name != "minitorch":
-        imports.append(f"from {relative('minitorch', module_name)} import Tensor")
-    text = HEADER + '"""' + (inspect.getdoc(module) or module_name).split("\n")[0] + '"""\n\n'
-    text += "\n".join(sorted(set(imports))) + "\n"
-    for block in definitions:
-        text += "\n\n" + "\n".join(block) + "\n"
-    text += "\n" + "".join(f"{line}\n" for line in assignments)
-    text += "\n__all__ = [\n" + "".join(f"    {name!r},\n" for name in sorted(names)) + "]\n"
-    return formatted(text)
+    groups = sorted(group for group in parts if group is not None)
+    written = {group: group_stub(group, methods.get(group), *parts[group]) for group in groups}
+    imports, definitions, assignments, public = parts[None]
+    comments = ""
+    if grouped:
+        bases = [class_name(group) for group in groups if group in methods]
+        tensor = [f"class Tensor({', '.join(bases + ['TensorBase'])}):"]
+        tensor += docstring_lines(module.Tensor, "    ") + methods.get(None, [])
+        definitions = [tensor, *definitions]
+        imports = imports + ["from .tensors.base import TensorBase as TensorBase"]
+        imports += [f"from ._stubs.{group} import *" for group in groups if parts[group][3]]
+        imports += [f"from ._stubs.{group} import {class_name(group)}" for group in groups
+                    if group in methods]  # fmt: skip
+        comments = "# ruff: noqa: F403, F405\n"  # `import *` of a stub re-exports its `__all__`
+        public = names  # all of them in one `__all__`, as mypy reads only the names it lists
+    elif definitions:
+        imports = imports + [f"from {relative('minitorch', package)} import Tensor"]
+    docstring = (inspect.getdoc(module) or module_name).split("\n")[0]
+    written[None] = stub_text(
+        docstring, imports, definitions, assignments, public, comments, packed=grouped
+    )
+    return written
+
+
+def group_stub(group, methods, imports, definitions, assignments, names) -> str:
+    """The stub of a group: its names of `minitorch` (`definitions`, `assignments`, and
+    `imports` from the modules of the group) and its `Tensor` methods, if it has any, as the
+    class `_GroupMethods`."""
+    comments = ""
+    if methods is not None:
+        doc = '    """The methods of `Tensor` of this group (a base class of `Tensor`)."""'
+        definitions = [[f"class {class_name(group)}:", doc, *methods], *definitions]
+        comments = '# mypy: disable-error-code="misc"\n'  # `self: Tensor` in another class
+    if definitions or assignments:
+        imports = imports + ["from .. import Tensor"]
+    return stub_text(GROUPS[group][0], imports, definitions, assignments, names, comments)
 
 
 def formatted(text: str) -> str:
@@ -238,32 +420,47 @@ STUBS = {
     "minitorch": ROOT / "minitorch" / "__init__.pyi",
     "minitorch.nn.functional": ROOT / "minitorch" / "nn" / "functional.pyi",
 }
+GROUP_STUBS = ROOT / "minitorch" / "_stubs"
 
 
 def stubs() -> dict[Path, str]:
     """What each stub file should hold, from the package as it is imported now."""
     sys.path.insert(0, str(ROOT))
-    written = {}
+    package_doc = '"""The groups of names that `minitorch/__init__.pyi` re-exports."""\n'
+    written = {GROUP_STUBS / "__init__.pyi": HEADER + package_doc}
     for module_name, path in STUBS.items():
         module = importlib.import_module(module_name)
-        written[path] = module_stub(module_name, list(dict.fromkeys(module.__all__)))
+        package = module_name if hasattr(module, "__path__") else module_name.rpartition(".")[0]
+        names = list(dict.fromkeys(module.__all__))
+        for group, text in module_stubs(module_name, names, package).items():
+            written[path if group is None else GROUP_STUBS / f"{group}.pyi"] = text
     return written
+
+
+def stale_stubs(written: dict[Path, str]) -> list[Path]:
+    """The group stubs of `minitorch/_stubs/` that no group writes any more."""
+    return sorted(path for path in GROUP_STUBS.glob("*.pyi") if path not in written)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--check", action="store_true", help="only say whether they are current")
     args = parser.parse_args()
-    stale = []
-    for path, text in stubs().items():
+    written, stale = stubs(), []
+    for path, text in written.items():
         current = path.read_text() if path.exists() else ""
         if current != text:
             stale.append(path)
             if not args.check:
+                path.parent.mkdir(exist_ok=True)
                 path.write_text(text)
     for path in stale:
         print(f"{'out of date' if args.check else 'wrote'}: {path.relative_to(ROOT)}")
-    return 1 if args.check and stale else 0
+    for path in stale_stubs(written):
+        print(f"{'no group writes' if args.check else 'removed'}: {path.relative_to(ROOT)}")
+        if not args.check:
+            path.unlink()
+    return 1 if args.check and (stale or stale_stubs(written)) else 0
 
 
 if __name__ == "__main__":

@@ -17,12 +17,14 @@ every public name with its signature and docstring:
 - other names made at import time are written as functions.
 
 No stub holds more than a few hundred lines. The names of `minitorch` and the
-methods of `Tensor` are written in groups (GROUPS: the elementwise math, the
-reductions, ...), each named by the modules that define them, one stub-only
-module per group, `minitorch/_stubs/<group>.pyi`: its names of `minitorch`, with
-`__all__`, and a class of its `Tensor` methods, `_ElementwiseMethods`.
-`minitorch/__init__.pyi` re-exports each group's names (`from ._stubs.elementwise
-import *`, which in a stub re-exports that module's `__all__`) and writes
+methods of `Tensor` are written in groups, by the module that defines them
+(GROUPS: elementwise math, reductions, ...), one stub-only module a group,
+`minitorch/_stubs/<group>.pyi`: the group's names of `minitorch`, with their
+`__all__`, and a class of its `Tensor` methods (`_ElementwiseMethods`).
+`minitorch/__init__.pyi` re-exports the groups (`from ._stubs.elementwise import *`:
+in a stub, that re-exports the module's `__all__`), lists every name in one
+`__all__` (mypy exports only what a module's own `__all__` lists; many names a
+line, where `ruff format` would write one a line) and writes
 `class Tensor(_ElementwiseMethods, ..., TensorBase)` with the methods of
 `_tensor.py`. A group's methods take `self: Tensor`, so that `Tensor.exp` is a
 function of a `Tensor`; mypy checks that a method's `self` is its own class,

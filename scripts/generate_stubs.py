@@ -23,10 +23,10 @@ methods of `Tensor` are written in groups, by the module that defines them
 `__all__`, and a class of its `Tensor` methods (`_ElementwiseMethods`).
 `minitorch/__init__.pyi` re-exports the groups (`from ._stubs.elementwise import *`:
 in a stub, that re-exports the module's `__all__`), lists every name in one
-`__all__` (mypy exports only what a module's own `__all__` lists; many names a
-line, where `ruff format` would write one a line) and writes
+`__all__` (mypy exports only what a module's own `__all__` lists) and writes
 `class Tensor(_ElementwiseMethods, ..., TensorBase)` with the methods of
-`_tensor.py`. A group's methods take `self: Tensor`, so that `Tensor.exp` is a
+`_tensor.py`. Their `__all__` has many names a line, where `ruff format` would
+write one a line. A group's methods take `self: Tensor`, so that `Tensor.exp` is a
 function of a `Tensor`; mypy checks that a method's `self` is its own class,
 which each group stub turns off (`disable-error-code="misc"`).
 
@@ -308,7 +308,8 @@ def tensor_stubs(tensor_class) -> dict[str | None, list[str]]:
 
 def names_list(names: list[str], packed: bool) -> str:
     """`__all__ = [...]`, a name a line; `packed`, as many names a line as fit in 100 columns
-    (between `fmt: off` and `fmt: on`, which `ruff format` leaves as they are)."""
+    (between `fmt: off` and `fmt: on`, which `ruff format` leaves as they are): the stubs of
+    `minitorch`, whose `__init__.pyi` lists every name."""
     if not packed:
         return "__all__ = [\n" + "".join(f"    {name!r},\n" for name in names) + "]\n"
     lines = [""]
@@ -404,7 +405,9 @@ def group_stub(group, methods, imports, definitions, assignments, names) -> str:
         comments = '# mypy: disable-error-code="misc"\n'  # `self: Tensor` in another class
     if definitions or assignments:
         imports = imports + ["from .. import Tensor"]
-    return stub_text(GROUPS[group][0], imports, definitions, assignments, names, comments)
+    return stub_text(
+        GROUPS[group][0], imports, definitions, assignments, names, comments, packed=True
+    )
 
 
 def formatted(text: str) -> str:

@@ -154,23 +154,10 @@ class _IndexingMethods:
 index_reduce_ = Tensor.index_reduce_
 put_ = Tensor.put_
 
+# fmt: off
 __all__ = [
-    "_fused_adam_",
-    "_fused_adamw_",
-    "gather",
-    "index_add",
-    "index_copy",
-    "index_fill",
-    "index_put",
-    "index_reduce",
-    "index_reduce_",
-    "index_select",
-    "masked_scatter",
-    "put",
-    "put_",
-    "scatter",
-    "scatter_add",
-    "scatter_reduce",
-    "sum_to_size",
-    "take",
+    "_fused_adam_", "_fused_adamw_", "gather", "index_add", "index_copy", "index_fill",
+    "index_put", "index_reduce", "index_reduce_", "index_select", "masked_scatter", "put", "put_",
+    "scatter", "scatter_add", "scatter_reduce", "sum_to_size", "take",
 ]
+# fmt: on

@@ -381,8 +381,9 @@ def module_stubs(module_name: str, names: list[str], package: str) -> dict[str |
         definitions = [tensor, *definitions]
         imports = imports + ["from .tensors.base import TensorBase as TensorBase"]
         imports += [f"from ._stubs.{group} import *" for group in groups if parts[group][3]]
-        imports += [f"from ._stubs.{group} import {class_name(group)}" for group in groups
-                    if group in methods]  # fmt: skip
+        imports += [
+            f"from ._stubs.{group} import {class_name(group)}" for group in methods if group
+        ]
         comments = "# ruff: noqa: F403, F405\n"  # `import *` of a stub re-exports its `__all__`
         public = names  # all of them in one `__all__`, as mypy reads only the names it lists
     elif definitions:

@@ -89,6 +89,13 @@ ANSWERED_FILES = (
 RECORD_TOLERANCE = {"float64": (1e-10, 1e-12), "float32": (1e-5, 1e-6)}
 
 
+def record_tolerance(module) -> dict:
+    """RECORD_TOLERANCE, or the test module's own `RECORD_TOLERANCE` where its cases amplify
+    rounding (a long optimizer run): then a record is matched only as closely as the module's
+    tests compare minitorch with it."""
+    return getattr(module, "RECORD_TOLERANCE", RECORD_TOLERANCE)
+
+
 def case_rng(*key) -> np.random.Generator:
     """NumPy's generator seeded by the text of `key` (a case's parameters)."""
     return np.random.default_rng(zlib.crc32(repr(key).encode()))
@@ -220,9 +227,11 @@ def recorded_answers(test_file) -> RecordedAnswers:
     return RecordedAnswers(test_file)
 
 
-def differences(ours: dict, expected: dict, rtol=None, atol=None) -> list[str]:
+def differences(
+    ours: dict, expected: dict, rtol=None, atol=None, tolerance=RECORD_TOLERANCE
+) -> list[str]:
     """How record `ours` differs from record `expected`: names, shapes, dtypes, values (within
-    `rtol`/`atol`, by default RECORD_TOLERANCE of the dtype; NaN equals NaN)."""
+    `rtol`/`atol`, by default `tolerance` of the dtype; NaN equals NaN)."""
     found = []
     if sorted(ours) != sorted(expected):
         return [f"entries {sorted(ours)} != {sorted(expected)}"]
@@ -236,7 +245,7 @@ def differences(ours: dict, expected: dict, rtol=None, atol=None) -> list[str]:
             shape = None if got is None else (got.shape, str(got.dtype))
             found.append(f"{name}: {shape} != {(want.shape, str(want.dtype))}")
             continue
-        r, a = RECORD_TOLERANCE.get(str(want.dtype), (0, 0))
+        r, a = tolerance.get(str(want.dtype), (0, 0))
         r, a = (r if rtol is None else rtol), (a if atol is None else atol)
         if not np.allclose(got, want, rtol=r, atol=a, equal_nan=True):
             found.append(f"{name}:\n  got      {got.tolist()}\n  expected {want.tolist()}")
@@ -262,8 +271,10 @@ def assert_recorded_are_torchs(module, torch) -> None:
     _, recorded = read_answers(module.__file__)
     live = live_answers(module, torch)
     assert sorted(live) == sorted(recorded), "the recorded cases are not the file's cases"
+    tolerance = record_tolerance(module)
     for key, record in live.items():
-        assert_as_recorded(record, recorded[key], f"case {key}")
+        found = differences(record, recorded[key], tolerance=tolerance)
+        assert not found, f"case {key}: " + "\n".join(found)
 
 
 def pair(array, dtype: str | None = None, requires_grad: bool = False, transposed: bool = False):

@@ -16,6 +16,11 @@ from test_optim_adaptive_and_averaged import loss_of, problem
 
 import minitorch
 
+# Each step runs many line-search evaluations, which amplify a difference in the last bit of
+# torch's arithmetic (another CPU's vector width): torch on another machine matches these
+# records only as closely as `assert_same_run` compares minitorch with them.
+RECORD_TOLERANCE = {"float64": (1e-7, 1e-8)}
+
 CASES = {
     "fixed-step": {},
     "strong-wolfe": {"line_search_fn": "strong_wolfe"},

@@ -153,13 +153,17 @@ def zeros_(tensor: Tensor) -> Tensor:
         return tensor.zero_()
 
 
+def _uniform_with_std(tensor: Tensor, std: float, generator: Generator | None) -> Tensor:
+    """Uniform in $\\pm \\sqrt 3 \\, \\text{std}$, the uniform draw of that std."""
+    return uniform_(tensor, -math.sqrt(3.0) * std, math.sqrt(3.0) * std, generator)
+
+
 def xavier_uniform_(
     tensor: Tensor, gain: float = 1.0, generator: Generator | None = None
 ) -> Tensor:
     """Uniform in $\\pm \\text{gain} \\sqrt{6 / (n_\\text{in} + n_\\text{out})}$."""
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
-    std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
-    return uniform_(tensor, -math.sqrt(3.0) * std, math.sqrt(3.0) * std, generator)
+    return _uniform_with_std(tensor, gain * math.sqrt(2.0 / float(fan_in + fan_out)), generator)
 
 
 def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator: Generator | None = None) -> Tensor:
@@ -169,43 +173,41 @@ def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator: Generator | Non
     return normal_(tensor, 0.0, gain * math.sqrt(2.0 / float(fan_in + fan_out)), generator)
 
 
-def _kaiming_std(tensor: Tensor, a: float, mode: str, nonlinearity: str) -> float | None:
-    """$\\text{gain} / \\sqrt{\\text{fan}}$, or None (with torch's warning) for an empty tensor."""
-    if 0 in tensor.shape:
-        warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=3)
-        return None
-    fan = _calculate_correct_fan(tensor, mode)
-    return calculate_gain(nonlinearity, a) / math.sqrt(fan)
+def _kaiming(name: str, draw: Callable[[Tensor, float, Generator | None], Tensor], doc: str):
+    """The He initialisation `name`: `draw(tensor, std, generator)` with $\\text{std} =
+    \\text{gain} / \\sqrt{\\text{fan}}$; an empty tensor is left as it is, with torch's
+    warning."""
+
+    def initialise(
+        tensor: Tensor,
+        a: float = 0.0,
+        mode: str = "fan_in",
+        nonlinearity: str = "leaky_relu",
+        generator: Generator | None = None,
+    ) -> Tensor:
+        if 0 in tensor.shape:
+            warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
+            return tensor
+        fan = _calculate_correct_fan(tensor, mode)
+        return draw(tensor, calculate_gain(nonlinearity, a) / math.sqrt(fan), generator)
+
+    initialise.__name__ = initialise.__qualname__ = name
+    initialise.__doc__ = doc
+    return initialise
 
 
-def kaiming_uniform_(
-    tensor: Tensor,
-    a: float = 0.0,
-    mode: str = "fan_in",
-    nonlinearity: str = "leaky_relu",
-    generator: Generator | None = None,
-) -> Tensor:
+kaiming_uniform_ = _kaiming(
+    "kaiming_uniform_",
+    _uniform_with_std,
     """Uniform in $\\pm \\text{gain} \\sqrt{3 / \\text{fan}}$ (He et al.); `a` is the negative
-    slope of a leaky_relu, `mode` picks $n_\\text{in}$ or $n_\\text{out}$ as fan."""
-    std = _kaiming_std(tensor, a, mode, nonlinearity)
-    if std is None:
-        return tensor
-    return uniform_(tensor, -math.sqrt(3.0) * std, math.sqrt(3.0) * std, generator)
-
-
-def kaiming_normal_(
-    tensor: Tensor,
-    a: float = 0.0,
-    mode: str = "fan_in",
-    nonlinearity: str = "leaky_relu",
-    generator: Generator | None = None,
-) -> Tensor:
+    slope of a leaky_relu, `mode` picks $n_\\text{in}$ or $n_\\text{out}$ as fan.""",
+)
+kaiming_normal_ = _kaiming(
+    "kaiming_normal_",
+    lambda tensor, std, generator: normal_(tensor, 0.0, std, generator),
     """$\\mathcal N(0, \\text{std}^2)$ with $\\text{std} = \\text{gain} / \\sqrt{\\text{fan}}$
-    (He et al.)."""
-    std = _kaiming_std(tensor, a, mode, nonlinearity)
-    if std is None:
-        return tensor
-    return normal_(tensor, 0.0, std, generator)
+    (He et al.).""",
+)
 
 
 def eye_(tensor: Tensor) -> Tensor:

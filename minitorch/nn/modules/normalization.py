@@ -8,14 +8,7 @@ from ...tensors.creation import ones, zeros
 from .. import functional as F
 from ..module import Module
 from ..parameter import Parameter
-
-
-def keep_shape_settings(module: Module, normalized_shape, eps, elementwise_affine: bool) -> tuple:
-    """Set `normalized_shape` (a tuple; an int is one dim), `eps` and `elementwise_affine` on
-    a norm over the last dims; returns the shape."""
-    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
-    module.normalized_shape, module.eps, module.elementwise_affine = shape, eps, elementwise_affine
-    return shape
+from .function_layer import options_repr
 
 
 def register_affine(module: Module, shape: tuple, weight: bool, bias: bool | None, device, dtype):
@@ -26,6 +19,20 @@ def register_affine(module: Module, shape: tuple, weight: bool, bias: bool | Non
     module.register_parameter("weight", Parameter(ones(*shape, **kinds)) if weight else None)
     if bias is not None:
         module.register_parameter("bias", Parameter(zeros(*shape, **kinds)) if bias else None)
+
+
+def set_up_shape_norm(module: Module, shape, eps, affine: bool, bias: bool | None, device, dtype):
+    """Set `normalized_shape` (`shape` as a tuple; an int is one dim), `eps` and
+    `elementwise_affine` (`affine`) on a norm over the last dims, and register its $\\gamma$
+    and $\\beta$ (`register_affine`; `bias=None`: a norm without $\\beta$)."""
+    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    module.normalized_shape, module.eps, module.elementwise_affine = shape, eps, affine
+    register_affine(module, shape, affine, None if bias is None else affine and bias, device, dtype)
+
+
+def shape_norm_repr(module: Module) -> str:
+    """`normalized_shape, eps=..., elementwise_affine=...`, as torch's reprs of those norms."""
+    return f"{module.normalized_shape}, " + options_repr(module, ("eps", "elementwise_affine"))
 
 
 class LayerNorm(Module):
@@ -52,14 +59,10 @@ class LayerNorm(Module):
         dtype=None,
     ) -> None:
         super().__init__()
-        shape = keep_shape_settings(self, normalized_shape, eps, elementwise_affine)
-        register_affine(self, shape, elementwise_affine, elementwise_affine and bias, device, dtype)
+        set_up_shape_norm(self, normalized_shape, eps, elementwise_affine, bias, device, dtype)
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
 
     def extra_repr(self) -> str:
-        return (
-            f"{self.normalized_shape}, eps={self.eps}, "
-            f"elementwise_affine={self.elementwise_affine}, bias={self.bias is not None}"
-        )
+        return shape_norm_repr(self) + f", bias={self.bias is not None}"

@@ -9,7 +9,8 @@ from ..._tensor import Tensor
 from .. import functional as F
 from ..module import Module
 from .batchnorm import _BatchNorm
-from .normalization import keep_shape_settings, register_affine
+from .function_layer import options_repr
+from .normalization import register_affine, set_up_shape_norm, shape_norm_repr
 
 
 class GroupNorm(Module):
@@ -49,10 +50,8 @@ class GroupNorm(Module):
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
 
     def extra_repr(self) -> str:
-        return (
-            f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, "
-            f"bias={self.bias is not None}"
-        )
+        options = options_repr(self, ("eps", "affine"))
+        return f"{self.num_groups}, {self.num_channels}, {options}, bias={self.bias is not None}"
 
 
 class RMSNorm(Module):
@@ -74,16 +73,13 @@ class RMSNorm(Module):
         dtype=None,
     ) -> None:
         super().__init__()
-        shape = keep_shape_settings(self, normalized_shape, eps, elementwise_affine)
-        register_affine(self, shape, elementwise_affine, None, device, dtype)
+        set_up_shape_norm(self, normalized_shape, eps, elementwise_affine, None, device, dtype)
 
     def forward(self, x: Tensor) -> Tensor:
         return F.rms_norm(x, self.normalized_shape, self.weight, self.eps)
 
     def extra_repr(self) -> str:
-        return (
-            f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
-        )
+        return shape_norm_repr(self)
 
 
 class LocalResponseNorm(Module):
@@ -106,7 +102,7 @@ class LocalResponseNorm(Module):
         return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
 
     def extra_repr(self) -> str:
-        return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
+        return f"{self.size}, " + options_repr(self, ("alpha", "beta", "k"))
 
 
 class _InstanceNorm(_BatchNorm):

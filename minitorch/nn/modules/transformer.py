@@ -149,11 +149,23 @@ class TransformerDecoderLayer(_Layer):
         return self._residual(x, self.norm3, self.dropout3, self._feed_forward)
 
 
-def _clones(layer: Module, count: int) -> ModuleList:
-    return ModuleList([copy.deepcopy(layer) for _ in range(count)])
+class _Stack(Module):
+    """What `TransformerEncoder` and `TransformerDecoder` share: `layers`, the copies of one
+    layer, run in turn, then `norm` when given."""
+
+    def __init__(self, layer: Module, num_layers: int, norm: Module | None) -> None:
+        super().__init__()
+        self.layers = ModuleList([copy.deepcopy(layer) for _ in range(num_layers)])
+        self.num_layers, self.norm = num_layers, norm
+
+    def _run(self, output: Tensor, *arguments) -> Tensor:
+        """`output` through each layer in turn (each given `arguments` after it), then `norm`."""
+        for layer in self.layers:
+            output = layer(output, *arguments)
+        return output if self.norm is None else self.norm(output)
 
 
-class TransformerEncoder(Module):
+class TransformerEncoder(_Stack):
     """`num_layers` copies of `encoder_layer` (each its own parameters, starting equal), then
     `norm` when given.
 
@@ -171,9 +183,7 @@ class TransformerEncoder(Module):
         enable_nested_tensor: bool = True,
         mask_check: bool = True,
     ) -> None:
-        super().__init__()
-        self.layers = _clones(encoder_layer, num_layers)
-        self.num_layers, self.norm = num_layers, norm
+        super().__init__(encoder_layer, num_layers, norm)
 
     def forward(
         self,
@@ -182,21 +192,16 @@ class TransformerEncoder(Module):
         src_key_padding_mask: Tensor | None = None,
         is_causal: bool | None = None,
     ) -> Tensor:
-        output = src
-        for layer in self.layers:
-            output = layer(output, mask, src_key_padding_mask, bool(is_causal))
-        return output if self.norm is None else self.norm(output)
+        return self._run(src, mask, src_key_padding_mask, bool(is_causal))
 
 
-class TransformerDecoder(Module):
+class TransformerDecoder(_Stack):
     """`num_layers` copies of `decoder_layer`, then `norm` when given."""
 
     def __init__(
         self, decoder_layer: TransformerDecoderLayer, num_layers: int, norm: Module | None = None
     ) -> None:
-        super().__init__()
-        self.layers = _clones(decoder_layer, num_layers)
-        self.num_layers, self.norm = num_layers, norm
+        super().__init__(decoder_layer, num_layers, norm)
 
     def forward(
         self,
@@ -209,13 +214,10 @@ class TransformerDecoder(Module):
         tgt_is_causal: bool | None = None,
         memory_is_causal: bool = False,
     ) -> Tensor:
-        output = tgt
-        for layer in self.layers:
-            output = layer(
-                output, memory, tgt_mask, memory_mask, tgt_key_padding_mask,
-                memory_key_padding_mask, bool(tgt_is_causal), memory_is_causal,
-            )  # fmt: skip
-        return output if self.norm is None else self.norm(output)
+        return self._run(
+            tgt, memory, tgt_mask, memory_mask, tgt_key_padding_mask, memory_key_padding_mask,
+            bool(tgt_is_causal), memory_is_causal,
+        )  # fmt: skip
 
 
 class Transformer(Module):

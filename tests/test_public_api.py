@@ -159,10 +159,10 @@ def test_no_stub_is_over_600_lines():
         assert len(path.read_text().splitlines()) <= 600, path.relative_to(ROOT)
 
 
-def stub_definitions(body: list, tensor_methods: dict | None = None) -> dict[str, ast.AST]:
+def stub_definitions(body: list, classes: dict | None = None) -> dict[str, ast.AST]:
     """What each name of a stub's (or a stub class's) `body` stands for: its `def`, `class`
-    or import, an alias `x = y` resolved to what `y` stands for, and `x = Tensor.y` to
-    `tensor_methods[y]`."""
+    or import, an alias `x = y` resolved to what `y` stands for, and `x = C.y` to what `y`
+    stands for in the class `C` (`classes[C]`: the definitions of its body)."""
     definitions: dict[str, ast.AST] = {}
     for node in body:
         if isinstance(node, ast.FunctionDef | ast.ClassDef):
@@ -172,8 +172,8 @@ def stub_definitions(body: list, tensor_methods: dict | None = None) -> dict[str
         elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Name):
             definitions[node.targets[0].id] = definitions[node.value.id]
         elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Attribute):
-            assert node.value.value.id == "Tensor", ast.unparse(node)  # `exp_ = Tensor.exp_`
-            definitions[node.targets[0].id] = tensor_methods[node.value.attr]
+            owner = classes[node.value.value.id]  # `exp_ = _ElementwiseMethods.exp`
+            definitions[node.targets[0].id] = owner[node.value.attr]
     return definitions
 
 
@@ -187,8 +187,8 @@ def stub_exports(tree: ast.Module) -> list[str]:
 
 def test_stubs_name_every_public_name_with_its_signature():
     """Every name of `minitorch` and every `Tensor` method is in the stubs (`__init__.pyi`
-    and the groups it re-exports) as a definition an editor can show, its parameters those
-    of the signature `help()` shows."""
+    and the stubs of `_stubs/` it imports) as a definition an editor can show, its
+    parameters those of the signature `help()` shows."""
     stub = ast.parse((ROOT / "minitorch" / "__init__.pyi").read_text())
     groups = {
         path.stem: ast.parse(path.read_text())
@@ -196,20 +196,22 @@ def test_stubs_name_every_public_name_with_its_signature():
         if path.stem != "__init__"
     }
     tensor = next(n for n in stub.body if isinstance(n, ast.ClassDef) and n.name == "Tensor")
-    classes = {
-        node.name: node
+    bodies = {
+        node.name: node.body
         for tree in groups.values()
         for node in tree.body
         if isinstance(node, ast.ClassDef)
     }
     bases = [base.id for base in tensor.bases if base.id != "TensorBase"]
-    assert set(bases) == set(classes), set(classes) ^ set(bases)
-    methods = stub_definitions([n for base in bases for n in classes[base].body] + tensor.body)
-    names = stub_definitions(stub.body, methods)
-    for tree in groups.values():
-        group = stub_definitions(tree.body, methods)
-        assert set(stub_exports(tree)) <= set(group), set(stub_exports(tree)) - set(group)
-        names.update((name, group[name]) for name in stub_exports(tree))
+    assert set(bases) == set(bodies), set(bodies) ^ set(bases)
+    classes = {name: stub_definitions(body) for name, body in bodies.items()}
+    methods = stub_definitions([n for base in bases for n in bodies[base]] + tensor.body, classes)
+    classes["Tensor"] = methods
+    names = stub_definitions(stub.body, classes)
+    for node in stub.body:  # what `from ._stubs.functions import exp_ as exp_` stands for
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("_stubs."):
+            group = stub_definitions(groups[node.module.removeprefix("_stubs.")].body, classes)
+            names.update((alias.asname, group[alias.name]) for alias in node.names if alias.asname)
     assert set(minitorch.__all__) <= set(names), set(minitorch.__all__) - set(names)
     assert stub_exports(stub) == sorted(set(minitorch.__all__))
     for name in TENSOR_METHODS:
@@ -232,11 +234,15 @@ def stub_modules() -> list[tuple[Path, str, str]]:
 
 @pytest.mark.parametrize("path, module, package", stub_modules(), ids=lambda p: str(p)[-30:])
 def test_every_stub_import_names_what_it_says(path, module, package):
-    """Each `from X import Y as Z` of a stub resolves, to the object `module.Z` really is."""
+    """Each `from X import Y as Z` of a stub resolves, to the object `module.Z` really is
+    (but those of the stub-only modules of `_stubs/`)."""
     target = importlib.import_module(module)
     for node in ast.parse(path.read_text()).body:
-        if isinstance(node, ast.ImportFrom) and not (node.module or "").startswith("_stubs"):
-            source = importlib.import_module("." * node.level + (node.module or ""), package)
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        name = importlib.util.resolve_name("." * node.level + (node.module or ""), package)
+        if not name.startswith("minitorch._stubs"):
+            source = importlib.import_module(name)
             for alias in node.names:
                 value = getattr(source, alias.name)
                 if alias.asname in getattr(target, "__all__", ()):

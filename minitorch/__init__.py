@@ -120,7 +120,7 @@ from .tensors.format import set_printoptions
 from .tensors.strides import contiguous_format, preserve_format
 
 # The operations (`minitorch.add`, `minitorch.exp`, ...) come from their declarations in ops/
-# (`ops/public.py`), each written once beside its Function; `__init__.pyi` lists them for IDEs.
+# (`ops/public.py`), each written once beside its Function; the stubs list them for IDEs.
 globals().update(TORCH_FUNCTIONS)
 
 __all__: list[str] = [

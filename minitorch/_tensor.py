@@ -7,7 +7,7 @@ themselves, attached from their declarations (`ops/public.py`): `t.exp` is
 `Function`, for what the method does. Written out here are only what is not
 an operation: conversions (`float()`, `cuda()`), `backward`, the Python
 operator protocol (`__add__`, `__getitem__`, ...), and the `new_*` factories.
-`minitorch/__init__.pyi` lists every method with its signature for IDEs.
+The stubs `__init__.pyi` and `_stubs/tensor_methods.pyi` list every method for IDEs.
 
 This file sits above the operations, so the arrows point one way: operations
 never import it, and make their results with `tensors.base.make_tensor`, which

@@ -145,36 +145,75 @@ def load_generator():
 
 def test_checked_in_stubs_are_current():
     """The stubs IDEs read list what the package has: run scripts/generate_stubs.py if not."""
-    for path, text in load_generator().stubs().items():
-        assert path.read_text() == text, (
+    generator = load_generator()
+    written = generator.stubs()
+    for path, text in written.items():
+        assert path.exists() and path.read_text() == text, (
             f"{path.relative_to(ROOT)} is out of date: run python scripts/generate_stubs.py"
         )
+    assert not generator.stale_stubs(written), "run python scripts/generate_stubs.py"
 
 
-def stub_definitions(body: list) -> dict[str, ast.AST]:
+def test_no_stub_is_over_600_lines():
+    for path in load_generator().stubs():
+        assert len(path.read_text().splitlines()) <= 600, path.relative_to(ROOT)
+
+
+def stub_definitions(body: list, classes: dict | None = None) -> dict[str, ast.AST]:
     """What each name of a stub's (or a stub class's) `body` stands for: its `def`, `class`
-    or import, an alias `x = y` or `x = Tensor.y` resolved to what `y` stands for."""
+    or import, an alias `x = y` resolved to what `y` stands for, and `x = C.y` to what `y`
+    stands for in the class `C` (`classes[C]`: the definitions of its body)."""
     definitions: dict[str, ast.AST] = {}
     for node in body:
         if isinstance(node, ast.FunctionDef | ast.ClassDef):
             definitions[node.name] = node
         elif isinstance(node, ast.ImportFrom):
-            definitions.update((alias.asname, node) for alias in node.names)
+            definitions.update((alias.asname, node) for alias in node.names if alias.asname)
         elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Name):
             definitions[node.targets[0].id] = definitions[node.value.id]
         elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Attribute):
-            owner = definitions[node.value.value.id]  # `exp_ = Tensor.exp_`
-            definitions[node.targets[0].id] = stub_definitions(owner.body)[node.value.attr]
+            owner = classes[node.value.value.id]  # `exp_ = _ElementwiseMethods.exp`
+            definitions[node.targets[0].id] = owner[node.value.attr]
     return definitions
 
 
+def stub_exports(tree: ast.Module) -> list[str]:
+    """The names of a stub's `__all__`."""
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) == "__all__":
+            return [element.value for element in node.value.elts]
+    return []
+
+
 def test_stubs_name_every_public_name_with_its_signature():
-    """Every name of `minitorch` and every `Tensor` method is in the stub as a definition an
-    editor can show, its parameters those of the signature `help()` shows."""
+    """Every name of `minitorch` and every `Tensor` method is in the stubs (`__init__.pyi`
+    and the stubs of `_stubs/` it imports) as a definition an editor can show, its
+    parameters those of the signature `help()` shows."""
     stub = ast.parse((ROOT / "minitorch" / "__init__.pyi").read_text())
-    names = stub_definitions(stub.body)
+    groups = {
+        path.stem: ast.parse(path.read_text())
+        for path in sorted((ROOT / "minitorch" / "_stubs").glob("*.pyi"))
+        if path.stem != "__init__"
+    }
+    tensor = next(n for n in stub.body if isinstance(n, ast.ClassDef) and n.name == "Tensor")
+    bodies = {
+        node.name: node.body
+        for tree in groups.values()
+        for node in tree.body
+        if isinstance(node, ast.ClassDef)
+    }
+    bases = [base.id for base in tensor.bases if base.id != "TensorBase"]
+    assert set(bases) == set(bodies), set(bodies) ^ set(bases)
+    classes = {name: stub_definitions(body) for name, body in bodies.items()}
+    methods = stub_definitions([n for base in bases for n in bodies[base]] + tensor.body, classes)
+    classes["Tensor"] = methods
+    names = stub_definitions(stub.body, classes)
+    for node in stub.body:  # what `from ._stubs.functions import exp_ as exp_` stands for
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("_stubs."):
+            group = stub_definitions(groups[node.module.removeprefix("_stubs.")].body, classes)
+            names.update((alias.asname, group[alias.name]) for alias in node.names if alias.asname)
     assert set(minitorch.__all__) <= set(names), set(minitorch.__all__) - set(names)
-    methods = stub_definitions(names["Tensor"].body)
+    assert stub_exports(stub) == sorted(set(minitorch.__all__))
     for name in TENSOR_METHODS:
         shown = [a.arg for a in ast.walk(methods[name].args) if isinstance(a, ast.arg)]
         wanted = list(inspect.signature(getattr(minitorch.Tensor, name)).parameters)
@@ -183,15 +222,27 @@ def test_stubs_name_every_public_name_with_its_signature():
     assert methods["arccos"].name == methods["arccos_"].name == "acos"
 
 
-@pytest.mark.parametrize("module", ["minitorch", "minitorch.nn.functional"])
-def test_every_stub_import_names_what_it_says(module):
-    """Each `from X import Y as Z` of a stub resolves, to the object `module.Z` really is."""
+def stub_modules() -> list[tuple[Path, str, str]]:
+    """Each stub: its path, the module whose names it lists and the package it is in."""
+    stubs = ROOT / "minitorch" / "_stubs"
+    return [
+        (ROOT / "minitorch" / "__init__.pyi", "minitorch", "minitorch"),
+        (ROOT / "minitorch" / "nn" / "functional.pyi", "minitorch.nn.functional", "minitorch.nn"),
+        *((path, "minitorch", "minitorch._stubs") for path in sorted(stubs.glob("*.pyi"))),
+    ]
+
+
+@pytest.mark.parametrize("path, module, package", stub_modules(), ids=lambda p: str(p)[-30:])
+def test_every_stub_import_names_what_it_says(path, module, package):
+    """Each `from X import Y as Z` of a stub resolves, to the object `module.Z` really is
+    (but those of the stub-only modules of `_stubs/`)."""
     target = importlib.import_module(module)
-    package = module if hasattr(target, "__path__") else module.rpartition(".")[0]
-    stub = load_generator().STUBS[module].read_text()
-    for node in ast.parse(stub).body:
-        if isinstance(node, ast.ImportFrom) and node.module != "__future__":
-            source = importlib.import_module("." * node.level + (node.module or ""), package)
+    for node in ast.parse(path.read_text()).body:
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        name = importlib.util.resolve_name("." * node.level + (node.module or ""), package)
+        if not name.startswith("minitorch._stubs"):
+            source = importlib.import_module(name)
             for alias in node.names:
                 value = getattr(source, alias.name)
                 if alias.asname in getattr(target, "__all__", ()):

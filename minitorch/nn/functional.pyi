@@ -2,61 +2,38 @@
 """`minitorch.nn.functional`, as `torch.nn.functional`: activations, losses and layers as functions."""
 
 from .. import Tensor
-from ..ops.activations import celu as celu
-from ..ops.activations import celu_ as celu_
-from ..ops.activations import functional_relu_ as relu_
-from ..ops.activations import hardshrink as hardshrink
-from ..ops.activations import prelu as prelu
-from ..ops.activations import rrelu as rrelu
-from ..ops.activations import rrelu_ as rrelu_
-from ..ops.activations import selu as selu
-from ..ops.activations import selu_ as selu_
-from ..ops.activations import threshold as threshold
+from ..ops.activations import celu as celu, celu_ as celu_, functional_relu_ as relu_
+from ..ops.activations import hardshrink as hardshrink, prelu as prelu, rrelu as rrelu
+from ..ops.activations import rrelu_ as rrelu_, selu as selu, selu_ as selu_, threshold as threshold
 from ..ops.activations import threshold_ as threshold_
 from ..ops.adaptive_unpool_lp_pooling import adaptive_max_pool1d as adaptive_max_pool1d
 from ..ops.adaptive_unpool_lp_pooling import adaptive_max_pool2d as adaptive_max_pool2d
-from ..ops.adaptive_unpool_lp_pooling import (
-    adaptive_max_pool2d_with_indices as adaptive_max_pool2d_with_indices,
-)
-from ..ops.adaptive_unpool_lp_pooling import (
-    functional_adaptive_max_pool1d_with_indices as adaptive_max_pool1d_with_indices,
-)
-from ..ops.adaptive_unpool_lp_pooling import lp_pool1d as lp_pool1d
-from ..ops.adaptive_unpool_lp_pooling import lp_pool2d as lp_pool2d
+from ..ops.adaptive_unpool_lp_pooling import adaptive_max_pool2d_with_indices as adaptive_max_pool2d_with_indices
+from ..ops.adaptive_unpool_lp_pooling import functional_adaptive_max_pool1d_with_indices as adaptive_max_pool1d_with_indices
+from ..ops.adaptive_unpool_lp_pooling import lp_pool1d as lp_pool1d, lp_pool2d as lp_pool2d
 from ..ops.adaptive_unpool_lp_pooling import max_pool1d_with_indices as max_pool1d_with_indices
 from ..ops.adaptive_unpool_lp_pooling import max_pool2d_with_indices as max_pool2d_with_indices
 from ..ops.adaptive_unpool_lp_pooling import max_unpool1d as max_unpool1d
 from ..ops.adaptive_unpool_lp_pooling import max_unpool2d as max_unpool2d
-from ..ops.convolution import conv1d as conv1d
-from ..ops.convolution import conv2d as conv2d
-from ..ops.convolution import unfold as unfold
+from ..ops.convolution import conv1d as conv1d, conv2d as conv2d, unfold as unfold
 from ..ops.ctc import ctc_loss as ctc_loss
 from ..ops.distances import cosine_similarity as cosine_similarity
-from ..ops.distances import pairwise_distance as pairwise_distance
-from ..ops.distances import pdist as pdist
-from ..ops.dropouts import dropout1d as dropout1d
-from ..ops.dropouts import dropout2d as dropout2d
-from ..ops.dropouts import dropout3d as dropout3d
+from ..ops.distances import pairwise_distance as pairwise_distance, pdist as pdist
+from ..ops.dropouts import dropout1d as dropout1d, dropout2d as dropout2d, dropout3d as dropout3d
 from ..ops.dropouts import functional_alpha_dropout as alpha_dropout
 from ..ops.dropouts import functional_feature_alpha_dropout as feature_alpha_dropout
 from ..ops.embedding_bags import embedding_bag as embedding_bag
 from ..ops.fractional_pooling import fractional_max_pool2d as fractional_max_pool2d
-from ..ops.fractional_pooling import (
-    fractional_max_pool2d_with_indices as fractional_max_pool2d_with_indices,
-)
-from ..ops.grid_sampling import affine_grid as affine_grid
-from ..ops.grid_sampling import grid_sample as grid_sample
-from ..ops.interpolation import interpolate as interpolate
-from ..ops.interpolation import upsample as upsample
+from ..ops.fractional_pooling import fractional_max_pool2d_with_indices as fractional_max_pool2d_with_indices
+from ..ops.grid_sampling import affine_grid as affine_grid, grid_sample as grid_sample
+from ..ops.interpolation import interpolate as interpolate, upsample as upsample
 from ..ops.interpolation import upsample_bilinear as upsample_bilinear
 from ..ops.interpolation import upsample_nearest as upsample_nearest
-from ..ops.likelihood_losses import gaussian_nll_loss as gaussian_nll_loss
-from ..ops.likelihood_losses import kl_div as kl_div
+from ..ops.likelihood_losses import gaussian_nll_loss as gaussian_nll_loss, kl_div as kl_div
 from ..ops.likelihood_losses import poisson_nll_loss as poisson_nll_loss
 from ..ops.losses import binary_cross_entropy as binary_cross_entropy
 from ..ops.losses import binary_cross_entropy_with_logits as binary_cross_entropy_with_logits
-from ..ops.losses import cross_entropy as cross_entropy
-from ..ops.losses import nll_loss as nll_loss
+from ..ops.losses import cross_entropy as cross_entropy, nll_loss as nll_loss
 from ..ops.margin_losses import cosine_embedding_loss as cosine_embedding_loss
 from ..ops.margin_losses import hinge_embedding_loss as hinge_embedding_loss
 from ..ops.margin_losses import margin_ranking_loss as margin_ranking_loss
@@ -65,219 +42,85 @@ from ..ops.margin_losses import multilabel_margin_loss as multilabel_margin_loss
 from ..ops.margin_losses import multilabel_soft_margin_loss as multilabel_soft_margin_loss
 from ..ops.margin_losses import soft_margin_loss as soft_margin_loss
 from ..ops.margin_losses import triplet_margin_loss as triplet_margin_loss
-from ..ops.margin_losses import (
-    triplet_margin_with_distance_loss as triplet_margin_with_distance_loss,
-)
-from ..ops.normalization import batch_norm as batch_norm
-from ..ops.normalization import layer_norm as layer_norm
+from ..ops.margin_losses import triplet_margin_with_distance_loss as triplet_margin_with_distance_loss
+from ..ops.normalization import batch_norm as batch_norm, layer_norm as layer_norm
 from ..ops.normalization import normalize as normalize
-from ..ops.normalization_groups import group_norm as group_norm
-from ..ops.normalization_groups import instance_norm as instance_norm
+from ..ops.normalization_groups import group_norm as group_norm, instance_norm as instance_norm
 from ..ops.normalization_groups import local_response_norm as local_response_norm
 from ..ops.normalization_groups import rms_norm as rms_norm
 from ..ops.padding import pad as pad
 from ..ops.pooling import adaptive_avg_pool1d as adaptive_avg_pool1d
-from ..ops.pooling import adaptive_avg_pool2d as adaptive_avg_pool2d
-from ..ops.pooling import avg_pool1d as avg_pool1d
-from ..ops.pooling import avg_pool2d as avg_pool2d
-from ..ops.pooling import max_pool1d as max_pool1d
+from ..ops.pooling import adaptive_avg_pool2d as adaptive_avg_pool2d, avg_pool1d as avg_pool1d
+from ..ops.pooling import avg_pool2d as avg_pool2d, max_pool1d as max_pool1d
 from ..ops.pooling import max_pool2d as max_pool2d
-from ..ops.regression_losses import huber_loss as huber_loss
-from ..ops.regression_losses import l1_loss as l1_loss
-from ..ops.regression_losses import mse_loss as mse_loss
-from ..ops.regression_losses import smooth_l1_loss as smooth_l1_loss
+from ..ops.regression_losses import huber_loss as huber_loss, l1_loss as l1_loss
+from ..ops.regression_losses import mse_loss as mse_loss, smooth_l1_loss as smooth_l1_loss
 from ..ops.relaxed_sampling import gumbel_softmax as gumbel_softmax
-from ..ops.shuffles import channel_shuffle as channel_shuffle
-from ..ops.shuffles import pixel_shuffle as pixel_shuffle
+from ..ops.shuffles import channel_shuffle as channel_shuffle, pixel_shuffle as pixel_shuffle
 from ..ops.shuffles import pixel_unshuffle as pixel_unshuffle
 from ..ops.transposed_convolution import conv_transpose1d as conv_transpose1d
-from ..ops.transposed_convolution import conv_transpose2d as conv_transpose2d
-from ..ops.transposed_convolution import fold as fold
-from ..ops.unary import relu as relu
-from ..ops.unary import sigmoid as sigmoid
-from ..ops.unary import tanh as tanh
-from .functional_activations import glu as glu
-from .functional_activations import hardsigmoid as hardsigmoid
-from .functional_activations import hardswish as hardswish
-from .functional_activations import hardtanh as hardtanh
-from .functional_activations import hardtanh_ as hardtanh_
-from .functional_activations import logsigmoid as logsigmoid
-from .functional_activations import mish as mish
-from .functional_activations import relu6 as relu6
-from .functional_activations import softplus as softplus
-from .functional_activations import softshrink as softshrink
-from .functional_activations import softsign as softsign
-from .functional_activations import tanhshrink as tanhshrink
+from ..ops.transposed_convolution import conv_transpose2d as conv_transpose2d, fold as fold
+from ..ops.unary import relu as relu, sigmoid as sigmoid, tanh as tanh
+from .functional_activations import glu as glu, hardsigmoid as hardsigmoid, hardswish as hardswish
+from .functional_activations import hardtanh as hardtanh, hardtanh_ as hardtanh_
+from .functional_activations import logsigmoid as logsigmoid, mish as mish, relu6 as relu6
+from .functional_activations import softplus as softplus, softshrink as softshrink
+from .functional_activations import softsign as softsign, tanhshrink as tanhshrink
 from .functional_attention import multi_head_attention_forward as multi_head_attention_forward
 from .functional_attention import scaled_dot_product_attention as scaled_dot_product_attention
 
 def bilinear(input1, input2, weight, bias=None) -> Tensor:
     """$y_k = x_1^T A_k x_2 + b_k$ over the last dimension of each input, with `weight`
     $A$ of shape (out, in1, in2); computed as one matmul, $x_1 [A_k]_k$, and a sum."""
-
 def dropout(input, p=0.5, training=True, inplace=False) -> Tensor:
     """Zero each element with probability `p` and scale the others by $1 / (1 - p)$, so the
     expected value is unchanged; the identity when not `training` (or `p` is 0)."""
-
 def elu(input, alpha=1.0, inplace=False) -> Tensor:
     """The exponential linear unit: $x$ for $x > 0$, else $\\alpha (e^x - 1)$."""
-
-def elu_(input, alpha=1.0) -> Tensor:
-    """`elu` written into `input`."""
-
-def embedding(
-    input,
-    weight,
-    padding_idx=None,
-    max_norm=None,
-    norm_type=2.0,
-    scale_grad_by_freq=False,
-    sparse=False,
-) -> Tensor:
+def elu_(input, alpha=1.0) -> Tensor: """`elu` written into `input`."""
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False) -> Tensor:
     """The rows of `weight` (num_embeddings, embedding_dim) at the int64 `input` indices;
     the row `padding_idx` gets no gradient."""
-
-def gelu(input, approximate="none") -> Tensor:
+def gelu(input, approximate='none') -> Tensor:
     """The Gaussian error linear unit $x \\Phi(x)$ (see `Gelu`)."""
-
 def leaky_relu(input, negative_slope=0.01, inplace=False) -> Tensor:
     """$\\max(0, x) + s \\min(0, x)$ elementwise, with slope $s$ = `negative_slope`."""
-
-def leaky_relu_(input, negative_slope=0.01) -> Tensor:
-    """`leaky_relu` written into `input`."""
-
+def leaky_relu_(input, negative_slope=0.01) -> Tensor: """`leaky_relu` written into `input`."""
 def linear(input, weight, bias=None) -> Tensor:
     """$y = x W^T + b$: `weight` has shape (out_features, in_features), as in PyTorch."""
-
 def log_softmax(input, dim=None, dtype=None) -> Tensor:
     """$x_i - \\ln \\sum_j e^{x_j}$ along `dim`, computed stably (in `dtype` when given)."""
-
 def one_hot(tensor, num_classes=-1) -> Tensor:
     """An int64 tensor with one more dimension of size `num_classes` (largest class + 1
     when -1): 1 at each value's class, 0 elsewhere."""
-
 def silu(input, inplace=False) -> Tensor:
     """The sigmoid linear unit (swish) $x \\sigma(x)$ elementwise."""
-
 def softmax(input, dim=None, dtype=None) -> Tensor:
     """$e^{x_i} / \\sum_j e^{x_j}$ along `dim`, computed stably (in `dtype` when given)."""
-
 def softmin(input, dim=None, _stacklevel=3, dtype=None) -> Tensor:
     """$e^{-x_i} / \\sum_j e^{-x_j}$ along `dim`: the softmax of $-x$."""
 
 __all__ = [
-    "adaptive_avg_pool1d",
-    "adaptive_avg_pool2d",
-    "adaptive_max_pool1d",
-    "adaptive_max_pool1d_with_indices",
-    "adaptive_max_pool2d",
-    "adaptive_max_pool2d_with_indices",
-    "affine_grid",
-    "alpha_dropout",
-    "avg_pool1d",
-    "avg_pool2d",
-    "batch_norm",
-    "bilinear",
-    "binary_cross_entropy",
-    "binary_cross_entropy_with_logits",
-    "celu",
-    "celu_",
-    "channel_shuffle",
-    "conv1d",
-    "conv2d",
-    "conv_transpose1d",
-    "conv_transpose2d",
-    "cosine_embedding_loss",
-    "cosine_similarity",
-    "cross_entropy",
-    "ctc_loss",
-    "dropout",
-    "dropout1d",
-    "dropout2d",
-    "dropout3d",
-    "elu",
-    "elu_",
-    "embedding",
-    "embedding_bag",
-    "feature_alpha_dropout",
-    "fold",
-    "fractional_max_pool2d",
-    "fractional_max_pool2d_with_indices",
-    "gaussian_nll_loss",
-    "gelu",
-    "glu",
-    "grid_sample",
-    "group_norm",
-    "gumbel_softmax",
-    "hardshrink",
-    "hardsigmoid",
-    "hardswish",
-    "hardtanh",
-    "hardtanh_",
-    "hinge_embedding_loss",
-    "huber_loss",
-    "instance_norm",
-    "interpolate",
-    "kl_div",
-    "l1_loss",
-    "layer_norm",
-    "leaky_relu",
-    "leaky_relu_",
-    "linear",
-    "local_response_norm",
-    "log_softmax",
-    "logsigmoid",
-    "lp_pool1d",
-    "lp_pool2d",
-    "margin_ranking_loss",
-    "max_pool1d",
-    "max_pool1d_with_indices",
-    "max_pool2d",
-    "max_pool2d_with_indices",
-    "max_unpool1d",
-    "max_unpool2d",
-    "mish",
-    "mse_loss",
-    "multi_head_attention_forward",
-    "multi_margin_loss",
-    "multilabel_margin_loss",
-    "multilabel_soft_margin_loss",
-    "nll_loss",
-    "normalize",
-    "one_hot",
-    "pad",
-    "pairwise_distance",
-    "pdist",
-    "pixel_shuffle",
-    "pixel_unshuffle",
-    "poisson_nll_loss",
-    "prelu",
-    "relu",
-    "relu6",
-    "relu_",
-    "rms_norm",
-    "rrelu",
-    "rrelu_",
-    "scaled_dot_product_attention",
-    "selu",
-    "selu_",
-    "sigmoid",
-    "silu",
-    "smooth_l1_loss",
-    "soft_margin_loss",
-    "softmax",
-    "softmin",
-    "softplus",
-    "softshrink",
-    "softsign",
-    "tanh",
-    "tanhshrink",
-    "threshold",
-    "threshold_",
-    "triplet_margin_loss",
-    "triplet_margin_with_distance_loss",
-    "unfold",
-    "upsample",
-    "upsample_bilinear",
+    "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool1d",
+    "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d", "adaptive_max_pool2d_with_indices",
+    "affine_grid", "alpha_dropout", "avg_pool1d", "avg_pool2d", "batch_norm", "bilinear",
+    "binary_cross_entropy", "binary_cross_entropy_with_logits", "celu", "celu_", "channel_shuffle",
+    "conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "cosine_embedding_loss",
+    "cosine_similarity", "cross_entropy", "ctc_loss", "dropout", "dropout1d", "dropout2d",
+    "dropout3d", "elu", "elu_", "embedding", "embedding_bag", "feature_alpha_dropout", "fold",
+    "fractional_max_pool2d", "fractional_max_pool2d_with_indices", "gaussian_nll_loss", "gelu",
+    "glu", "grid_sample", "group_norm", "gumbel_softmax", "hardshrink", "hardsigmoid", "hardswish",
+    "hardtanh", "hardtanh_", "hinge_embedding_loss", "huber_loss", "instance_norm", "interpolate",
+    "kl_div", "l1_loss", "layer_norm", "leaky_relu", "leaky_relu_", "linear", "local_response_norm",
+    "log_softmax", "logsigmoid", "lp_pool1d", "lp_pool2d", "margin_ranking_loss", "max_pool1d",
+    "max_pool1d_with_indices", "max_pool2d", "max_pool2d_with_indices", "max_unpool1d",
+    "max_unpool2d", "mish", "mse_loss", "multi_head_attention_forward", "multi_margin_loss",
+    "multilabel_margin_loss", "multilabel_soft_margin_loss", "nll_loss", "normalize", "one_hot",
+    "pad", "pairwise_distance", "pdist", "pixel_shuffle", "pixel_unshuffle", "poisson_nll_loss",
+    "prelu", "relu", "relu6", "relu_", "rms_norm", "rrelu", "rrelu_",
+    "scaled_dot_product_attention", "selu", "selu_", "sigmoid", "silu", "smooth_l1_loss",
+    "soft_margin_loss", "softmax", "softmin", "softplus", "softshrink", "softsign", "tanh",
+    "tanhshrink", "threshold", "threshold_", "triplet_margin_loss",
+    "triplet_margin_with_distance_loss", "unfold", "upsample", "upsample_bilinear",
     "upsample_nearest",
 ]

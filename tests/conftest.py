@@ -44,6 +44,11 @@ SIMULATOR_ON = os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
 SIMULATED_CUDA_RUN = SIMULATOR_ON and CUDA in os.environ.get("MINITORCH_TEST_BACKENDS", "").split(
     ","
 )
+if SIMULATOR_ON:
+    # The simulator runs each CUDA thread of a block as a Python thread while the launching
+    # thread polls them; at Python's default 5 ms switch interval every hand-over of the GIL
+    # waits out the interval, and a kernel with `syncthreads` hands over many times.
+    sys.setswitchinterval(1e-4)
 BACKEND_TEST_PREFIXES = ("test_tensor", "test_autograd", "test_train_tensor")
 SINGLE_BACKEND_FILES = {"test_tensor_data.py", "test_tensor_format.py", "test_tensor_ops.py"}
 # The student backend (module 3's plain kernels) runs the core suites, which reach every kernel

@@ -105,8 +105,12 @@ class CudaBackend(WindowKernels, OptionalKernels):
 
     def launch(self, kernel: Callable, size: int, *args) -> None:
         """Launch `kernel` with `size` threads (one per element, line or position), in blocks
-        of `threads`."""
-        kernel[blocks(size, self.threads), self.threads](*args)
+        of `threads`, or one block of `size` threads when that is fewer: a thread with no
+        element costs a GPU next to nothing, but a Python thread in the simulator."""
+        if size == 0:
+            return  # CUDA refuses an empty grid
+        threads = min(self.threads, size)
+        kernel[blocks(size, threads), threads](*args)
 
     def layout_args(self, layout: TensorData) -> tuple:
         """(storage, shape, strides, offset) for a kernel, shape and strides in device memory."""

@@ -15,8 +15,10 @@ driver and no GPU:
 
     python scripts/check_cuda_compile.py            # everything, on every core
     python scripts/check_cuda_compile.py --quick    # one launch of each kernel, sm_90
+    python scripts/check_cuda_compile.py --kernels map,reduce   # only these kernels
 
-Exit status 1 names the kernel that failed; 2 says the CUDA compiler libraries are missing.
+Exit status 1 names the kernel that failed (or the names `--kernels` does not know); 2 says the
+CUDA compiler libraries are missing.
 """
 
 from __future__ import annotations
@@ -97,11 +99,14 @@ def dtypes_of(fn: Callable | None, dtypes: tuple) -> tuple:
     return tuple(d for d in dtypes if d.kind in "iu") if names == {"int"} else dtypes
 
 
-def launches(quick: bool) -> list[tuple[str, Callable | None, np.dtype]]:
-    """(kernel name, scalar function or None, dtype) of every launch to compile."""
+def launches(quick: bool, names: list[str]) -> list[tuple[str, Callable | None, np.dtype]]:
+    """(kernel name, scalar function or None, dtype) of every launch to compile, of the
+    kernels `names` in the table's order."""
     functions = scalar_functions()
     out = []
     for name, kernel in KERNELS.items():
+        if name not in names:
+            continue
         fns = [None] if kernel.scalar is None else functions[kernel.scalar]
         for fn in fns[:1] if quick else fns:
             dtypes = dtypes_of(fn, kernel.dtypes)
@@ -200,13 +205,22 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="one launch of each kernel, sm_90")
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count(), help="processes")
+    parser.add_argument(
+        "--kernels", metavar="NAMES", help="comma-separated names of the table (default: all)"
+    )
     args = parser.parse_args()
+    names = args.kernels.split(",") if args.kernels else list(KERNELS)
+    unknown = sorted(set(names) - set(KERNELS))
+    if unknown:
+        known = ", ".join(KERNELS)
+        print(f"check_cuda_compile: no kernel {', '.join(unknown)} in the table: {known}")
+        return 1
     if cuda is None or not toolkit_present():
         return 2
     targets = TARGETS[-1:] if args.quick else TARGETS
-    jobs = launches(args.quick)
+    jobs = launches(args.quick, names)
     assembler = ptxas()
-    print(f"{len(jobs)} launches of {len(KERNELS)} kernels")
+    print(f"{len(jobs)} launches of {len(names)} kernels")
     print(f"targets: {', '.join(f'sm_{a}{b}' for a, b in targets)}; ptxas: {assembler or 'none'}")
     compiled = 0
     with ProcessPoolExecutor(max(1, args.jobs)) as pool:

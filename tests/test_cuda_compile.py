@@ -53,7 +53,7 @@ def test_every_row_describes_its_launches():
 # The check with one more row in the table, a kernel the CUDA target refuses.
 WITH_A_BROKEN_KERNEL = """
 import sys
-sys.argv = ["check_cuda_compile.py", "--quick", "-j", "1"]
+sys.argv = ["check_cuda_compile.py", "--quick", "-j", "1", "--kernels", "fill,slice_copy"]
 sys.path.insert(0, "scripts")
 import check_cuda_compile as check
 from minitorch.backends.cuda.kernels import KERNELS, Kernel, storage
@@ -95,5 +95,12 @@ def test_the_quick_ptx_check_compiles_one_launch_of_every_kernel():
 def test_the_ptx_check_stops_at_a_kernel_the_cuda_target_refuses_and_names_it():
     result = run_check("-c", WITH_A_BROKEN_KERNEL)
     assert result.returncode == 1, result.stdout + result.stderr
+    assert "\n  fill float32 " in result.stdout  # the kernel before it compiled
     assert "FAILED: slice_copy float32 does not compile for sm_90" in result.stdout
     assert "kernels compiled to PTX" not in result.stdout
+
+
+def test_the_ptx_check_names_a_kernel_it_does_not_know():
+    result = run_check("scripts/check_cuda_compile.py", "--kernels", "fill,no_such_kernel")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "no kernel no_such_kernel in the table" in result.stdout

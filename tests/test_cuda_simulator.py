@@ -27,13 +27,12 @@ pytestmark = pytest.mark.skipif(
     reason="numba-cuda (the cuda extra) is not installed: pip install -e '.[test,cuda]'",
 )
 
+# The suites in groups of about the same time, so that xdist spreads the simulator's minutes
+# over its workers without starting an interpreter for every file.
 CORE_SUITES = [
-    "tests/test_tensor.py",
-    "tests/test_tensor_torch.py",
-    "tests/test_autograd.py",
-    "tests/test_autograd_api.py",
-    "tests/test_autograd_gradients.py",
-    "tests/test_autograd_torch.py",
+    ("tests/test_tensor.py", "tests/test_tensor_torch.py"),
+    ("tests/test_autograd.py", "tests/test_autograd_api.py", "tests/test_autograd_torch.py"),
+    ("tests/test_autograd_gradients.py",),
 ]
 # Variables of this run that would change the inner one (an xdist worker's, pytest's own).
 INHERITED_OUT = (
@@ -73,29 +72,32 @@ def run_in_simulator(args: list[str], **env: str) -> subprocess.CompletedProcess
     return run
 
 
-# One inner pytest per file, so that xdist spreads the simulator's minutes over its workers.
 SIMULATOR_SUITES = [
-    "tests/test_cuda_backend.py",
-    "tests/test_cuda_autograd.py",
-    "tests/test_cuda_devices.py",
-    "tests/test_cuda_scans_and_indexing.py",
-    "tests/test_cuda_on_device_kernels.py",
-    "tests/test_cuda_allocator.py",
-    "tests/test_cuda_matmul.py",
-    "tests/test_cuda_windows.py",
+    (
+        "tests/test_cuda_backend.py",
+        "tests/test_cuda_devices.py",
+        "tests/test_cuda_scans_and_indexing.py",
+        "tests/test_cuda_allocator.py",
+    ),
+    ("tests/test_cuda_autograd.py", "tests/test_cuda_matmul.py", "tests/test_cuda_windows.py"),
+    ("tests/test_cuda_on_device_kernels.py",),
 ]
 
 
-@pytest.mark.parametrize("suite", SIMULATOR_SUITES)
+def suite_id(files: tuple[str, ...]) -> str:
+    return "+".join(Path(file).stem.removeprefix("test_") for file in files)
+
+
+@pytest.mark.parametrize("suite", SIMULATOR_SUITES, ids=suite_id)
 def test_cuda_kernels_match_cpu_in_the_simulator(suite):
-    run_in_simulator([suite])
+    run_in_simulator(list(suite))
 
 
-@pytest.mark.parametrize("suite", CORE_SUITES)
+@pytest.mark.parametrize("suite", CORE_SUITES, ids=suite_id)
 def test_core_suites_pass_on_cuda_in_the_simulator(suite):
     run_in_simulator(
         [
-            suite,
+            *suite,
             "-m",
             "not cpu_only",
             "--deselect",

@@ -1,12 +1,13 @@
 """The cuda backend in Numba's CUDA simulator, run from a plain `python -m pytest`.
 
 The simulator must be on before minitorch is imported, and the rest of the suite runs without a
-cuda device (tests/test_cuda.py). So each test here starts a pytest of its own with
-`NUMBA_ENABLE_CUDASIM=1`: the cuda backend's tests (tests/conftest.py CUDA_BACKEND_FILES, every
-cuda kernel against `cpu`) with tests/test_cuda_allocator.py (the caching allocator),
-tests/test_cuda_matmul.py (the blocked matmul) and tests/test_cuda_windows.py (convolution and
-pooling), and the core tensor and autograd suites with cuda tensors
-(`MINITORCH_TEST_BACKENDS=cuda`, a few hypothesis examples per test: tests/conftest.py). The
+cuda device (tests/test_cuda.py). So each test here starts a pytest of its own, over a group
+of files, with `NUMBA_ENABLE_CUDASIM=1`: the cuda backend's tests (tests/conftest.py
+CUDA_BACKEND_FILES, every cuda kernel against `cpu`) with tests/test_cuda_allocator.py (the
+caching allocator), tests/test_cuda_matmul.py (the blocked matmul) and
+tests/test_cuda_windows.py (convolution and pooling), and the core tensor and autograd suites
+with cuda tensors (`MINITORCH_TEST_BACKENDS=cuda`, a few hypothesis examples per test:
+tests/conftest.py). The
 1,000-step memory test is left to scripts/check_gpu.sh. A test inside may skip only for an
 extra that is not installed (its reason says `pip install`); any other skip fails here.
 """

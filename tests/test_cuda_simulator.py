@@ -7,9 +7,9 @@ CUDA_BACKEND_FILES, every cuda kernel against `cpu`) with tests/test_cuda_alloca
 caching allocator), tests/test_cuda_matmul.py (the blocked matmul) and
 tests/test_cuda_windows.py (convolution and pooling), and the core tensor and autograd suites
 with cuda tensors (`MINITORCH_TEST_BACKENDS=cuda`, a few hypothesis examples per test:
-tests/conftest.py). The
-1,000-step memory test is left to scripts/check_gpu.sh. A test inside may skip only for an
-extra that is not installed (its reason says `pip install`); any other skip fails here.
+tests/conftest.py). The 1,000-step memory test is left to scripts/check_gpu.sh. A test inside
+may skip only for an extra that is not installed (its reason says `pip install`); any other
+skip fails here.
 """
 
 import importlib.util

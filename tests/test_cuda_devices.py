@@ -127,3 +127,17 @@ def test_matmul_refuses_a_grid_larger_than_cuda_allows(monkeypatch):
     with pytest.raises(RuntimeError, match="at most 2 matrices"):
         ones @ ones
     assert_matches(ones[:2] @ ones[:2], minitorch.full((2, 2, 2), 2.0))
+
+
+def test_a_launch_starts_no_more_threads_than_it_has_elements():
+    backend = cuda_backend.CudaBackend(sizes=(8, 8, 4))
+    configurations = []
+
+    class RecordingKernel:  # what `kernel[blocks, threads](*args)` launches
+        def __getitem__(self, configuration):
+            configurations.append(configuration)
+            return lambda *args: None
+
+    for size in (3, 8, 20, 0):
+        backend.launch(RecordingKernel(), size)
+    assert configurations == [(1, 3), (1, 8), (3, 8)]  # nothing for no elements

@@ -50,13 +50,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"wrote {path.relative_to(PROJECT_ROOT)}: {len(answers)} cases")
             continue
         version, recorded = helpers.read_answers(module.__file__)
-        problems = (
-            [] if sorted(recorded) == sorted(answers) else ["the cases are not the recorded ones"]
-        )
-        for key in sorted(set(recorded) & set(answers)):
-            tolerance = helpers.record_tolerance(module)
-            found = helpers.differences(answers[key], recorded[key], tolerance=tolerance)
-            problems += [f"case {key}: {line}" for line in found]
+        problems = helpers.differences_from_record(module, answers, recorded)
         status = "differs from" if problems else "matches"
         print(f"{name}: torch {torch.__version__} {status} the record of torch {version}")
         for line in problems:

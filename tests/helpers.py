@@ -9,8 +9,8 @@ dtypes, `grad_fn` name, the gradients of a fixed random weighting of the output)
 tests/data/<file>.json (written by scripts/record_torch_answers.py from the file's
 `torch_answers(torch)`), and `assert_as_recorded(ours, expected, ...)` compares.
 `assert_recorded_are_torchs(module, torch)` recomputes a file's answers with the installed
-torch and compares them with the recorded ones (the live layer of those tests, and the
-`--check` of the script).
+torch and compares them with the recorded ones (the live layer of those tests), as
+`differences_from_record` does for the `--check` of the script.
 
 The second part compares with torch live, for the test files that import torch themselves:
 `pair(array)` makes a minitorch tensor and a torch tensor of the same values;
@@ -266,15 +266,24 @@ def live_answers(module, torch) -> dict[str, dict]:
         return module.torch_answers(torch)
 
 
+def differences_from_record(module, answers: dict, recorded: dict) -> list[str]:
+    """How `answers` to the cases of test module `module` differ from its `recorded` ones: the
+    cases, then each case's values (`differences`, within the module's `record_tolerance`)."""
+    problems = (
+        [] if sorted(recorded) == sorted(answers) else ["the cases are not the recorded ones"]
+    )
+    tolerance = record_tolerance(module)
+    for key in sorted(set(recorded) & set(answers)):
+        found = differences(answers[key], recorded[key], tolerance=tolerance)
+        problems += [f"case {key}: {line}" for line in found]
+    return problems
+
+
 def assert_recorded_are_torchs(module, torch) -> None:
     """The answers recorded for test module `module` are what the installed `torch` gives."""
     _, recorded = read_answers(module.__file__)
-    live = live_answers(module, torch)
-    assert sorted(live) == sorted(recorded), "the recorded cases are not the file's cases"
-    tolerance = record_tolerance(module)
-    for key, record in live.items():
-        found = differences(record, recorded[key], tolerance=tolerance)
-        assert not found, f"case {key}: " + "\n".join(found)
+    problems = differences_from_record(module, live_answers(module, torch), recorded)
+    assert not problems, "\n".join(problems)
 
 
 def pair(array, dtype: str | None = None, requires_grad: bool = False, transposed: bool = False):

@@ -296,26 +296,26 @@ def tensor_stubs(tensor_class) -> tuple[dict[str | None, list[str]], list[str], 
     return bodies, aliases, methods
 
 
-def packed(items: list[str]) -> list[str]:
-    """`items`, as many a line as fit in WIDTH columns, each followed by a comma."""
+def filled(items: list[str], start: str, separator: str, end: str = "") -> list[str]:
+    """`items`, each followed by `end`, as many a line as fit in WIDTH columns: a line opens
+    with `start`, and `separator` comes between items on one line."""
     lines: list[str] = []
     for item in items:
-        if lines and len(lines[-1]) + len(item) + 2 <= WIDTH:
-            lines[-1] += f" {item},"
+        if lines and len(lines[-1]) + len(separator) + len(item) + len(end) <= WIDTH:
+            lines[-1] += separator + item + end
         else:
-            lines.append(f"    {item},")
+            lines.append(start + item + end)
     return lines
+
+
+def packed(items: list[str]) -> list[str]:
+    """`items` indented in a bracket, each followed by a comma, many a line."""
+    return filled(items, "    ", " ", ",")
 
 
 def import_lines(source: str, items: list[str]) -> list[str]:
     """`from source import a as a, b as b`, as many names a line as fit in WIDTH columns."""
-    head, lines = f"from {source} import ", []
-    for item in items:
-        if lines and len(lines[-1]) + len(item) + 2 <= WIDTH:
-            lines[-1] += f", {item}"
-        else:
-            lines.append(head + item)
-    return lines
+    return filled(items, f"from {source} import ", ", ")
 
 
 def stub_text(
@@ -458,11 +458,12 @@ def main() -> int:
                 path.write_text(text)
     for path in stale:
         print(f"{'out of date' if args.check else 'wrote'}: {path.relative_to(ROOT)}")
-    for path in stale_stubs(written):
+    leftovers = stale_stubs(written)
+    for path in leftovers:
         print(f"{'no longer written' if args.check else 'removed'}: {path.relative_to(ROOT)}")
         if not args.check:
             path.unlink()
-    return 1 if args.check and (stale or stale_stubs(written)) else 0
+    return 1 if args.check and (stale or leftovers) else 0
 
 
 if __name__ == "__main__":

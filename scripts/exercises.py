@@ -40,6 +40,8 @@ PROJECT_ENTRIES = (
     "scripts",
     ".ci",
     "README.md",
+    "ARCHITECTURE.md",
+    "docs",
     "LICENSE",
     "setup.cfg",
     "pyproject.toml",

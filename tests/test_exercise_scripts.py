@@ -7,6 +7,9 @@ The tools run on small fake projects built in tmp_path (tests/exercise_projects.
 
 import importlib.util
 import json
+import os
+import subprocess
+import sys
 
 import exercise_projects
 import pytest
@@ -117,6 +120,23 @@ def test_make_exercises_reports_a_copy_that_does_not_import(tmp_path):
     made = run_script(root, "make_exercises", "--out", str(tmp_path / "out"), "--tasks", "0.1")
     assert made.returncode == 1
     assert "does not import" in made.stderr and "Task 0.1: Addition" in made.stderr
+
+
+def test_a_student_copy_of_this_project_collects_every_test(tmp_path):
+    # grade.py's hint, `python -m pytest -m task4_1`, collects the whole suite of the copy:
+    # every file a test reads (ARCHITECTURE.md, docs/) must be in the copy
+    out = tmp_path / "student"
+    made = run_script(exercise_projects.REPO, "make_exercises", "--out", str(out), "--tasks", "0.1")
+    assert made.returncode == 0, made.stderr
+    collected = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"],
+        cwd=out,
+        capture_output=True,
+        text=True,
+        env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
+    )
+    assert collected.returncode == 0, collected.stdout[-3000:] + collected.stderr[-3000:]
+    assert "error" not in collected.stdout.splitlines()[-1], collected.stdout[-3000:]
 
 
 # --- grade.py -----------------------------------------------------------------------------------

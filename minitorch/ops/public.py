@@ -36,6 +36,7 @@ wrapper.
 
 from __future__ import annotations
 
+import inspect
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -96,12 +97,28 @@ def public(
     return declare
 
 
-def declare(name: str, doc: str, body: Callable, *settings, operands: int = 1, **forms):
+def with_example(doc: str, name: str, values: list, answer: str) -> str:
+    """`doc` ending in a doctest: `minitorch.<name>` of a tensor of `values` prints `answer`."""
+    call = f"minitorch.{name}(minitorch.tensor({values!r}))"
+    return f"{inspect.cleandoc(doc)}\n\n>>> import minitorch\n>>> {call}\n{answer}\n"
+
+
+def declare(
+    name: str,
+    doc: str,
+    body: Callable,
+    *settings,
+    operands: int = 1,
+    example: tuple[list, str] | None = None,
+    **forms,
+):
     """Declare public `name(a)` (`name(a, b)` for `operands=2`): `body(*settings, a, b)`.
 
     The function users call for one row of a table of operations that differ only in
     what `body` is given (`eq` is `bool_zip(operators.eq, a, b)`); `forms` are
     `public`'s. It belongs to the module that declares it, as a `def` there would.
+    `example`, the values of a tensor and what `minitorch.<name>` of it prints, ends the
+    docstring as a doctest.
     """
     if operands == 1:
 
@@ -114,7 +131,7 @@ def declare(name: str, doc: str, body: Callable, *settings, operands: int = 1, *
             return body(*settings, a, b)
 
     function.__name__ = function.__qualname__ = name
-    function.__doc__ = doc
+    function.__doc__ = doc if example is None else with_example(doc, name, *example)
     # the calling module, found as `collections.namedtuple` finds it: the stubs re-export
     # the function from there, and doctest collects its docstring there
     function.__module__ = sys._getframe(1).f_globals["__name__"]

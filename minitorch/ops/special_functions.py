@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from .public import public
+from .public import declare
 from .unary import unary
 
 if TYPE_CHECKING:
@@ -142,93 +142,42 @@ Rad2Deg = unary("Rad2Deg", scalar_rad2deg, rad2deg_gradient, None,  True)
 # fmt: on
 
 
-@public(inplace=True, aliases=("arcsinh",))
-def asinh(a: Tensor) -> Tensor:
+# The functions users call: name, docstring, what it computes, the example that ends the
+# docstring (a tensor's values and what the call prints), the forms.
+# fmt: off
+asinh = declare(
+    "asinh",
     """$\\operatorname{asinh} a = \\ln(a + \\sqrt{a^2 + 1})$ elementwise, the inverse of
-    $\\sinh$ (integers give the default float dtype).
-
-    >>> import minitorch
-    >>> minitorch.asinh(minitorch.tensor([0.0, 1.0]))
-    tensor([0.0000, 0.8814])
-    """
-    return Asinh.apply(a)
-
-
-@public(inplace=True, aliases=("arccosh",))
-def acosh(a: Tensor) -> Tensor:
+    $\\sinh$ (integers give the default float dtype).""",
+    Asinh.apply, example=([0.0, 1.0], "tensor([0.0000, 0.8814])"), inplace=True,
+    aliases=("arcsinh",),
+)
+acosh = declare(
+    "acosh",
     """$\\operatorname{acosh} a$ elementwise, the inverse of $\\cosh$ on $[1, \\infty)$ (NaN
-    below 1).
-
-    >>> import minitorch
-    >>> minitorch.acosh(minitorch.tensor([1.0, 2.0]))
-    tensor([0.0000, 1.3170])
-    """
-    return Acosh.apply(a)
-
-
-@public(inplace=True, aliases=("arctanh",))
-def atanh(a: Tensor) -> Tensor:
+    below 1).""",
+    Acosh.apply, example=([1.0, 2.0], "tensor([0.0000, 1.3170])"), inplace=True,
+    aliases=("arccosh",),
+)
+atanh = declare(
+    "atanh",
     """$\\operatorname{atanh} a$ elementwise, the inverse of $\\tanh$ ($\\pm\\infty$ at $\\pm 1$,
-    NaN outside $[-1, 1]$).
-
-    >>> import minitorch
-    >>> minitorch.atanh(minitorch.tensor([0.0, 0.5]))
-    tensor([0.0000, 0.5493])
-    """
-    return Atanh.apply(a)
-
-
-@public(inplace=True)
-def exp2(a: Tensor) -> Tensor:
-    """$2^a$ elementwise.
-
-    >>> import minitorch
-    >>> minitorch.exp2(minitorch.tensor([3.0, -1.0]))
-    tensor([8.0000, 0.5000])
-    """
-    return Exp2.apply(a)
-
-
-@public(inplace=True)
-def erfc(a: Tensor) -> Tensor:
-    """The complementary error function $1 - \\operatorname{erf} a$ elementwise.
-
-    >>> import minitorch
-    >>> minitorch.erfc(minitorch.tensor([0.0, 2.0]))
-    tensor([1.0000, 0.0047])
-    """
-    return Erfc.apply(a)
-
-
-@public(inplace=True)
-def erfinv(a: Tensor) -> Tensor:
+    NaN outside $[-1, 1]$).""",
+    Atanh.apply, example=([0.0, 0.5], "tensor([0.0000, 0.5493])"), inplace=True,
+    aliases=("arctanh",),
+)
+exp2 = declare("exp2", "$2^a$ elementwise.", Exp2.apply,
+               example=([3.0, -1.0], "tensor([8.0000, 0.5000])"), inplace=True)
+erfc = declare("erfc", "The complementary error function $1 - \\operatorname{erf} a$ elementwise.",
+               Erfc.apply, example=([0.0, 2.0], "tensor([1.0000, 0.0047])"), inplace=True)
+erfinv = declare(
+    "erfinv",
     """The inverse error function elementwise: $x$ with $\\operatorname{erf} x = a$
-    ($\\pm\\infty$ at $\\pm 1$, NaN outside $[-1, 1]$).
-
-    >>> import minitorch
-    >>> minitorch.erfinv(minitorch.tensor([0.0, 0.5, 1.0]))
-    tensor([0.0000, 0.4769,    inf])
-    """
-    return Erfinv.apply(a)
-
-
-@public(inplace=True)
-def deg2rad(a: Tensor) -> Tensor:
-    """Degrees to radians, $a \\pi / 180$, elementwise.
-
-    >>> import minitorch
-    >>> minitorch.deg2rad(minitorch.tensor([180.0, 90.0]))
-    tensor([3.1416, 1.5708])
-    """
-    return Deg2Rad.apply(a)
-
-
-@public(inplace=True)
-def rad2deg(a: Tensor) -> Tensor:
-    """Radians to degrees, $180 a / \\pi$, elementwise.
-
-    >>> import minitorch
-    >>> minitorch.rad2deg(minitorch.tensor([3.141592653589793]))
-    tensor([180.])
-    """
-    return Rad2Deg.apply(a)
+    ($\\pm\\infty$ at $\\pm 1$, NaN outside $[-1, 1]$).""",
+    Erfinv.apply, example=([0.0, 0.5, 1.0], "tensor([0.0000, 0.4769,    inf])"), inplace=True,
+)
+deg2rad = declare("deg2rad", "Degrees to radians, $a \\pi / 180$, elementwise.", Deg2Rad.apply,
+                  example=([180.0, 90.0], "tensor([3.1416, 1.5708])"), inplace=True)
+rad2deg = declare("rad2deg", "Radians to degrees, $180 a / \\pi$, elementwise.", Rad2Deg.apply,
+                  example=([3.141592653589793], "tensor([180.])"), inplace=True)
+# fmt: on

@@ -144,19 +144,10 @@ Sign  = unary("Sign",    operators.sign,            zero_gradient,  None,  False
 # fmt: on
 
 
-@public()
-def sin(a: Tensor) -> Tensor:
-    """$\\sin a$ elementwise (integers give the default float dtype).
-
-    >>> import minitorch
-    >>> minitorch.sin(minitorch.tensor([0.0, 1.0]))
-    tensor([0.0000, 0.8415])
-    """
-    return Sin.apply(a)
-
-
 # fmt: off
 #                name      docstring                                              computes
+sin   = declare("sin",   "$\\sin a$ elementwise (integers give the default float dtype).",
+                Sin.apply, example=([0.0, 1.0], "tensor([0.0000, 0.8415])"))
 cos   = declare("cos",   "$\\cos a$ elementwise.",                               Cos.apply)
 tan   = declare("tan",   "$\\tan a$ elementwise.",                               Tan.apply)
 asin  = declare("asin",  "$\\arcsin a$ elementwise (NaN outside $[-1, 1]$).",     Asin.apply,

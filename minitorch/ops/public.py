@@ -20,7 +20,8 @@ forms:
 
 A table of operations that differ only in what they call (`eq`, `ne`, ...,
 each `bool_zip(operators.<name>, a, b)`) declares one per row with `declare`,
-which writes the function users call and gives it `public`'s forms.
+which writes the function users call (its docstring ending in the doctest of the
+row's example) and gives it `public`'s forms.
 
 `ops/api.py` imports every family, and so collects the declarations, and
 builds the three namespaces from them; `minitorch/__init__.py`,

@@ -63,7 +63,7 @@ def window_sum(total, x, x_at, x_strides, plane_dim, x_shape, y, y_at, y_steps, 
 
 def element_index(e, shape) -> tuple:
     """The index $(n, c, h, w)$ of element $e$ of a contiguous layout of `shape` $(N, C, H, W)$,
-    the element a thread of a window kernel computes (a device function of each):
+    the element a thread of the convolution's kernels and of max pooling computes:
     $e = ((n C + c) H + h) W + w$."""
     channels, height, width = shape[1], shape[2], shape[3]
     plane = height * width
@@ -230,7 +230,6 @@ def cuda_max_pool2d_backward() -> Callable:
     `grad_x` at position `indices[e]` of plane (n, c), atomically (windows that overlap can
     share a maximum); a position outside the plane (a window wholly in the padding) adds
     nothing."""
-    index_of = device_function(element_index)
 
     def _max_pool2d_backward(
         grad_x, gx_offset, plane, grad, g_shape, g_strides, g_offset, size, indices, i_offset
@@ -241,11 +240,12 @@ def cuda_max_pool2d_backward() -> Callable:
         at = indices[i_offset + e]
         if at < 0 or at >= plane:
             return
-        n, c, y, t = index_of(e, g_shape)
-        value = grad[
-            g_offset + n * g_strides[0] + c * g_strides[1] + y * g_strides[2] + t * g_strides[3]
-        ]
-        cuda.atomic.add(grad_x, gx_offset + (n * g_shape[1] + c) * plane + at, value)
+        channels, out_h, out_w = g_shape[1], g_shape[2], g_shape[3]
+        t, y = e % out_w, e // out_w % out_h
+        item = e // (out_w * out_h)  # n C + c
+        q = g_offset + item // channels * g_strides[0] + item % channels * g_strides[1]
+        value = grad[q + y * g_strides[2] + t * g_strides[3]]
+        cuda.atomic.add(grad_x, gx_offset + item * plane + at, value)
 
     return _max_pool2d_backward
 

@@ -154,6 +154,20 @@ OPTIONAL_KERNELS: dict[str, str] = {
 WINDOW_KERNELS = ("conv2d", "conv2d_backward", "max_pool2d", "max_pool2d_backward")
 
 
+def window_settings(stride: tuple, dilation: tuple, padding: tuple) -> tuple:
+    """A window kernel's `stride`, `dilation` and `padding` pairs as the one tuple of ints its
+    compiled kernels take, $(s_H, s_W, d_H, d_W, p_H, p_W)$."""
+    return tuple(int(n) for n in (*stride, *dilation, *padding))
+
+
+def bias_arguments(bias: TensorData | None, x: TensorData) -> tuple:
+    """(storage, stride, offset, whether there is a bias) of `conv2d`'s `bias` for its compiled
+    kernels; without one, the storage of `x` (of the same dtype) stands in, unread."""
+    if bias is None:
+        return x.storage, 0, x.offset, False
+    return bias.storage, bias.strides[0], bias.offset, True
+
+
 class OptionalKernels:
     """A backend's table of optional kernels (`OPTIONAL_KERNELS`), registered by name.
 

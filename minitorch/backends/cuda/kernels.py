@@ -39,7 +39,8 @@ ARITHMETIC = (np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.int64))
 ANY = (*ARITHMETIC, np.dtype(np.bool_))
 POSITIONS = (np.dtype(np.int64),)  # kernels over positions only, whatever the tensors' dtype
 FLOATING = ARITHMETIC[:2]  # the window kernels' (convolution and pooling of floats only)
-# (stride, dilation, padding) pairs, flattened (`windows.settings_of`), and a pool's kernel size
+# (stride, dilation, padding) pairs, flattened (`interface.window_settings`), and a pool's
+# kernel size
 WINDOW = types.UniTuple(types.int64, 6)
 KERNEL_SIZE = types.UniTuple(types.int64, 2)
 

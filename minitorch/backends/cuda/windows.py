@@ -28,14 +28,15 @@ from collections.abc import Callable
 import numba
 import numpy as np
 
+from ..interface import bias_arguments, window_settings
 from ..tensor_data import TensorData
+from .compiler import device_function
 from .driver import cuda
 
 
-def window_sum_function():
-    """`window_sum(total, x, x_at, x_strides, plane_dim, x_shape, y, y_at, y_steps, extent,
-    taps)` as a device function: `total` plus the products of a window of `x` (N, C, H, W)
-    with a block of `y`, the sum that both the convolution and its weight gradient are.
+def window_sum(total, x, x_at, x_strides, plane_dim, x_shape, y, y_at, y_steps, extent, taps):
+    """`total` plus the products of a window of `x` (N, C, H, W) with a block of `y`, the sum
+    that both the convolution and its weight gradient are (a device function of both).
 
     With extent $(P, R, Q)$, taps $(h_0, \\delta_h, v_0, \\delta_v)$ and `y_steps`
     $(t_p, t_r, t_q)$: $\\sum_{p < P, r < R, q < Q} x[x_{at} + p\\, s_{plane} + h s_2 + v s_3]
@@ -43,39 +44,46 @@ def window_sum_function():
     $v = v_0 + q \\delta_v$, over the $(h, v)$ inside x's plane; $s_{plane}$ is the stride of
     x's dim `plane_dim` (0: the batch, 1: the channels). Summed in `total`'s type.
     """
-    if not _window_sum:
-
-        def window_sum(
-            total, x, x_at, x_strides, plane_dim, x_shape, y, y_at, y_steps, extent, taps
-        ):
-            h0, h_step, v0, v_step = taps
-            for p in range(extent[0]):
-                xp = x_at + p * x_strides[plane_dim]
-                yp = y_at + p * y_steps[0]
-                for r in range(extent[1]):
-                    h = h0 + r * h_step
-                    if 0 <= h < x_shape[2]:
-                        for q in range(extent[2]):
-                            v = v0 + q * v_step
-                            if 0 <= v < x_shape[3]:
-                                total += (
-                                    x[xp + h * x_strides[2] + v * x_strides[3]]
-                                    * y[yp + r * y_steps[1] + q * y_steps[2]]
-                                )
-            return total
-
-        _window_sum.append(cuda.jit(device=True)(window_sum))
-    return _window_sum[0]
+    h0, h_step, v0, v_step = taps
+    for p in range(extent[0]):
+        xp = x_at + p * x_strides[plane_dim]
+        yp = y_at + p * y_steps[0]
+        for r in range(extent[1]):
+            h = h0 + r * h_step
+            if 0 <= h < x_shape[2]:
+                for q in range(extent[2]):
+                    v = v0 + q * v_step
+                    if 0 <= v < x_shape[3]:
+                        total += (
+                            x[xp + h * x_strides[2] + v * x_strides[3]]
+                            * y[yp + r * y_steps[1] + q * y_steps[2]]
+                        )
+    return total
 
 
-_window_sum: list = []
+def element_index(e, shape) -> tuple:
+    """The index $(n, c, h, w)$ of element $e$ of a contiguous layout of `shape` $(N, C, H, W)$,
+    the element a thread of the convolution's kernels and of max pooling computes:
+    $e = ((n C + c) H + h) W + w$."""
+    channels, height, width = shape[1], shape[2], shape[3]
+    plane = height * width
+    return e // (plane * channels), e // plane % channels, e // width % height, e % width
+
+
+def window_taps(y, t, settings) -> tuple:
+    """Where window $(y, t)$ starts in its input plane and the steps between its taps,
+    $(y s_H - p_H, d_H, t s_W - p_W, d_W)$: the `taps` of `window_sum` (a device function of
+    the convolution and of max pooling)."""
+    sh, sw, dh, dw, ph, pw = settings
+    return y * sh - ph, dh, t * sw - pw, dw
 
 
 def cuda_conv2d(element) -> Callable:
     """The body of the convolution: thread $e$ computes element (n, o, y, x) of the contiguous
     `out`, $b_o + \\sum_{c, i, j} W[o, c, i, j]\\, x[n, g C_g + c, y s_H + i d_H - p_H,
     x s_W + j d_W - p_W]$ for the group $g$ of $o$, summed in `element` (out's type)."""
-    window_sum = window_sum_function()
+    sum_window, index_of = device_function(window_sum), device_function(element_index)
+    taps_of = device_function(window_taps)
 
     def _conv2d(
         out, out_shape, out_offset, size,
@@ -86,17 +94,14 @@ def cuda_conv2d(element) -> Callable:
         e = cuda.grid(1)
         if e >= size:
             return
-        sh, sw, dh, dw, ph, pw = settings
         o_count, c_group, kh, kw = w_shape[0], w_shape[1], w_shape[2], w_shape[3]
-        out_h, out_w = out_shape[2], out_shape[3]
-        t, y = e % out_w, e // out_w % out_h
-        o, n = e // (out_w * out_h) % o_count, e // (out_w * out_h * o_count)
+        n, o, y, t = index_of(e, out_shape)
         first = o // (o_count // groups) * c_group  # the group's first input channel
-        out[out_offset + e] = window_sum(
+        out[out_offset + e] = sum_window(
             bias[b_offset + o * b_stride] if has_bias else element(0),
             x, x_offset + n * x_strides[0] + first * x_strides[1], x_strides, 1, x_shape,
             w, w_offset + o * w_strides[0], (w_strides[1], w_strides[2], w_strides[3]),
-            (c_group, kh, kw), (y * sh - ph, dh, t * sw - pw, dw),
+            (c_group, kh, kw), taps_of(y, t, settings),
         )  # fmt: skip
 
     return _conv2d
@@ -107,6 +112,7 @@ def cuda_conv2d_input_grad(element) -> Callable:
     of the contiguous `grad_x`, $\\sum g[n, o, y, x]\\, W[o, c - g C_g, i, j]$ over the outputs
     $o$ of the group of $c$ and the taps with $y s_H + i d_H - p_H = h$, $x s_W + j d_W - p_W
     = v$, summed in `element`."""
+    index_of = device_function(element_index)
 
     def _conv2d_input_grad(
         grad_x, x_shape, gx_offset, size,
@@ -118,9 +124,7 @@ def cuda_conv2d_input_grad(element) -> Callable:
             return
         sh, sw, dh, dw, ph, pw = settings
         o_count, c_group, kh, kw = w_shape[0], w_shape[1], w_shape[2], w_shape[3]
-        channels, height, width = x_shape[1], x_shape[2], x_shape[3]
-        v, h = e % width, e // width % height
-        c, n = e // (width * height) % channels, e // (width * height * channels)
+        n, c, h, v = index_of(e, x_shape)
         group_out = o_count // groups
         first = c // c_group * group_out  # the group's first output channel
         gn = g_offset + n * g_strides[0]
@@ -148,7 +152,7 @@ def cuda_conv2d_weight_grad() -> Callable:
     computes element (o, c, i, j) of the contiguous `grad_w`, $\\sum_{n, y, x} g[n, o, y, x]\\,
     x[n, g C_g + c, y s_H + i d_H - p_H, x s_W + j d_W - p_W]$; the next `b_count` threads
     element $o$ of `grad_b`, $\\sum_{n, y, x} g[n, o, y, x]$. Sums over the batch are float64."""
-    window_sum = window_sum_function()
+    sum_window, index_of = device_function(window_sum), device_function(element_index)
 
     def _conv2d_weight_grad(
         grad_w, gw_offset, w_count, grad_b, gb_offset, b_count,
@@ -160,7 +164,7 @@ def cuda_conv2d_weight_grad() -> Callable:
         if e >= w_count + b_count:
             return
         sh, sw, dh, dw, ph, pw = settings
-        o_count, c_group, kh, kw = w_shape[0], w_shape[1], w_shape[2], w_shape[3]
+        o_count, c_group = w_shape[0], w_shape[1]
         out_h, out_w = g_shape[2], g_shape[3]
         total = 0.0
         if e >= w_count:
@@ -172,10 +176,9 @@ def cuda_conv2d_weight_grad() -> Callable:
                         total += grad[q + t * g_strides[3]]
             grad_b[gb_offset + o] = total
             return
-        j, i = e % kw, e // kw % kh
-        c, o = e // (kw * kh) % c_group, e // (kw * kh * c_group)
+        o, c, i, j = index_of(e, w_shape)
         channel = o // (o_count // groups) * c_group + c
-        grad_w[gw_offset + e] = window_sum(
+        grad_w[gw_offset + e] = sum_window(
             total,
             x, x_offset + channel * x_strides[1], x_strides, 0, x_shape,
             grad, g_offset + o * g_strides[1], (g_strides[0], g_strides[2], g_strides[3]),
@@ -191,6 +194,7 @@ def cuda_max_pool2d() -> Callable:
     the input plane into `indices`. As on the CPU (and in PyTorch): the first maximum wins,
     a NaN beats everything (the last NaN wins), and a window wholly in the padding gives
     $-\\infty$ at its first tap at or after the input's start."""
+    index_of, taps_of = device_function(element_index), device_function(window_taps)
 
     def _max_pool2d(
         values, v_shape, v_offset, size, indices, i_offset,
@@ -199,12 +203,9 @@ def cuda_max_pool2d() -> Callable:
         e = cuda.grid(1)
         if e >= size:
             return
-        sh, sw, dh, dw, ph, pw = settings
-        channels, out_h, out_w = v_shape[1], v_shape[2], v_shape[3]
         height, width = x_shape[2], x_shape[3]
-        t, y = e % out_w, e // out_w % out_h
-        c, n = e // (out_w * out_h) % channels, e // (out_w * out_h * channels)
-        top, left = y * sh - ph, t * sw - pw
+        n, c, y, t = index_of(e, v_shape)
+        top, dh, left, dw = taps_of(y, t, settings)
         i0, j0 = max(0, -(top // dh)), max(0, -(left // dw))  # the first taps inside
         base = x_offset + n * x_strides[0] + c * x_strides[1]
         best = -math.inf
@@ -254,11 +255,6 @@ def cuda_max_pool2d_backward() -> Callable:
 # ---------------------------------------------------------------------------
 
 
-def settings_of(stride: tuple, dilation: tuple, padding: tuple) -> tuple:
-    """$(s_H, s_W, d_H, d_W, p_H, p_W)$, the kernels' `settings`."""
-    return tuple(int(n) for n in (*stride, *dilation, *padding))
-
-
 def element_type(layout: TensorData):
     """The Numba type of `layout`'s elements: what a kernel's sums run in."""
     return numba.from_dtype(np.dtype(layout.storage.dtype))
@@ -266,27 +262,29 @@ def element_type(layout: TensorData):
 
 class WindowKernels:
     """Convolution and max pooling, a thread per result (mixed into `CudaBackend`, whose
-    `compiled`, `launch` and `layout_args` they use). Inputs have any strides; outputs are
+    `compiled`, `launch` and `layout_args` they use): the optional kernels of those names, as
+    `interface.OPTIONAL_KERNELS` describes them. Inputs have any strides; outputs are
     contiguous layouts that the caller allocated; `padding` is the padding before each
     spatial dim."""
+
+    def launch_per_element(self, kernel: Callable, out: TensorData, *args) -> None:
+        """Launch `kernel` with a thread per element of the contiguous `out`, whose storage,
+        shape, offset and size are its first arguments (`kernels.window_out`), then `args`."""
+        size = out.numel()
+        if size == 0:
+            return
+        storage, shape, _, offset = self.layout_args(out)
+        self.launch(kernel, size, storage, shape, offset, size, *args)
 
     def conv2d(
         self, out: TensorData, x: TensorData, weight: TensorData, bias: TensorData | None,
         stride: tuple, dilation: tuple, padding: tuple, groups: int,
     ) -> None:  # fmt: skip
-        """$out[n, o] = b_o + \\sum_{c, i, j} W[o, c, i, j]\\, x[n, c, y s + i d - p, ...]$,
-        the channels split into `groups`; `out` (N, O, oH, oW), `x` (N, C, H, W)."""
-        size = out.numel()
-        if size == 0:
-            return
-        b = bias if bias is not None else x
-        out_storage, out_shape, _, out_offset = self.layout_args(out)
-        kernel = self.compiled("conv2d", element_type(out))
-        self.launch(
-            kernel, size, out_storage, out_shape, out_offset, size,
-            *self.layout_args(x), *self.layout_args(weight),
-            b.storage, b.strides[0] if bias is not None else 0, b.offset, bias is not None,
-            settings_of(stride, dilation, padding), int(groups),
+        """A thread per element of `out` (`cuda_conv2d`), summed in out's dtype."""
+        self.launch_per_element(
+            self.compiled("conv2d", element_type(out)), out,
+            *self.layout_args(x), *self.layout_args(weight), *bias_arguments(bias, x),
+            window_settings(stride, dilation, padding), int(groups),
         )  # fmt: skip
 
     def conv2d_backward(
@@ -294,17 +292,14 @@ class WindowKernels:
         grad: TensorData, x: TensorData, weight: TensorData,
         stride: tuple, dilation: tuple, padding: tuple, groups: int,
     ) -> None:  # fmt: skip
-        """The gradients of `conv2d` for the upstream `grad` (the output's shape) into the
-        contiguous `grad_x`, `grad_w` and `grad_b` that are not None: the input's in one
-        kernel, the weight's and the bias's together in another."""
-        settings = settings_of(stride, dilation, padding)
-        _, w_shape, w_strides, w_offset = self.layout_args(weight)
-        if grad_x is not None and grad_x.numel():
-            gx_storage, x_shape, _, gx_offset = self.layout_args(grad_x)
-            self.launch(
-                self.compiled("conv2d_input_grad", element_type(grad_x)), grad_x.numel(),
-                gx_storage, x_shape, gx_offset, grad_x.numel(), *self.layout_args(grad),
-                weight.storage, w_shape, w_strides, w_offset, settings, int(groups),
+        """The input's gradient in one kernel, a thread per element of `grad_x`
+        (`cuda_conv2d_input_grad`), the weight's and the bias's together in another, a thread
+        per element of `grad_w` and of `grad_b` (`cuda_conv2d_weight_grad`)."""
+        settings = window_settings(stride, dilation, padding)
+        if grad_x is not None:
+            self.launch_per_element(
+                self.compiled("conv2d_input_grad", element_type(grad_x)), grad_x,
+                *self.layout_args(grad), *self.layout_args(weight), settings, int(groups),
             )  # fmt: skip
         w_count = 0 if grad_w is None else grad_w.numel()
         b_count = 0 if grad_b is None else grad_b.numel()
@@ -316,30 +311,26 @@ class WindowKernels:
         self.launch(
             self.compiled("conv2d_weight_grad"), w_count + b_count,
             gw.storage, gw.offset, w_count, gb.storage, gb.offset, b_count,
-            *self.layout_args(grad), *self.layout_args(x), w_shape, settings, int(groups),
+            *self.layout_args(grad), *self.layout_args(x), self.layout_args(weight)[1],
+            settings, int(groups),
         )  # fmt: skip
 
     def max_pool2d(
         self, values: TensorData, indices: TensorData, x: TensorData,
         kernel_size: tuple, stride: tuple, dilation: tuple, padding: tuple,
     ) -> None:  # fmt: skip
-        """The maximum of each window of `x` (N, C, H, W) and its position in the input plane
-        (int64), into contiguous `values` and `indices` (N, C, oH, oW)."""
-        size = values.numel()
-        if size == 0:
-            return
-        storage, shape, _, offset = self.layout_args(values)
-        self.launch(
-            self.compiled("max_pool2d"), size, storage, shape, offset, size,
-            indices.storage, indices.offset, *self.layout_args(x),
-            tuple(int(k) for k in kernel_size), settings_of(stride, dilation, padding),
+        """A thread per window (`cuda_max_pool2d`)."""
+        self.launch_per_element(
+            self.compiled("max_pool2d"), values, indices.storage, indices.offset,
+            *self.layout_args(x),
+            tuple(int(k) for k in kernel_size), window_settings(stride, dilation, padding),
         )  # fmt: skip
 
     def max_pool2d_backward(
         self, grad_x: TensorData, grad: TensorData, indices: TensorData
     ) -> None:
-        """`grad` (N, C, oH, oW) added into the zero-filled contiguous `grad_x` (N, C, H, W)
-        at the positions `indices` (contiguous, from `max_pool2d`)."""
+        """A thread per element of `grad`, each adding it atomically at its window's
+        maximum (`cuda_max_pool2d_backward`)."""
         size = grad.numel()
         if size == 0:
             return

@@ -145,10 +145,40 @@ Constants = namedtuple(
 )  # fmt: skip
 
 
-def _constants(dtype, **values) -> Constants:
-    """The table for `dtype`, its floats and series rounded to it."""
-    floats = {name: dtype(value) for name, value in values.items() if isinstance(value, float)}
-    ints = {name: value for name, value in values.items() if isinstance(value, int)}
+# The constants that differ by dtype, each with its float64 and its float32 value.
+DTYPE_CONSTANTS = {
+    "ln2_high": (6.93147180369123816490e-01, 0.693359375),  # 21 and 15 trailing zero bits
+    "ln2_low": (1.90821492927058770002e-10, -2.1219444e-4),  # ln 2 - ln2_high, to the dtype
+    "exp_low": (-746.0, -104.0),
+    "exp_high": (710.0, 89.0),
+    "exp_overflow": (709.782712893384, 88.72283172607422),
+    "exp_underflow": (-745.1332191019412, -103.97207641601562),
+    "rounder": (6755399441055744.0, 12582912.0),
+    "rounder_bits": (0x4338000000000000, 0x4B400000),
+    "smallest_normal": (2.2250738585072014e-308, 1.1754943508222875e-38),
+    "subnormal_scale": (18014398509481984.0, 33554432.0),
+    "subnormal_shift": (54, 25),
+    "tanh_one": (22.0, 10.0),
+    "exp_terms": (13, 7),
+    "log_terms": (11, 4),
+    "tanh_terms": (18, 9),
+    "mantissa_bits": (52, 23),
+    "exponent_mask": (0x7FF, 0xFF),
+    "bias": (1023, 127),
+    "mantissa_mask": (0x000FFFFFFFFFFFFF, 0x007FFFFF),
+    "one_bits": (0x3FF0000000000000, 0x3F800000),
+    "sign": (-0x8000000000000000, -0x80000000),
+    "magnitude": (0x7FFFFFFFFFFFFFFF, 0x7FFFFFFF),
+}
+DTYPES = (np.float64, np.float32)  # the columns of `DTYPE_CONSTANTS`
+
+
+def _constants(dtype) -> Constants:
+    """The table for `dtype`: its column of `DTYPE_CONSTANTS` and the constants that every
+    dtype shares, floats and series rounded to it."""
+    column = {name: values[DTYPES.index(dtype)] for name, values in DTYPE_CONSTANTS.items()}
+    floats = {name: dtype(value) for name, value in column.items() if isinstance(value, float)}
+    ints = {name: value for name, value in column.items() if isinstance(value, int)}
     return Constants(
         zero=dtype(0.0), half=dtype(0.5), one=dtype(1.0), two=dtype(2.0),
         inf=dtype(math.inf), nan=dtype(math.nan),
@@ -160,30 +190,7 @@ def _constants(dtype, **values) -> Constants:
     )  # fmt: skip
 
 
-F64 = _constants(
-    np.float64,
-    ln2_high=6.93147180369123816490e-01,  # 21 trailing zero bits
-    ln2_low=1.90821492927058770002e-10,
-    exp_low=-746.0, exp_high=710.0,
-    exp_overflow=709.782712893384, exp_underflow=-745.1332191019412,
-    rounder=6755399441055744.0, rounder_bits=0x4338000000000000,
-    smallest_normal=2.2250738585072014e-308, subnormal_scale=18014398509481984.0,
-    subnormal_shift=54, tanh_one=22.0, exp_terms=13, log_terms=11, tanh_terms=18,
-    mantissa_bits=52, exponent_mask=0x7FF, bias=1023, mantissa_mask=0x000FFFFFFFFFFFFF,
-    one_bits=0x3FF0000000000000, sign=-0x8000000000000000, magnitude=0x7FFFFFFFFFFFFFFF,
-)  # fmt: skip
-F32 = _constants(
-    np.float32,
-    ln2_high=0.693359375,  # 15 trailing zero bits
-    ln2_low=-2.1219444e-4,  # ln 2 - ln2_high, to float32's precision
-    exp_low=-104.0, exp_high=89.0,
-    exp_overflow=88.72283172607422, exp_underflow=-103.97207641601562,
-    rounder=12582912.0, rounder_bits=0x4B400000,
-    smallest_normal=1.1754943508222875e-38, subnormal_scale=33554432.0,
-    subnormal_shift=25, tanh_one=10.0, exp_terms=7, log_terms=4, tanh_terms=9,
-    mantissa_bits=23, exponent_mask=0xFF, bias=127, mantissa_mask=0x007FFFFF,
-    one_bits=0x3F800000, sign=-0x80000000, magnitude=0x7FFFFFFF,
-)  # fmt: skip
+F64, F32 = (_constants(dtype) for dtype in DTYPES)
 
 
 @njit(inline="always")

@@ -32,6 +32,7 @@ import math
 import numpy as np
 from numba import njit, prange
 
+from ..interface import bias_arguments, window_settings
 from ..kernel_cache import compile_kernel
 from ..tensor_data import TensorData
 from .layout import _pos
@@ -389,14 +390,12 @@ KERNELS = {
 }
 
 
-def _settings(stride: tuple, dilation: tuple, padding: tuple) -> tuple:
-    return (stride[0], stride[1], dilation[0], dilation[1], padding[0], padding[1])
-
-
 class WindowKernels:
     """Convolution and max pooling in one pass each (mixed into `FastBackend`, whose `choose`
-    picks the serial or the parallel build). Inputs have any strides; outputs are contiguous
-    layouts that the caller allocated; `padding` is the padding before each spatial dim."""
+    picks the serial or the parallel build): the optional kernels of those names, as
+    `interface.OPTIONAL_KERNELS` describes them. Inputs have any strides; outputs are
+    contiguous layouts that the caller allocated; `padding` is the padding before each
+    spatial dim."""
 
     # Work (multiply-adds, or elements read) from which the parallel builds run. At LeNet-sized
     # shapes the serial builds are faster (a parallel launch on a busy machine waits for a
@@ -407,19 +406,18 @@ class WindowKernels:
         self, out: TensorData, x: TensorData, weight: TensorData, bias: TensorData | None,
         stride: tuple, dilation: tuple, padding: tuple, groups: int,
     ) -> None:  # fmt: skip
-        """$out[n, o] = b_o + \\sum_{c, i, j} W[o, c, i, j]\\, x[n, c, y s + i d - p, ...]$,
-        the channels split into `groups`; `out` (N, O, oH, oW), `x` (N, C, H, W)."""
+        """Each image's columns times the weight matrix (`_conv2d_forward`), in parallel over
+        the batch from `window_parallel_threshold` multiply-adds."""
         work = math.prod(out.shape) * math.prod(weight.shape[1:])
         kernel, n_chunks = self.choose(
             KERNELS["_conv2d_forward"], work, self.window_parallel_threshold
         )
-        b = bias if bias is not None else x
         kernel(
             out.storage[out.offset : out.offset + out.numel()],
             x.storage, x.shape_array, x.strides_array, x.offset,
             weight.storage, weight.shape_array, weight.strides_array, weight.offset,
-            b.storage, b.strides[0] if bias is not None else 0, b.offset, bias is not None,
-            _settings(stride, dilation, padding), tuple(out.shape[2:]), groups, n_chunks,
+            *bias_arguments(bias, x),
+            window_settings(stride, dilation, padding), tuple(out.shape[2:]), groups, n_chunks,
         )  # fmt: skip
 
     def conv2d_backward(
@@ -427,8 +425,8 @@ class WindowKernels:
         grad: TensorData, x: TensorData, weight: TensorData,
         stride: tuple, dilation: tuple, padding: tuple, groups: int,
     ) -> None:  # fmt: skip
-        """The gradients of `conv2d` for the upstream `grad` (the output's shape) into the
-        contiguous `grad_x`, `grad_w` and `grad_b` that are not None."""
+        """Each image's columns recomputed, its weight and bias gradients summed in float64
+        and col2im($W^T g$) written into its part of `grad_x` (`_conv2d_backward`)."""
         work = 2 * math.prod(grad.shape) * math.prod(weight.shape[1:])
         kernel, n_chunks = self.choose(
             KERNELS["_conv2d_backward"], work, self.window_parallel_threshold
@@ -444,15 +442,15 @@ class WindowKernels:
             grad.storage, grad.strides_array, grad.offset,
             x.storage, x.shape_array, x.strides_array, x.offset,
             weight.storage, weight.shape_array, weight.strides_array, weight.offset,
-            _settings(stride, dilation, padding), tuple(grad.shape[2:]), groups, needs, n_chunks,
+            window_settings(stride, dilation, padding), tuple(grad.shape[2:]), groups, needs,
+            n_chunks,
         )  # fmt: skip
 
     def max_pool2d(
         self, values: TensorData, indices: TensorData, x: TensorData,
         kernel_size: tuple, stride: tuple, dilation: tuple, padding: tuple,
     ) -> None:  # fmt: skip
-        """The maximum of each window of `x` (N, C, H, W) and its position in the input plane
-        (int64), into contiguous `values` and `indices` (N, C, oH, oW)."""
+        """One pass over each window, clipped to the input (`_max_pool2d`)."""
         work = math.prod(values.shape) * math.prod(kernel_size)
         kernel, n_chunks = self.choose(KERNELS["_max_pool2d"], work, self.window_parallel_threshold)
         size = values.numel()
@@ -460,15 +458,15 @@ class WindowKernels:
             values.storage[values.offset : values.offset + size],
             indices.storage[indices.offset : indices.offset + size],
             x.storage, x.shape_array, x.strides_array, x.offset,
-            tuple(kernel_size), _settings(stride, dilation, padding), tuple(values.shape[2:]),
+            tuple(kernel_size), window_settings(stride, dilation, padding), tuple(values.shape[2:]),
             n_chunks,
         )  # fmt: skip
 
     def max_pool2d_backward(
         self, grad_x: TensorData, grad: TensorData, indices: TensorData
     ) -> None:
-        """`grad` (N, C, oH, oW) added into the contiguous `grad_x` (N, C, H, W) at the
-        positions `indices` (contiguous, from `max_pool2d`), 0 elsewhere."""
+        """Each plane of `grad_x` zero-filled, then each gradient added at its window's maximum
+        (`_max_pool2d_backward`)."""
         work = grad_x.numel()
         kernel, n_chunks = self.choose(
             KERNELS["_max_pool2d_backward"], work, self.window_parallel_threshold

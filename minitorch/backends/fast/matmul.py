@@ -124,7 +124,9 @@ def _matmul(
        `a`, read through their strides, times a panel) over `MATMUL_DEPTH` values of `k`
        at a time into a local block `c`. Items cut both output dims, so a short and wide
        product keeps both threads busy too.
-    3. The block is written into `out` through its strides.
+    3. Whole register blocks of a row-major `out` are summed in place; the others (the
+       edges, or all of them where `out` has other strides) are summed in `c`, then copied
+       into `out` through its strides.
     """
     ndim = len(out_shape)
     rows, columns, depth = out_shape[ndim - 2], out_shape[ndim - 1], a_shape[ndim - 1]
@@ -158,6 +160,12 @@ def _matmul(
         b_batch = _row_major_ordinal(b_index, b_shape[: ndim - 2])
         first_panel = b_batch * column_panels + first_column // width
 
+        out_row, out_step = out_strides[ndim - 2], out_strides[ndim - 1]
+        o = out_offset + index_to_position(out_index, out_strides[: ndim - 2])
+        o += first_row * out_row + first_column * out_step
+        block_columns = min(item_columns, columns - first_column)
+        whole_rows = block_rows // BLOCK_ROWS * BLOCK_ROWS if out_step == 1 else 0
+        whole_columns = block_columns // width * width if out_step == 1 else 0
         padded_rows = (block_rows + BLOCK_ROWS - 1) // BLOCK_ROWS * BLOCK_ROWS
         c = np.empty(padded_rows * item_columns, out.dtype)
         for k0 in range(0, max(depth, 1), MATMUL_DEPTH):
@@ -166,15 +174,16 @@ def _matmul(
                 b_start = ((first_panel + q) * depth + k0) * width
                 for i in range(0, block_rows, BLOCK_ROWS):
                     a_start, a_rows = p + i * a_row + k0 * a_step, min(BLOCK_ROWS, block_rows - i)
+                    if i < whole_rows and q * width < whole_columns:
+                        sums, start, step = out, o + i * out_row + q * width, out_row
+                    else:
+                        sums, start, step = c, i * item_columns + q * width, item_columns
                     _block_product(
-                        c, i * item_columns + q * width, item_columns,
+                        sums, start, step,
                         a, a_start, a_rows, a_row, a_step,
                         b_pack, b_start, k_count, k0 > 0,
                     )  # fmt: skip
 
-        o = out_offset + index_to_position(out_index, out_strides[: ndim - 2])
-        o += first_row * out_strides[ndim - 2] + first_column * out_strides[ndim - 1]
         for i in range(block_rows):
-            for j in range(min(item_columns, columns - first_column)):
-                position = o + i * out_strides[ndim - 2] + j * out_strides[ndim - 1]
-                out[_pos(position)] = c[i * item_columns + j]
+            for j in range(whole_columns if i < whole_rows else 0, block_columns):
+                out[_pos(o + i * out_row + j * out_step)] = c[i * item_columns + j]

@@ -10,7 +10,8 @@ with the tuning that makes them compete with NumPy. One file per kernel family:
 - `indexing.py`: take, put, put_reduce, scatter_along (reads and writes at
   computed positions);
 - `sorting.py`: a stable merge sort of each line;
-- `matmul.py`: packed operands and 4 x 4 register tiles, or rows for small products;
+- `matmul.py`: a packed `b` and blocks of the output in vector registers
+  (`register_block.py`), or rows for small products;
 - `transcendentals.py`: exp, log, tanh and sigmoid as polynomials LLVM vectorises;
 - `windows.py`: one-pass convolution and max pooling (optional kernels);
 - `adam.py`: the fused Adam step (an optional kernel);

@@ -49,8 +49,9 @@ class FastBackend(HostMemory, WindowKernels, OptionalKernels):
     parallel_threshold = 1 << 20
     matmul_parallel_threshold = 1 << 20
     # The matmul bodies: `matmul_serial_body` below `matmul_parallel_threshold` (compiled
-    # serial), `matmul_body` above it (compiled parallel), and their fastmath flags (`reassoc`
-    # lets LLVM vectorize the 4 x 4 tiles' sums). `fast_ops.StudentBackend` plugs in its own.
+    # serial), `matmul_body` above it (compiled parallel), and their fastmath flags (LLVM may
+    # fuse and reorder the row kernel's sums; the register block fuses its own multiply-adds).
+    # `fast_ops.StudentBackend` plugs in its own.
     matmul_serial_body = staticmethod(_matmul_rows)
     matmul_body = staticmethod(_matmul)
     matmul_fastmath: tuple = ("reassoc", "contract")

@@ -1,9 +1,9 @@
-"""`FastBackend`'s matrix product: packed operands and 4 x 4 register tiles, or rows for small ones.
+"""`FastBackend`'s matrix product: a packed `b` and a register block, or rows for small ones.
 
-Operands are packed into contiguous tiles (`_pack`), and 4 x 4 blocks of the output
-summed in registers (`_tile_4x4`). Small products (serial) take `_matmul_rows`: no
-packing, and a body short enough to compile in a fraction of the time, so a first
-small matmul starts fast.
+`b` is packed into panels of columns (`_pack_panel`), and blocks of the output summed in
+vector registers (`register_block._block_product`). Small products (serial) take
+`_matmul_rows`: no packing, and a body short enough to compile in a fraction of the time,
+so a first small matmul starts fast.
 """
 
 from __future__ import annotations
@@ -13,18 +13,14 @@ from numba import njit, prange
 
 from ..kernel_cache import broadcast_index, index_to_position, to_index
 from .layout import _numel, _pos
+from .register_block import BLOCK_ROWS, _block_product, _panel_width
 
-# Matmul tiles: rows of `a` per work item, `k` per pass, columns of `b` per pass.
-# The register-blocked inner kernel computes a 4 x 4 tile of the output.
+# A work item: MATMUL_ROWS rows x MATMUL_COLUMNS columns of the output (whole register
+# blocks), summed over MATMUL_DEPTH values of `k` at a time: a panel of `b` (MATMUL_DEPTH x
+# the register block's width) then stays in L1 while the item's rows of `a` meet it.
 MATMUL_ROWS = 64
-MATMUL_DEPTH = 1024
 MATMUL_COLUMNS = 128
-TILE = 4
-# Packing copies strided operands in square tiles of this size.
-PACK_TILE = 16
-# Below this depth (the summed dimension) the 4 x 4 tiles' k loops are too short to
-# vectorize; rows of b scaled into rows of the output are vectorized instead.
-SHALLOW_DEPTH = 16
+MATMUL_DEPTH = 256
 
 
 @njit(inline="always")
@@ -37,74 +33,40 @@ def _row_major_ordinal(index, shape) -> int:
 
 
 @njit
-def _pack(packed, first_row, source, position, count, row_step, depth, k_step):
-    """$packed[first\\_row + i, k] = source[position + i \\cdot row\\_step + k \\cdot k\\_step]$.
+def _pack_panel(packed, item, width, b, b_offset, b_shape, b_strides):
+    """Panel `item` of `b`: `width` of its columns, row $k$ of the panel their $k$-th numbers.
 
-    For $i <$ `count` and $k <$ `depth`. Rows that are contiguous in `source`
-    are copied whole; otherwise the copy goes in `PACK_TILE`-square tiles, so
-    that both the reads and the writes stay within a few cache lines (a
-    transposed matrix is read down its columns).
+    $packed[(t P + p) \\cdot depth \\cdot w + k w + s] = b_t[k, p w + s]$ (zero past the
+    last column) for panel $p$ of the $P$ of batch $t$, `item` $= t P + p$, $w$ = `width`:
+    whatever the strides of `b` (transposed, sliced, expanded), the register block loads
+    row $k$ of a panel as two vectors, and every panel is full, so it has no edge cases.
     """
+    ndim = len(b_shape)
+    depth, columns = b_shape[ndim - 2], b_shape[ndim - 1]
+    k_step, column_step = b_strides[ndim - 2], b_strides[ndim - 1]
+    panels = (columns + width - 1) // width
+    batch_index = np.empty(ndim - 2, np.int64)
+    to_index(item // panels, b_shape[: ndim - 2], batch_index)
+    first_column = item % panels * width
+    position = b_offset + index_to_position(batch_index, b_strides[: ndim - 2])
+    position += first_column * column_step
+    count = min(width, columns - first_column)
+    start = item * depth * width
     # Element loops, not slice assignments: those compile Numba's shape checks, which
-    # lengthen a cold matmul's compile.
-    if k_step == 1:
-        for i in range(count):
-            start = position + i * row_step
+    # lengthen a cold matmul's compile. The inner loop reads along the shorter step.
+    if abs(k_step) < abs(column_step):
+        for s in range(count):
+            first = position + s * column_step
             for k in range(depth):
-                packed[first_row + i, k] = source[_pos(start + k)]
-        return
-    for i0 in range(0, count, PACK_TILE):
-        for k0 in range(0, depth, PACK_TILE):
-            for i in range(i0, min(i0 + PACK_TILE, count)):
-                row = position + i * row_step
-                for k in range(k0, min(k0 + PACK_TILE, depth)):
-                    packed[first_row + i, k] = source[_pos(row + k * k_step)]
-
-
-@njit(fastmath={"reassoc", "contract"}, inline="always")
-def _tile_4x4(c, ci, cj, a_pack, ai, b_pack, bj, k0, k1):
-    """$c[ci{+}r, cj{+}s] \\mathrel{+}= \\sum_{k_0 \\le k < k_1} A[ai{+}r, k] \\, B^T[bj{+}s, k]$.
-
-    Register blocking: the 16 sums live in registers for the whole `k` loop,
-    and each step loads 8 numbers for 16 multiply-adds. LLVM vectorizes the
-    `k` loop (16 vector accumulators), which `reassoc` allows. Rows are sliced
-    first so that the loop index starts at 0 and needs no wraparound check.
-    """
-    a0 = a_pack[ai, k0:k1]
-    a1 = a_pack[ai + 1, k0:k1]
-    a2 = a_pack[ai + 2, k0:k1]
-    a3 = a_pack[ai + 3, k0:k1]
-    b0 = b_pack[bj, k0:k1]
-    b1 = b_pack[bj + 1, k0:k1]
-    b2 = b_pack[bj + 2, k0:k1]
-    b3 = b_pack[bj + 3, k0:k1]
-    c00, c01, c02, c03 = c[ci, cj], c[ci, cj + 1], c[ci, cj + 2], c[ci, cj + 3]
-    c10, c11, c12, c13 = c[ci + 1, cj], c[ci + 1, cj + 1], c[ci + 1, cj + 2], c[ci + 1, cj + 3]
-    c20, c21, c22, c23 = c[ci + 2, cj], c[ci + 2, cj + 1], c[ci + 2, cj + 2], c[ci + 2, cj + 3]
-    c30, c31, c32, c33 = c[ci + 3, cj], c[ci + 3, cj + 1], c[ci + 3, cj + 2], c[ci + 3, cj + 3]
-    for k in range(k1 - k0):
-        x0, x1, x2, x3 = a0[k], a1[k], a2[k], a3[k]
-        y0, y1, y2, y3 = b0[k], b1[k], b2[k], b3[k]
-        c00 += x0 * y0
-        c01 += x0 * y1
-        c02 += x0 * y2
-        c03 += x0 * y3
-        c10 += x1 * y0
-        c11 += x1 * y1
-        c12 += x1 * y2
-        c13 += x1 * y3
-        c20 += x2 * y0
-        c21 += x2 * y1
-        c22 += x2 * y2
-        c23 += x2 * y3
-        c30 += x3 * y0
-        c31 += x3 * y1
-        c32 += x3 * y2
-        c33 += x3 * y3
-    c[ci, cj], c[ci, cj + 1], c[ci, cj + 2], c[ci, cj + 3] = c00, c01, c02, c03
-    c[ci + 1, cj], c[ci + 1, cj + 1], c[ci + 1, cj + 2], c[ci + 1, cj + 3] = c10, c11, c12, c13
-    c[ci + 2, cj], c[ci + 2, cj + 1], c[ci + 2, cj + 2], c[ci + 2, cj + 3] = c20, c21, c22, c23
-    c[ci + 3, cj], c[ci + 3, cj + 1], c[ci + 3, cj + 2], c[ci + 3, cj + 3] = c30, c31, c32, c33
+                packed[_pos(start + k * width + s)] = b[_pos(first + k * k_step)]
+    else:
+        for k in range(depth):
+            first = position + k * k_step
+            for s in range(count):
+                packed[_pos(start + k * width + s)] = b[_pos(first + s * column_step)]
+    for k in range(depth):
+        for s in range(count, width):
+            packed[_pos(start + k * width + s)] = 0
 
 
 def _matmul_rows(
@@ -155,94 +117,73 @@ def _matmul(
 ):  # fmt: skip
     """$out[\\ldots, i, j] = \\sum_k a[\\ldots, i, k] \\, b[\\ldots, k, j]$, batch dims broadcast.
 
-    1. Pack each batch of `b` transposed into rows of `k` (`b_pack`), padded
-       with zeros to a multiple of 4 columns (`_pack`): whatever the strides of
-       `b` (transposed, sliced, expanded), the inner kernel reads contiguous rows.
-    2. Each work item takes one batch and `MATMUL_ROWS` rows of `a`, packs
-       them the same way, and sums 4 x 4 output tiles (`_tile_4x4`) over
-       `MATMUL_DEPTH` values of `k` at a time into a local block `c`, in
-       column blocks of `MATMUL_COLUMNS` so that the `b` rows it reuses stay
-       in cache. Below `SHALLOW_DEPTH`, `b` is packed untransposed and each
-       $a_{ik}$ scales row $k$ of `b` into row $i$ of `c` instead.
-    3. The block is written into `out` through its strides.
+    1. Pack each batch of `b` into panels of the register block's width in columns
+       (`_pack_panel`), in parallel.
+    2. Each work item takes one batch and a block of `MATMUL_ROWS` x `MATMUL_COLUMNS` of
+       the output, and sums its register blocks (`_block_product`: `BLOCK_ROWS` rows of
+       `a`, read through their strides, times a panel) over `MATMUL_DEPTH` values of `k`
+       at a time into a local block `c`. Items cut both output dims, so a short and wide
+       product keeps both threads busy too.
+    3. Whole register blocks of a row-major `out` are summed in place; the others (the
+       edges, or all of them where `out` has other strides) are summed in `c`, then copied
+       into `out` through its strides.
     """
     ndim = len(out_shape)
-    rows = out_shape[ndim - 2]
-    columns = out_shape[ndim - 1]
-    depth = a_shape[ndim - 1]
+    rows, columns, depth = out_shape[ndim - 2], out_shape[ndim - 1], a_shape[ndim - 1]
     if rows == 0 or columns == 0:
         return
-    padded_columns = (columns + TILE - 1) // TILE * TILE
+    width = _panel_width(out)
+    column_panels = (columns + width - 1) // width
+    b_panels = _numel(b_shape[: ndim - 2]) * column_panels
+    b_pack = np.empty(b_panels * depth * width, out.dtype)
+    for item in prange(b_panels):
+        _pack_panel(b_pack, item, width, b, b_offset, b_shape, b_strides)
+
     batch_shape = out_shape[: ndim - 2]
-    a_batch_shape = a_shape[: ndim - 2]
-    b_batch_shape = b_shape[: ndim - 2]
-    batches = _numel(batch_shape)
-    b_batches = _numel(b_batch_shape)
-
-    shallow = depth < SHALLOW_DEPTH
-    if shallow:  # b as it is, rows of columns (a few rows per batch: not worth threads)
-        b_pack = np.zeros((b_batches * depth, padded_columns), b.dtype)
-        batch_index = np.empty(ndim - 2, np.int64)
-        for b_batch in range(b_batches):
-            to_index(b_batch, b_batch_shape, batch_index)
-            p = b_offset + index_to_position(batch_index, b_strides[: ndim - 2])
-            row_step, column_step = b_strides[ndim - 2], b_strides[ndim - 1]
-            _pack(b_pack, b_batch * depth, b, p, depth, row_step, columns, column_step)
-    else:  # b transposed: rows of k, in groups of columns
-        b_pack = np.zeros((b_batches * padded_columns, depth), b.dtype)
-        column_groups = (columns + PACK_TILE - 1) // PACK_TILE
-        for item in prange(b_batches * column_groups):
-            batch_index = np.empty(ndim - 2, np.int64)
-            b_batch = item // column_groups
-            to_index(b_batch, b_batch_shape, batch_index)
-            first_column = (item % column_groups) * PACK_TILE
-            p = b_offset + index_to_position(batch_index, b_strides[: ndim - 2])
-            p += first_column * b_strides[ndim - 1]
-            count = min(PACK_TILE, columns - first_column)
-            first_packed = b_batch * padded_columns + first_column
-            row_step, column_step = b_strides[ndim - 2], b_strides[ndim - 1]
-            _pack(b_pack, first_packed, b, p, count, column_step, depth, row_step)
-
+    item_columns = max(MATMUL_COLUMNS // width, 1) * width  # whole panels
     row_blocks = (rows + MATMUL_ROWS - 1) // MATMUL_ROWS
-    for item in prange(batches * row_blocks):
-        batch = item // row_blocks
-        first_row = (item % row_blocks) * MATMUL_ROWS
+    column_blocks = (columns + item_columns - 1) // item_columns
+    a_row, a_step = a_strides[ndim - 2], a_strides[ndim - 1]
+    for item in prange(_numel(batch_shape) * row_blocks * column_blocks):
+        batch, block = item // (row_blocks * column_blocks), item % (row_blocks * column_blocks)
+        first_row = block // column_blocks * MATMUL_ROWS
+        first_column = block % column_blocks * item_columns
         block_rows = min(MATMUL_ROWS, rows - first_row)
-        padded_rows = (block_rows + TILE - 1) // TILE * TILE
+        block_panels = (min(item_columns, columns - first_column) + width - 1) // width
         out_index = np.empty(ndim - 2, np.int64)
         a_index = np.empty(ndim - 2, np.int64)
         b_index = np.empty(ndim - 2, np.int64)
         to_index(batch, batch_shape, out_index)
-        broadcast_index(out_index, batch_shape, a_batch_shape, a_index)
-        broadcast_index(out_index, batch_shape, b_batch_shape, b_index)
-        b_batch = _row_major_ordinal(b_index, b_batch_shape)
+        broadcast_index(out_index, batch_shape, a_shape[: ndim - 2], a_index)
+        broadcast_index(out_index, batch_shape, b_shape[: ndim - 2], b_index)
+        p = a_offset + index_to_position(a_index, a_strides[: ndim - 2]) + first_row * a_row
+        b_batch = _row_major_ordinal(b_index, b_shape[: ndim - 2])
+        first_panel = b_batch * column_panels + first_column // width
 
-        a_pack = np.zeros((padded_rows, depth), a.dtype)
-        p = a_offset + index_to_position(a_index, a_strides[: ndim - 2])
-        p += first_row * a_strides[ndim - 2]
-        _pack(a_pack, 0, a, p, block_rows, a_strides[ndim - 2], depth, a_strides[ndim - 1])
-
-        c = np.zeros((padded_rows, padded_columns), out.dtype)
-        if shallow:  # a few rows of b, each scaled into a whole row of c (vectorized over j)
-            for i in range(block_rows):
-                c_row = c[i]
-                for k in range(depth):
-                    x = a_pack[i, k]
-                    b_row = b_pack[b_batch * depth + k]
-                    for j in range(padded_columns):
-                        c_row[j] += x * b_row[j]
-        else:
-            b_first = b_batch * padded_columns
-            for k0 in range(0, depth, MATMUL_DEPTH):
-                k1 = min(k0 + MATMUL_DEPTH, depth)
-                for j0 in range(0, padded_columns, MATMUL_COLUMNS):
-                    j1 = min(j0 + MATMUL_COLUMNS, padded_columns)
-                    for i in range(0, padded_rows, TILE):
-                        for j in range(j0, j1, TILE):
-                            _tile_4x4(c, i, j, a_pack, i, b_pack, b_first + j, k0, k1)
-
+        out_row, out_step = out_strides[ndim - 2], out_strides[ndim - 1]
         o = out_offset + index_to_position(out_index, out_strides[: ndim - 2])
-        o += first_row * out_strides[ndim - 2]
+        o += first_row * out_row + first_column * out_step
+        block_columns = min(item_columns, columns - first_column)
+        whole_rows = block_rows // BLOCK_ROWS * BLOCK_ROWS if out_step == 1 else 0
+        whole_columns = block_columns // width * width if out_step == 1 else 0
+        padded_rows = (block_rows + BLOCK_ROWS - 1) // BLOCK_ROWS * BLOCK_ROWS
+        c = np.empty(padded_rows * item_columns, out.dtype)
+        for k0 in range(0, max(depth, 1), MATMUL_DEPTH):
+            k_count = min(MATMUL_DEPTH, depth - k0)
+            for q in range(block_panels):
+                b_start = ((first_panel + q) * depth + k0) * width
+                for i in range(0, block_rows, BLOCK_ROWS):
+                    a_start, a_rows = p + i * a_row + k0 * a_step, min(BLOCK_ROWS, block_rows - i)
+                    if i < whole_rows and q * width < whole_columns:
+                        sums, start, step = out, o + i * out_row + q * width, out_row
+                    else:
+                        sums, start, step = c, i * item_columns + q * width, item_columns
+                    _block_product(
+                        sums, start, step,
+                        a, a_start, a_rows, a_row, a_step,
+                        b_pack, b_start, k_count, k0 > 0,
+                    )  # fmt: skip
+
         for i in range(block_rows):
-            for j in range(columns):
-                out[_pos(o + i * out_strides[ndim - 2] + j * out_strides[ndim - 1])] = c[i, j]
+            for j in range(whole_columns if i < whole_rows else 0, block_columns):
+                out[_pos(o + i * out_row + j * out_step)] = c[i * item_columns + j]

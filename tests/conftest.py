@@ -9,15 +9,18 @@ environment variable MINITORCH_TEST_BACKENDS (comma-separated, e.g. `simple`)
 narrows them to some backends, e.g. where a cold Numba cache is not worth filling.
 
 `MINITORCH_TEST_BACKENDS=cuda` runs the same tests on the GPU instead (ids ending in
-`[cuda]`): the factory functions put tensors on `cuda` (`set_default_device`), and the
-tests read results back with `.numpy()`, which then copies a cuda tensor to the host, after
-checking that it is one (see `cuda_device`). It is never among the defaults: it needs a GPU or
-Numba's CUDA simulator (`NUMBA_ENABLE_CUDASIM=1`, slow: tests/test_cuda_simulator.py runs
-the core suites there, inside a plain `python -m pytest` run).
+`[cuda]`), and those of the nn and optim files in CUDA_NN_FILES: the factory functions put
+tensors on `cuda` (`set_default_device`), and the tests read results back with `.numpy()`,
+which then copies a cuda tensor to the host, after checking that it is one (see
+`cuda_device`). It is never among the defaults: it needs a GPU or Numba's CUDA simulator
+(`NUMBA_ENABLE_CUDASIM=1`, slow: tests/test_cuda_simulator.py runs the core suites and the
+main nn suites there, inside a plain `python -m pytest` run).
 """
 
+import importlib.util
 import os
 import sys
+import threading
 from functools import cache
 from pathlib import Path
 
@@ -44,11 +47,50 @@ SIMULATOR_ON = os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
 SIMULATED_CUDA_RUN = SIMULATOR_ON and CUDA in os.environ.get("MINITORCH_TEST_BACKENDS", "").split(
     ","
 )
+
+
+def share_one_array_per_line() -> None:
+    """Make the simulator's `cuda.shared.array` give every thread of a block the same array.
+
+    The simulator finds a block's shared array by the line that asks for it, with a look-up
+    and then an insertion that two threads of the block can interleave: each then fills an
+    array of its own, and the block computes with tiles that its other threads never see
+    (a matmul or a reduction that is wrong at random). Here one lock makes the look-up and the
+    insertion one step; the caller's frame is read directly, which also spares the
+    simulator's walk of the whole stack on every call.
+    """
+    import numpy as np
+    from numba.core import types
+    from numba.cuda.simulator import kernelapi
+    from numba.np import numpy_support
+
+    ask_simulator = kernelapi.FakeCUDAShared.array
+    lock = threading.Lock()
+
+    def array(self, shape, dtype, alignment=None):
+        if shape == 0 or alignment is not None:  # dynamic shared memory, or the refusal
+            return ask_simulator(self, shape, dtype, alignment)
+        caller = sys._getframe(1)
+        line = (caller.f_code.co_filename, caller.f_lineno)
+        with lock:
+            found = self._allocations.get(line)
+            if found is None:
+                if isinstance(dtype, types.Type):
+                    dtype = numpy_support.as_dtype(dtype)
+                found = self._allocations[line] = np.empty(shape, dtype)
+        return found
+
+    kernelapi.FakeCUDAShared.array = array
+
+
 if SIMULATOR_ON:
     # The simulator runs each CUDA thread of a block as a Python thread while the launching
     # thread polls them; at Python's default 5 ms switch interval every hand-over of the GIL
     # waits out the interval, and a kernel with `syncthreads` hands over many times.
     sys.setswitchinterval(1e-4)
+    if importlib.util.find_spec("numba_cuda") is not None:
+        share_one_array_per_line()
+
 BACKEND_TEST_PREFIXES = ("test_tensor", "test_autograd", "test_train_tensor")
 SINGLE_BACKEND_FILES = {"test_tensor_data.py", "test_tensor_format.py", "test_tensor_ops.py"}
 # The student backend (module 3's plain kernels) runs the core suites, which reach every kernel
@@ -62,6 +104,26 @@ STUDENT_BACKEND_FILES = {
     "test_autograd_gradients.py",
     "test_autograd_torch.py",
     "test_train_tensor.py",
+}
+
+# Test files of nn and optim that run on cuda too where MINITORCH_TEST_BACKENDS names it (ids
+# ending in `[cuda]`; without it, on the default backend only: the core suites run each CPU
+# backend). Their modules make their parameters with the factory functions, on the default
+# device, and the tests read results with `.numpy()`, as the core suites do.
+CUDA_NN_FILES = {
+    "test_nn.py",
+    "test_nn_activation_forms.py",
+    "test_nn_activations.py",
+    "test_nn_adaptive_softmax.py",
+    "test_nn_class_losses.py",
+    "test_nn_conv.py",
+    "test_nn_layers.py",
+    "test_nn_loss_modules.py",
+    "test_nn_module.py",
+    "test_nn_normalization.py",
+    "test_nn_pooling.py",
+    "test_nn_regression_losses.py",
+    "test_optim_sgd.py",
 }
 
 
@@ -114,9 +176,13 @@ def pytest_generate_tests(metafunc):
         backends = tested_backends()
         if path.name not in STUDENT_BACKEND_FILES and backends != ["student"]:
             backends = [name for name in backends if name != "student"]
-        if metafunc.definition.get_closest_marker("cpu_only"):
-            backends = [name for name in backends if name != CUDA]
-        metafunc.parametrize("cpu_backend", backends, indirect=True)
+    elif path.name in CUDA_NN_FILES and CUDA in tested_backends():
+        backends = [CUDA]
+    else:
+        return
+    if metafunc.definition.get_closest_marker("cpu_only"):
+        backends = [name for name in backends if name != CUDA]
+    metafunc.parametrize("cpu_backend", backends, indirect=True)
 
 
 # Files that turn on Numba's CUDA simulator when they are the first to import minitorch.

@@ -62,6 +62,7 @@ def test_parameter_is_a_tensor_sharing_its_datas_storage():
     assert data.tolist() == [3.0, 6.0]
 
 
+@pytest.mark.cpu_only  # printing without a device
 def test_parameter_prints_as_torch():
     for values, kwargs in [([1.0, 2.0], {}), ([1, 2], {"requires_grad": False})]:
         ours = nn.Parameter(minitorch.tensor(values), **kwargs)
@@ -264,7 +265,7 @@ def test_to_double_and_float_keep_parameters_and_cast_only_floating_buffers():
     assert weight.requires_grad and isinstance(weight, nn.Parameter)
     model.to(minitorch.float32)
     assert weight.dtype is minitorch.float32
-    assert model.to("cpu") is model
+    assert model.to(minitorch.get_default_device()) is model
     with pytest.raises(TypeError, match="only accepts floating point"):
         model.to(minitorch.int64)
     out = model(minitorch.ones(2, 2))

@@ -103,6 +103,23 @@ def test_step_records_no_graph():
     assert w.is_leaf and w.grad_fn is None and w.requires_grad
 
 
+def test_a_loaded_state_goes_to_its_parameters_device_and_dtype_as_in_torch():
+    """load_state_dict copies each saved state tensor onto its parameter's device, in its
+    dtype: a state saved on the host (or in float32) goes on with a float64 run on cuda."""
+    w = minitorch.ones(2, dtype=minitorch.float64, requires_grad=True)
+    optimizer = minitorch.optim.SGD([w], lr=0.5, momentum=0.9)
+    (w * 3).sum().backward()
+    optimizer.step()  # w = 1 - 0.5 * 3, and the momentum buffer holds the gradient, 3
+    saved = optimizer.state_dict()
+    saved["state"][0] = {"momentum_buffer": saved["state"][0]["momentum_buffer"].cpu().float()}
+    resumed = minitorch.optim.SGD([w], lr=0.5, momentum=0.9)
+    resumed.load_state_dict(saved)
+    buffer = resumed.state[w]["momentum_buffer"]
+    assert (buffer.device, buffer.dtype) == (w.device, minitorch.float64)
+    resumed.step()  # the buffer becomes 0.9 * 3 + 3 and w drops by 0.5 times that
+    assert w.tolist() == pytest.approx([-0.5 - 0.5 * 5.7] * 2, rel=1e-12)
+
+
 def test_sgd_accepts_module_parameters():
     layer = minitorch.nn.Linear(2, 2)
     before = layer.weight.detach().clone()

@@ -174,8 +174,8 @@ class Optimizer:
     def load_state_dict(self, state_dict: dict[str, Any]) -> None:
         """Take the options and state of `state_dict` (from `state_dict()`) for our parameters.
 
-        State tensors are copied, converted to their parameter's dtype (the step
-        count stays as it is).
+        State tensors are copied to their parameter's device, in its dtype (the step
+        count stays as it is, as torch keeps it where no fused step reads it).
         """
         saved_groups = state_dict["param_groups"]
         if len(saved_groups) != len(self.param_groups):
@@ -221,10 +221,12 @@ def _loaded_group(saved: dict[str, Any], group: dict[str, Any]) -> dict[str, Any
 
 
 def _copied(value: Any, param: Tensor, key: str) -> Any:
-    """A saved state entry made ours: tensors copied (in `param`'s dtype unless the step)."""
+    """A saved state entry made ours: tensors copied onto `param`'s device and, for a
+    floating `param`, into its dtype; the step count copied as it is."""
     if not isinstance(value, Tensor):
         return copy.deepcopy(value)
     value = value.detach().clone()
-    if key != "step" and param.is_floating_point():
-        value = value.to(param.dtype)
-    return value
+    if key == "step":
+        return value
+    dtype = param.dtype if param.is_floating_point() else None
+    return value.to(device=param.device, dtype=dtype)

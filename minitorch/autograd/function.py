@@ -70,28 +70,29 @@ class Function:
 
     @classmethod
     def apply(cls, *inputs, **params):
-        if _state.profiler is None and dual_state.level is None:  # the common case
-            return cls.run_and_record(*inputs, **params)
-        return run_with_hooks(cls, inputs, params)
+        if _state.profiler is not None or dual_state.level is not None:
+            return run_with_hooks(cls, inputs, params)
+        for x in inputs:  # run_and_record's test, without making its tuple
+            if isinstance(x, TensorBase) and (x._requires_grad or x.grad_fn is not None):
+                return cls.run_and_record(*inputs, **params)
+        # No input requires grad (the common case: inference, optimizer steps, data), so no
+        # node: forward runs one Python call sooner than through run_and_record
+        return run_without_node(cls, inputs, params, (False,) * len(inputs))
 
     @classmethod
     def run_and_record(cls, *inputs, **params):
         """`forward`, then the graph node when grad mode is on and an input needs grad."""
-        ctx = GraphContext()
         # a tensor requires grad when it is a leaf that asked to or has a grad_fn (read
         # off the slots: this runs for every operation)
-        ctx.needs_input_grad = needs = tuple(
+        needs = tuple(
             [isinstance(x, TensorBase) and (x._requires_grad or x.grad_fn is not None)
              for x in inputs]
         )  # fmt: skip
-        pytorch2_style = cls.setup_context is not Function.setup_context
         if not (_state.enabled and True in needs):  # nothing to record
-            ctx.no_grad = True  # no backward will run: nothing needs saving
-            if not pytorch2_style:
-                return cls.forward(ctx, *inputs, **params)
-            output = cls.forward(*inputs, **params)
-            cls.setup_context(ctx, inputs, output)
-            return output
+            return run_without_node(cls, inputs, params, needs)
+        ctx = GraphContext()
+        ctx.needs_input_grad = needs
+        pytorch2_style = cls.setup_context is not Function.setup_context
         _state.enabled = False  # the steps inside forward are not recorded on their own
         try:
             if pytorch2_style:
@@ -123,6 +124,19 @@ class Function:
         if differentiable:
             record(cls, ctx, inputs, list(output), name, differentiable)
         return output
+
+
+def run_without_node(function: type[Function], inputs: tuple, params: dict, needs: tuple):
+    """`function`'s forward when no node is recorded: its ctx saves nothing, since no
+    backward will run."""
+    ctx = GraphContext()
+    ctx.no_grad = True
+    ctx.needs_input_grad = needs
+    if function.setup_context is Function.setup_context:
+        return function.forward(ctx, *inputs, **params)
+    output = function.forward(*inputs, **params)  # PyTorch 2 style
+    function.setup_context(ctx, inputs, output)
+    return output
 
 
 def run_with_hooks(function: type[Function], inputs: tuple, params: dict):

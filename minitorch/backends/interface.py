@@ -206,11 +206,11 @@ def known_kernel(name: str) -> str:
 class HostMemory:
     """Memory methods of a backend whose device memory is the host's (NumPy arrays)."""
 
-    def zeros(self, size: int, dtype: np.dtype) -> Storage:
-        return np.zeros(size, dtype=dtype)
-
-    def empty(self, size: int, dtype: np.dtype) -> Storage:
-        return np.empty(size, dtype=dtype)  # no zero-filling pass over memory the kernel writes
+    # NumPy's own functions, `zeros(size, dtype)`: every result is allocated here, and
+    # a method around them would add a Python call to each operation. `empty` does no
+    # zero-filling pass over memory the kernel writes.
+    zeros = staticmethod(np.zeros)
+    empty = staticmethod(np.empty)
 
     def from_host(self, array: np.ndarray) -> Storage:
         return array

@@ -39,9 +39,11 @@ NUMBA_ENABLE_CUDASIM=0 timeout 150 python -m pytest -q -p no:cacheprovider \
     tests/test_cuda.py tests/test_cuda_compile.py
 tests=$?
 
-step "the tensor and autograd suites on cuda (MINITORCH_TEST_BACKENDS=cuda)"
-NUMBA_ENABLE_CUDASIM=0 MINITORCH_TEST_BACKENDS=cuda timeout 210 python -m pytest -q -p no:cacheprovider \
-    tests/test_tensor*.py tests/test_autograd*.py tests/test_train_tensor.py
+step "the tensor, autograd and nn suites on cuda (MINITORCH_TEST_BACKENDS=cuda; nn: tests/conftest.py CUDA_NN_FILES)"
+nn_files=$(python -c 'import sys; sys.path.insert(0, "tests"); import conftest; print(" ".join(sorted("tests/" + f for f in conftest.CUDA_NN_FILES)))')
+# shellcheck disable=SC2086
+NUMBA_ENABLE_CUDASIM=0 MINITORCH_TEST_BACKENDS=cuda timeout 300 python -m pytest -q -p no:cacheprovider \
+    tests/test_tensor*.py tests/test_autograd*.py tests/test_train_tensor.py $nn_files
 suites=$?
 
 step "GPU benchmark rows"

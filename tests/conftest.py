@@ -13,8 +13,8 @@ narrows them to some backends, e.g. where a cold Numba cache is not worth fillin
 tensors on `cuda` (`set_default_device`), and the tests read results back with `.numpy()`,
 which then copies a cuda tensor to the host, after checking that it is one (see
 `cuda_device`). It is never among the defaults: it needs a GPU or Numba's CUDA simulator
-(`NUMBA_ENABLE_CUDASIM=1`, slow: tests/test_cuda_simulator.py runs the core suites and the
-main nn suites there, inside a plain `python -m pytest` run).
+(`NUMBA_ENABLE_CUDASIM=1`, slow: tests/test_cuda_simulator.py runs the core suites there,
+inside a plain `python -m pytest` run; scripts/check_gpu.sh runs the nn files too, on a GPU).
 """
 
 import importlib.util

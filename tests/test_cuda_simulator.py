@@ -7,10 +7,11 @@ CUDA_BACKEND_FILES, every cuda kernel against `cpu`) with tests/test_cuda_alloca
 caching allocator), tests/test_cuda_matmul.py (the blocked matmul) and
 tests/test_cuda_windows.py (convolution and pooling), and, with cuda tensors
 (`MINITORCH_TEST_BACKENDS=cuda`, a few hypothesis examples per test: tests/conftest.py), the
-core tensor and autograd suites and the main nn suites (NN_SUITES: layers, activations,
-losses, convolution, pooling, normalization, the Module tree, SGD's steps). The 1,000-step
-memory test is left to scripts/check_gpu.sh. A test inside may skip only for an extra that is
-not installed (its reason says `pip install`); any other skip fails here.
+core tensor and autograd suites. The nn and optim files of tests/conftest.py CUDA_NN_FILES
+run on cuda too where MINITORCH_TEST_BACKENDS names it: on a GPU in scripts/check_gpu.sh, and
+by hand in the simulator, where they take several minutes of CPU (more than CI's budget).
+The 1,000-step memory test is left to scripts/check_gpu.sh. A test inside may skip only for
+an extra that is not installed (its reason says `pip install`); any other skip fails here.
 """
 
 import importlib.util
@@ -35,22 +36,6 @@ CORE_SUITES = [
     ("tests/test_tensor.py", "tests/test_tensor_torch.py"),
     ("tests/test_autograd.py", "tests/test_autograd_api.py", "tests/test_autograd_torch.py"),
     ("tests/test_autograd_gradients.py",),
-]
-# The nn suites that reach every kind of layer on cuda tensors (tests/conftest.py
-# CUDA_NN_FILES): linear layers, activations, losses, convolution and pooling, normalization,
-# the Module tree and an optimizer's steps.
-NN_SUITES = [
-    (
-        "tests/test_nn.py",
-        "tests/test_nn_layers.py",
-        "tests/test_nn_conv.py",
-        "tests/test_nn_activations.py",
-        "tests/test_nn_loss_modules.py",
-        "tests/test_nn_module.py",
-        "tests/test_optim_sgd.py",
-    ),
-    ("tests/test_nn_pooling.py", "tests/test_nn_regression_losses.py"),
-    ("tests/test_nn_class_losses.py", "tests/test_nn_normalization.py"),
 ]
 # Variables of this run that would change the inner one (an xdist worker's, pytest's own).
 INHERITED_OUT = (
@@ -111,7 +96,7 @@ def test_cuda_kernels_match_cpu_in_the_simulator(suite):
     run_in_simulator(list(suite))
 
 
-@pytest.mark.parametrize("suite", CORE_SUITES + NN_SUITES, ids=suite_id)
+@pytest.mark.parametrize("suite", CORE_SUITES, ids=suite_id)
 def test_suites_pass_on_cuda_in_the_simulator(suite):
     run_in_simulator(
         [

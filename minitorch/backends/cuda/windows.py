@@ -269,10 +269,9 @@ class WindowKernels:
 
     def launch_per_element(self, kernel: Callable, out: TensorData, *args) -> None:
         """Launch `kernel` with a thread per element of the contiguous `out`, whose storage,
-        shape, offset and size are its first arguments (`kernels.window_out`), then `args`."""
+        shape, offset and size are its first arguments (`kernels.window_out`), then `args`
+        (`launch` starts nothing for an empty `out`)."""
         size = out.numel()
-        if size == 0:
-            return
         storage, shape, _, offset = self.layout_args(out)
         self.launch(kernel, size, storage, shape, offset, size, *args)
 

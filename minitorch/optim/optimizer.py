@@ -225,8 +225,7 @@ def _copied(value: Any, param: Tensor, key: str) -> Any:
     floating `param`, into its dtype; the step count copied as it is."""
     if not isinstance(value, Tensor):
         return copy.deepcopy(value)
-    value = value.detach().clone()
     if key == "step":
-        return value
+        return value.detach().clone()
     dtype = param.dtype if param.is_floating_point() else None
-    return value.to(device=param.device, dtype=dtype)
+    return value.detach().to(device=param.device, dtype=dtype, copy=True)

@@ -89,3 +89,53 @@ def adam_loop(param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, size: int, setti
 def storage_at(layout: TensorData) -> tuple:
     """A contiguous layout's (storage, offset)."""
     return layout.storage, layout.offset
+
+
+# ---------------------------------------------------------------------------
+# Softmax cross-entropy of class indices (the optional kernels `cross_entropy` and
+# `cross_entropy_backward`): one pass over a row of logits each way
+# ---------------------------------------------------------------------------
+
+
+def class_weight(weight, c: int) -> float:
+    """$w_c$, or 1 when `weight` is empty (no class weights)."""
+    return weight[c] if len(weight) else 1.0
+
+
+def cross_entropy_row(x, start: int, classes: int, t: int, weight, smoothing: float):
+    """The loss and the log-sum-exp of the logits `x[start : start + classes]` with target
+    class `t`, in float64: $m = \\max_c x_c$, $L = m + \\ln \\sum_c e^{x_c - m}$,
+
+    $\\ell = (1 - \\varepsilon)\\, w_t (L - x_t)
+    + \\frac{\\varepsilon}{C} \\sum_c w_c (L - x_c)$ (label smoothing $\\varepsilon$).
+    """
+    top = x[start]
+    for c in range(1, classes):
+        top = max(top, x[start + c])
+    total = 0.0
+    for c in range(classes):
+        total += math.exp(x[start + c] - top)
+    lse = top + math.log(total)
+    loss = class_weight(weight, t) * (lse - x[start + t])
+    if smoothing > 0.0:
+        spread = 0.0
+        for c in range(classes):
+            spread += class_weight(weight, c) * (lse - x[start + c])
+        loss = (1.0 - smoothing) * loss + smoothing / classes * spread
+    return loss, lse
+
+
+def cross_entropy_row_grad(out, o: int, x, start: int, classes: int, t: int, weight, settings):
+    """$\\partial \\ell / \\partial x_c$ of `cross_entropy_row`, times the row's `scale`, into
+    `out[o : o + classes]`, with $p_c = e^{x_c - L}$ and $W = \\sum_c w_c$:
+
+    $s [(1 - \\varepsilon) w_t (p_c - [c = t]) + \\frac{\\varepsilon}{C} (W p_c - w_c)]$.
+    `settings` is (scale, lse, smoothing, W).
+    """
+    scale, lse, smoothing, weight_sum = settings
+    keep = (1.0 - smoothing) * class_weight(weight, t) * scale
+    spread = smoothing / classes * scale
+    for c in range(classes):
+        g = (keep + spread * weight_sum) * math.exp(x[start + c] - lse)
+        g -= spread * class_weight(weight, c)
+        out[o + c] = g - keep if c == t else g

@@ -16,7 +16,7 @@ from collections.abc import Callable
 import numba
 
 from ..fused import storage_at
-from ..interface import WINDOW_KERNELS, HostMemory, OptionalKernels
+from ..interface import TRAINING_KERNELS, WINDOW_KERNELS, HostMemory, OptionalKernels
 from ..kernel_cache import compile_kernel, make_jitable
 from ..tensor_data import TensorData
 from ..tensor_ops import added, replaced
@@ -27,14 +27,16 @@ from .matmul import _matmul, _matmul_rows
 from .reductions import accumulator_start, tensor_arg_reduce, tensor_reduce, tensor_scan
 from .sorting import _sort
 from .threads import one_at_a_time
+from .training import TrainingKernels
 from .transcendentals import polynomial_form
 from .windows import WindowKernels
 
 
-class FastBackend(HostMemory, WindowKernels, OptionalKernels):
+class FastBackend(HostMemory, WindowKernels, TrainingKernels, OptionalKernels):
     """Numba-compiled kernels with the interface of `tensor_ops.SimpleBackend`: the tuned ones,
-    plus the optional kernels `adam_step` (`adam.py`) and one-pass convolution and max
-    pooling (`windows.py`).
+    plus the optional kernels `adam_step` (`adam.py`), one-pass convolution and max
+    pooling (`windows.py`) and the training step's cross-entropy and ReLU gradient
+    (`training.py`).
 
     Below `parallel_threshold` elements (`matmul_parallel_threshold`
     multiply-adds for matmul) the serial version of a kernel runs, above it
@@ -45,7 +47,7 @@ class FastBackend(HostMemory, WindowKernels, OptionalKernels):
     """
 
     name = "fast"
-    optional_kernels = ("adam_step", *WINDOW_KERNELS)
+    optional_kernels = ("adam_step", *WINDOW_KERNELS, *TRAINING_KERNELS)
     parallel_threshold = 1 << 20
     matmul_parallel_threshold = 1 << 20
     # The matmul bodies: `matmul_serial_body` below `matmul_parallel_threshold` (compiled

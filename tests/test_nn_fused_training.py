@@ -1,8 +1,11 @@
-"""The one-pass softmax cross-entropy (`ops/losses.py`'s `SoftmaxCrossEntropy`, the optional
-kernels `cross_entropy` and `cross_entropy_backward` of the default backend) against the
-composition of `log_softmax` and `nll_loss` it replaces, against a NumPy formula of the loss
-and its gradient (so the tests run without torch), against central differences and, where it
-is installed, against torch live: values, gradients, node names and errors.
+"""The fused kernels of a training step on the default backend (optional kernels), each
+against the tensor operations it replaces (the composition, with the kernel taken away),
+values derived by hand or from a NumPy formula (so the tests run without torch), central
+differences where it has a gradient and, where it is installed, torch live:
+
+- ReLU's gradient in one pass (`relu_backward`);
+- the one-pass softmax cross-entropy (`ops/losses.py`'s `SoftmaxCrossEntropy`, the kernels
+  `cross_entropy` and `cross_entropy_backward`): values, gradients, node names and errors.
 """
 
 from __future__ import annotations
@@ -16,16 +19,16 @@ from minitorch.backends import backend_for
 
 KERNELS = ("cross_entropy", "cross_entropy_backward")
 REDUCTIONS = ("mean", "sum", "none")
+RELU = ("relu_backward",)
 SMOOTHINGS = (0.0, 0.25)
 TOLERANCE = {"float32": dict(rtol=2e-5, atol=2e-6), "float64": dict(rtol=1e-11, atol=1e-13)}
 
 
-@pytest.fixture
-def calls(monkeypatch):
-    """How often each fused kernel ran: the default backend's kernels, counted."""
+def counted_kernels(monkeypatch, names) -> dict:
+    """How often each of the default backend's kernels `names` ran, counted from now."""
     backend = backend_for(minitorch.device("cpu"))
-    counts = dict.fromkeys(KERNELS, 0)
-    for name in KERNELS:
+    counts = dict.fromkeys(names, 0)
+    for name in names:
         kernel = backend.kernel(name)
         assert kernel is not None, f"the default backend has no {name} kernel"
 
@@ -37,18 +40,85 @@ def calls(monkeypatch):
     return counts
 
 
-@pytest.fixture
-def composed(monkeypatch):
-    """A function that runs its argument with the fused kernels taken away (the composition)."""
+def without_kernels(monkeypatch, names):
+    """A function that runs its argument with the kernels `names` taken away."""
     backend = backend_for(minitorch.device("cpu"))
 
     def run(fn):
         with monkeypatch.context() as patch:
-            for name in KERNELS:
+            for name in names:
                 patch.setitem(backend._optional, name, None)
             return fn()
 
     return run
+
+
+@pytest.fixture
+def calls(monkeypatch):
+    """How often each cross-entropy kernel ran."""
+    return counted_kernels(monkeypatch, KERNELS)
+
+
+@pytest.fixture
+def composed(monkeypatch):
+    """Runs its argument with the cross-entropy kernels taken away (the composition)."""
+    return without_kernels(monkeypatch, KERNELS)
+
+
+# ---------------------------------------------------------------------------
+# ReLU's gradient in one pass
+# ---------------------------------------------------------------------------
+
+RELU_INPUT = [[-1.5, 0.0, 2.0], [np.nan, 3.0, -0.0]]
+RELU_GRAD = [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]
+RELU_EXPECTED = [[0.0, 0.0, 3.0], [4.0, 5.0, 0.0]]  # a NaN input passes the gradient on
+
+
+def relu_gradient(values, upstream, dtype, transpose=False):
+    a = minitorch.tensor(values, dtype=dtype, requires_grad=True)
+    g = minitorch.tensor(upstream, dtype=dtype)
+    x, g = (a.t(), g.t()) if transpose else (a, g)
+    x.relu().backward(g)
+    return a.grad
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("transpose", [False, True])
+def test_relu_backward_in_one_pass_by_hand_and_as_the_composition(monkeypatch, dtype, transpose):
+    counts = counted_kernels(monkeypatch, RELU)
+    dtype = getattr(minitorch, dtype)
+    grad = relu_gradient(RELU_INPUT, RELU_GRAD, dtype, transpose)
+    assert counts["relu_backward"] == 1 and grad.dtype is dtype
+    np.testing.assert_array_equal(grad.numpy(), RELU_EXPECTED)
+    plain = without_kernels(monkeypatch, RELU)(
+        lambda: relu_gradient(RELU_INPUT, RELU_GRAD, dtype, transpose)
+    )
+    assert counts["relu_backward"] == 1
+    np.testing.assert_array_equal(plain.numpy(), grad.numpy())
+
+
+def test_relu_backward_matches_torch(torch, monkeypatch):
+    counts = counted_kernels(monkeypatch, RELU)
+    a = torch.tensor(RELU_INPUT, requires_grad=True)
+    a.relu().backward(torch.tensor(RELU_GRAD))
+    np.testing.assert_array_equal(relu_gradient(RELU_INPUT, RELU_GRAD, minitorch.float32), a.grad)
+    assert counts["relu_backward"] == 1
+
+
+def test_relu_backward_with_create_graph_is_the_recorded_composition(monkeypatch):
+    """The second derivative needs the gradient's own graph: the kernel does not run."""
+    counts = counted_kernels(monkeypatch, RELU)
+    a = minitorch.tensor([-1.0, 2.0], requires_grad=True)
+    g = minitorch.tensor([3.0, 4.0], requires_grad=True)
+    (grad,) = minitorch.autograd.grad(a.relu(), a, g, create_graph=True)
+    grad.sum().backward()
+    assert counts["relu_backward"] == 0
+    np.testing.assert_array_equal(g.grad.numpy(), [0.0, 1.0])
+
+
+# ---------------------------------------------------------------------------
+# Softmax cross-entropy of class indices
+# ---------------------------------------------------------------------------
 
 
 def numpy_cross_entropy(x, t, weight, ignore_index, reduction, smoothing):

@@ -324,3 +324,90 @@ def test_fused_cross_entropy_has_no_second_derivative(calls):
     )
     with pytest.raises(RuntimeError):
         grad.sum().backward()
+
+
+# ---------------------------------------------------------------------------
+# The SGD step in one pass (`optim.SGD(fused=True)`, `minitorch._fused_sgd_`)
+# ---------------------------------------------------------------------------
+
+SGD_OPTIONS = {
+    "plain": {},
+    "momentum": {"momentum": 0.9},
+    "dampening-decay": {"momentum": 0.8, "dampening": 0.3, "weight_decay": 0.1},
+    "nesterov": {"momentum": 0.9, "nesterov": True},
+    "maximize-decay": {"momentum": 0.5, "maximize": True, "weight_decay": 0.2},
+    "maximize-no-momentum": {"maximize": True, "weight_decay": 0.3},
+}
+SGD_START = [np.linspace(-1.0, 1.3, 12).reshape(3, 4), np.array([0.5, -0.25, 0.75, 1.5, -1.0])]
+
+
+def sgd_trajectory(lib, dtype: str, steps: int = 4, **options):
+    """The parameters and momentum buffers of `lib`'s SGD after `steps` steps on a fixed loss."""
+    params = [lib.tensor(v, dtype=getattr(lib, dtype), requires_grad=True) for v in SGD_START]
+    optimizer = lib.optim.SGD(params, lr=0.1, **options)
+    for _ in range(steps):
+        optimizer.zero_grad()
+        ((params[0] * params[0]).sum() * 0.5 + (params[1] ** 3).sum()).backward()
+        optimizer.step()
+    buffers = [optimizer.state[p].get("momentum_buffer") for p in params]
+    return [p.detach().numpy() for p in params], [b if b is None else b.numpy() for b in buffers]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name", sorted(SGD_OPTIONS))
+def test_fused_sgd_takes_the_tensor_operations_steps_exactly(monkeypatch, name, dtype):
+    """Bit for bit the values of the step of tensor operations (fused=False), by the kernel
+    and by `_fused_sgd_`'s own composition on a backend without it."""
+    counts = counted_kernels(monkeypatch, ("sgd_step",))
+    options = SGD_OPTIONS[name]
+    fused = sgd_trajectory(minitorch, dtype, fused=True, **options)
+    assert counts["sgd_step"] == 8  # two parameters, four steps
+    plain = sgd_trajectory(minitorch, dtype, **options)
+    composed = without_kernels(monkeypatch, ("sgd_step",))(
+        lambda: sgd_trajectory(minitorch, dtype, fused=True, **options)
+    )
+    assert counts["sgd_step"] == 8
+    for other in (plain, composed):
+        for got, expected in zip(fused[0] + fused[1], other[0] + other[1], strict=True):
+            if expected is None:
+                assert got is None
+            else:
+                np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.parametrize("name", sorted(SGD_OPTIONS))
+def test_fused_sgd_matches_torch(torch, name):
+    ours = sgd_trajectory(minitorch, "float64", fused=True, **SGD_OPTIONS[name])
+    theirs = sgd_trajectory(torch, "float64", **SGD_OPTIONS[name])
+    for got, expected in zip(ours[0] + ours[1], theirs[0] + theirs[1], strict=True):
+        if expected is None:
+            assert got is None
+        else:
+            np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize(("nesterov", "factors"), [(False, (0.9, 0.72)), (True, (0.81, 0.5751))])
+def test_fused_sgd_by_hand(nesterov, factors):
+    """$g = w$ for $\\frac12 w^2$, lr 0.1, momentum 0.9. Step 1: $b = g = w_0$; step 2:
+    $b = 0.9 b + g$. Plain: $w_1 = w_0 - 0.1 w_0 = 0.9 w_0$, $b = 1.8 w_0$, $w_2 = 0.72 w_0$.
+    Nesterov ($d = g + 0.9 b$): $w_1 = w_0 - 0.19 w_0 = 0.81 w_0$, $b = 1.71 w_0$,
+    $d = 2.349 w_0$, $w_2 = 0.5751 w_0$."""
+    start = np.array([2.0, -4.0])
+    w = minitorch.tensor(start, dtype=minitorch.float64, requires_grad=True)
+    optimizer = minitorch.optim.SGD([w], lr=0.1, momentum=0.9, nesterov=nesterov, fused=True)
+    for factor in factors:
+        optimizer.zero_grad()
+        (w * w * 0.5).sum().backward()
+        optimizer.step()
+        np.testing.assert_allclose(w.detach().numpy(), start * factor, rtol=1e-14)
+
+
+def test_fused_sgd_refuses_what_its_kernel_cannot_step():
+    p, g = minitorch.zeros(2, 3), minitorch.zeros(3, 2)
+    options = dict(
+        weight_decay=0.0, momentum=0.0, lr=0.1, dampening=0.0, nesterov=False, maximize=False
+    )
+    with pytest.raises(RuntimeError, match="shape, dtype and device"):
+        minitorch._fused_sgd_([p], [g], [], **options, is_first_step=True)
+    with pytest.raises(RuntimeError, match="same length"):
+        minitorch._fused_sgd_([p], [], [], **options, is_first_step=True)

@@ -1,4 +1,5 @@
-"""The math of the fused Adam step (the optional kernel `adam_step`), shared by every backend.
+"""The math of the fused optimizer steps (the optional kernels `adam_step` and `sgd_step`) and
+of the one-pass softmax cross-entropy, shared by every backend that offers them.
 
 `Adam` written with tensor operations (`lerp_`, `mul_`, `addcmul_`, `sqrt`, `addcdiv_`)
 walks the parameter's memory about ten times. `adam_element` is the update of one
@@ -84,6 +85,37 @@ def adam_loop(param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, size: int, setti
         w[i + e], m[k + e], v[l + e], v_max[n + e] = adam_element(
             w[i + e], g[j + e], m[k + e], v[l + e], v_max[n + e], settings
         )
+
+
+# Positions in the settings of an SGD step (see `sgd_settings`).
+SGD_SIGN, SGD_DECAY, MOMENTUM, KEEP, NESTEROV, FIRST, NEG_LR = range(7)
+
+
+def sgd_settings(
+    dtype: np.dtype, lr, momentum, dampening, weight_decay, nesterov, maximize, first
+) -> np.ndarray:
+    """The numbers of one SGD step, in `dtype`, for `sgd_element`: the options of
+    `torch._fused_sgd_` (`first`: the momentum buffer starts as the gradient)."""
+    values = [-1.0 if maximize else 1.0, weight_decay, momentum, 1 - dampening]
+    values += [1.0 if nesterov else 0.0, 1.0 if first else 0.0, -lr]
+    return np.array(values, dtype=dtype)
+
+
+def sgd_element(p, g, b, s):
+    """One element's SGD step: the new $(w, b)$, in the order of `optim.SGD`'s tensor
+    operations (so in the same rounding): $g \\leftarrow \\pm g + \\lambda w$,
+    $b \\leftarrow \\mu b + (1 - \\tau) g$ ($b = g$ at the first step),
+    $w \\leftarrow w - \\mathrm{lr}\\, d$ with $d = b$, $g + \\mu b$ (Nesterov) or, without
+    momentum, $d = g$ (`b` is then not used).
+    """
+    g = g * s[SGD_SIGN]
+    if s[SGD_DECAY] != 0:
+        g = g + s[SGD_DECAY] * p
+    direction = g
+    if s[MOMENTUM] != 0:
+        b = g if s[FIRST] != 0 else b * s[MOMENTUM] + s[KEEP] * g
+        direction = g + s[MOMENTUM] * b if s[NESTEROV] != 0 else b
+    return p + s[NEG_LR] * direction, b
 
 
 def storage_at(layout: TensorData) -> tuple:

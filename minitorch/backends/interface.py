@@ -163,14 +163,20 @@ OPTIONAL_KERNELS: dict[str, str] = {
         (`fused.cross_entropy_row_grad`) times the upstream `grad`, one per row (N) or one
         for the reduced loss (0-d), over $\\sum w_t$ when `mean`; `lse` and `totals` are what
         `cross_entropy` wrote.""",
+    "sgd_step": """sgd_step(param, grad, momentum_buffer, settings) -> None
+        One SGD step of every element (`fused.sgd_element`), in place in `param` and (with
+        momentum) `momentum_buffer`: three contiguous layouts of one shape and dtype (without
+        momentum the caller passes `grad` again as `momentum_buffer`); `settings` from
+        `fused.sgd_settings`. Called by `minitorch._fused_sgd_`.""",
     "relu_backward": """relu_backward(out, a, grad) -> None
         ReLU's gradient in one pass: $out = g$ where $a > 0$ or $a$ is NaN, else 0, for
         floating `a` and `grad` of `out`'s shape (any strides).""",
 }
 # The four kernels that convolution and max pooling take as a set (`ops/convolution.py`).
 WINDOW_KERNELS = ("conv2d", "conv2d_backward", "max_pool2d", "max_pool2d_backward")
-# The fused kernels of a training step's loss and activation (`ops/losses.py`, `ops/unary.py`).
-TRAINING_KERNELS = ("cross_entropy", "cross_entropy_backward", "relu_backward")
+# The fused kernels of a training step's loss, activation and SGD step (`ops/losses.py`,
+# `ops/unary.py`, `ops/inplace.py`).
+TRAINING_KERNELS = ("cross_entropy", "cross_entropy_backward", "relu_backward", "sgd_step")
 
 
 def window_settings(stride: tuple, dilation: tuple, padding: tuple) -> tuple:

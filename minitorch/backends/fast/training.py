@@ -1,6 +1,6 @@
 """`FastBackend`'s fused kernels of a training step: softmax cross-entropy (the optional
-kernels `cross_entropy` and `cross_entropy_backward`) and ReLU's gradient in one pass
-(`relu_backward`).
+kernels `cross_entropy` and `cross_entropy_backward`), ReLU's gradient in one pass
+(`relu_backward`) and the SGD step of one parameter in one pass (`sgd_step`).
 
 Cross-entropy composed from `log_softmax` and `nll_loss` walks the (N, C) logits about ten
 times each way (max, subtract, exp, sum, log, compare with the targets, select, ...). Here
@@ -16,13 +16,21 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from ..fused import class_weight, cross_entropy_row, cross_entropy_row_grad
+from ..fused import (
+    MOMENTUM,
+    class_weight,
+    cross_entropy_row,
+    cross_entropy_row_grad,
+    sgd_element,
+    storage_at,
+)
 from ..kernel_cache import compile_kernel, make_jitable
 from ..tensor_data import TensorData
-from .layout import _chunk_bounds
+from .layout import _chunk_bounds, _pos
 
 make_jitable(cross_entropy_row)
 make_jitable(cross_entropy_row_grad)
+make_jitable(sgd_element)
 
 
 def _cross_entropy(losses, lse, totals, x, x0, target, t0, weight, settings, n_chunks):
@@ -95,6 +103,29 @@ CROSS_ENTROPY_BACKWARD_KERNELS = (
 )
 
 
+def _sgd_kernel(w, i, g, j, b, k, size, settings, n_chunks):
+    """`sgd_element` over `size` elements, `n_chunks` chunks in parallel; without momentum
+    `b` is `g` and is not written (one store per array keeps the loop vectorizable)."""
+    momentum = settings[MOMENTUM] != 0
+    for chunk in prange(n_chunks):
+        begin, end = _chunk_bounds(size, n_chunks, chunk)
+        if momentum:
+            for e in range(begin, end):
+                w[_pos(i + e)], b[_pos(k + e)] = sgd_element(
+                    w[_pos(i + e)], g[_pos(j + e)], b[_pos(k + e)], settings
+                )
+        else:
+            for e in range(begin, end):  # `g` again as `b`: every value in the one dtype
+                gradient = g[_pos(j + e)]
+                w[_pos(i + e)], _ = sgd_element(w[_pos(i + e)], gradient, gradient, settings)
+
+
+SGD_KERNELS = (
+    compile_kernel(_sgd_kernel, sgd_element, False),
+    compile_kernel(_sgd_kernel, sgd_element, True),
+)
+
+
 def relu_grad(a: float, g: float) -> float:
     """$g$ where $a > 0$ or $a$ is NaN, else 0: ReLU's gradient (PyTorch's, at NaN too)."""
     return 0.0 if a <= 0.0 else g
@@ -111,7 +142,8 @@ def weight_storage(weight: TensorData | None, dtype) -> np.ndarray:
 
 
 class TrainingKernels:
-    """Cross-entropy of class indices in one pass each way, and ReLU's backward as one zip
+    """Cross-entropy of class indices in one pass each way, an SGD step in one pass and
+    ReLU's backward as one zip
     (mixed into `FastBackend`, whose `choose` picks the serial or the parallel build): the
     optional kernels of those names, as `interface.OPTIONAL_KERNELS` describes them."""
 
@@ -146,6 +178,13 @@ class TrainingKernels:
             target.storage, target.offset, weight_storage(weight, logits.storage.dtype),
             flat(lse), settings, n_chunks,
         )  # fmt: skip
+
+    def sgd_step(self, param, grad, momentum_buffer, settings) -> None:
+        """One SGD step of each element of the three contiguous layouts (`_sgd_kernel`)."""
+        size = param.numel()
+        kernel, n_chunks = self.choose(SGD_KERNELS, size, self.parallel_threshold)
+        layouts = (param, grad, momentum_buffer)
+        kernel(*(x for layout in layouts for x in storage_at(layout)), size, settings, n_chunks)
 
     def relu_backward(self, out: TensorData, a: TensorData, grad: TensorData) -> None:
         """$out = g$ where $a > 0$ (or NaN), else 0: one zip kernel over the two layouts."""

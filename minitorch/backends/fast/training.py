@@ -4,11 +4,11 @@ kernels `cross_entropy` and `cross_entropy_backward`), ReLU's gradient in one pa
 
 Cross-entropy composed from `log_softmax` and `nll_loss` walks the (N, C) logits about ten
 times each way (max, subtract, exp, sum, log, compare with the targets, select, ...). Here
-the forward reads each row once, for its maximum, log-sum-exp and loss (`fused.cross_entropy_row`),
-and keeps the log-sum-exp; the backward reads the row again and writes
-softmax minus one-hot, scaled (`fused.cross_entropy_row_grad`). Rows run in parallel chunks
-from `parallel_threshold` logits; each chunk sums its losses and target weights, and the
-chunks' sums are added in order, so a result does not depend on thread timing.
+the forward reads each row once, for its maximum, log-sum-exp and loss
+(`fused.cross_entropy_row`), and keeps the log-sum-exp; the backward reads the row again and
+writes softmax minus one-hot, scaled (`fused.cross_entropy_row_grad`). Rows run in parallel
+chunks from `parallel_threshold` logits; each chunk sums its losses and target weights, and
+the chunks' sums are added in order, so a result does not depend on thread timing.
 """
 
 from __future__ import annotations

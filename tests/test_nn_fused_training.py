@@ -317,13 +317,45 @@ def test_fused_cross_entropy_leaves_other_cases_to_the_composition(calls):
     assert calls == {"cross_entropy": 0, "cross_entropy_backward": 0}
 
 
-def test_fused_cross_entropy_has_no_second_derivative(calls):
-    x = minitorch.tensor([[1.0, 2.0, 0.5]], requires_grad=True)
-    (grad,) = minitorch.autograd.grad(
-        F.cross_entropy(x, minitorch.tensor([1])), x, create_graph=True
+SECOND_ORDER_LOGITS = [[1.0, 2.0, 0.5], [0.25, -1.0, 3.0], [0.0, 0.5, -0.5], [2.0, 1.0, 0.0]]
+SECOND_ORDER_TARGET = [1, 2, 0, 0]
+
+
+def second_order(weight, reduction, smoothing, *, lib=minitorch, functional=F):
+    """The gradient of $\\sum (\\partial L / \\partial x)^2$ with respect to the logits $x$
+    (the backward with `create_graph=True`, then differentiated again); the last row's target
+    is the ignored class 0 under `ignore_index=0`."""
+    x = lib.tensor(SECOND_ORDER_LOGITS, dtype=lib.float64, requires_grad=True)
+    target = lib.tensor(SECOND_ORDER_TARGET)
+    w = None if weight is None else lib.tensor(weight, dtype=lib.float64)
+    loss = functional.cross_entropy(
+        x, target, w, reduction=reduction, label_smoothing=smoothing, ignore_index=0
     )
-    with pytest.raises(RuntimeError):
-        grad.sum().backward()
+    upstream = (
+        loss if reduction != "none" else loss * lib.tensor([1.0, -2.0, 0.5, 3.0], dtype=lib.float64)
+    )
+    (grad,) = lib.autograd.grad(upstream.sum(), x, create_graph=True)
+    (second,) = lib.autograd.grad((grad * grad).sum(), x)
+    return np.asarray(grad.detach().tolist()), np.asarray(second.tolist())
+
+
+@pytest.mark.parametrize("weight", [None, [0.5, 2.0, 1.5]])
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+@pytest.mark.parametrize("smoothing", SMOOTHINGS)
+def test_fused_cross_entropy_differentiates_twice_as_the_composition(
+    calls, composed, weight, reduction, smoothing
+):
+    """With `create_graph=True` the backward composes its formula: the first and second
+    derivatives are the composition's (and torch's where it is installed)."""
+    first, second = second_order(weight, reduction, smoothing)
+    assert calls["cross_entropy"] == 1 and calls["cross_entropy_backward"] == 0
+    want_first, want_second = composed(lambda: second_order(weight, reduction, smoothing))
+    np.testing.assert_allclose(first, want_first, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(second, want_second, rtol=1e-10, atol=1e-12)
+    assert np.abs(second).max() > 1e-3  # the second derivative is not trivially zero
+    torch = pytest.importorskip("torch")
+    got = second_order(weight, reduction, smoothing, lib=torch, functional=torch.nn.functional)
+    np.testing.assert_allclose(second, got[1], rtol=1e-10, atol=1e-12)
 
 
 # ---------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import dtypes
+from ..autograd.grad_mode import is_grad_enabled
 from ..autograd.graph import GraphContext
 from ..backends import backend_for
 from ..backends.tensor_data import TensorData, prod, shape_broadcast
@@ -23,7 +24,7 @@ from ..tensors.kernels import new_tensor
 from ..tensors.shapes import not_implemented
 from .functions import Op
 from .public import public
-from .reductions import log_softmax
+from .reductions import log_softmax, softmax
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -342,10 +343,9 @@ class SoftmaxCrossEntropy(Op):
     (`backends/fused.py`), $L_i$ kept; backward: with $p_{ic} = e^{x_{ic} - L_i}$ and
     $W = \\sum_c w_c$, $s_i [(1 - \\varepsilon) w_{t_i} (p_{ic} - [c = t_i])
     + \\frac{\\varepsilon}{C} (W p_{ic} - w_c)]$, $s_i$ the upstream gradient (over
-    $\\sum_i w_{t_i}$ for the mean).
+    $\\sum_i w_{t_i}$ for the mean). With `create_graph=True` the backward composes the same
+    formula from tensor operations (`composed_cross_entropy_grad`), so it differentiates again.
     """
-
-    once_differentiable = True  # its backward calls kernels: no second derivative
 
     @classmethod
     def node_name(cls, *inputs, label_smoothing: float, **settings) -> str:
@@ -366,7 +366,7 @@ class SoftmaxCrossEntropy(Op):
         bad = kernel(losses._layout, lse._layout, totals._layout, *layouts, *ctx.settings)
         if bad >= 0:
             raise IndexError(f"Target {target[bad].item()} is out of bounds.")
-        ctx.save_for_backward(logits, target, weight, lse, totals)
+        ctx.save_for_backward(input, target, weight, lse, totals)
         if reduction == "none":
             return losses
         return make_tensor(TensorData.contiguous(totals._layout.storage, ()), input.dtype, device)
@@ -374,12 +374,38 @@ class SoftmaxCrossEntropy(Op):
     @staticmethod
     def backward(ctx: GraphContext, grad: Tensor) -> tuple[Tensor, None, None]:
         logits, target, weight, lse, totals = ctx.saved_tensors
+        if is_grad_enabled():  # backward(create_graph=True): the same, differentiable
+            return composed_cross_entropy_grad(logits, target, weight, grad, totals, *ctx.settings)
+        logits = logits.contiguous()
         grad_logits = new_tensor(logits.shape, logits.dtype, logits.device)
         layouts = [t if t is None else t._layout for t in (logits, target, weight, lse, totals)]
         backend_for(grad.device).kernel("cross_entropy_backward")(
             grad_logits._layout, grad.contiguous()._layout, *layouts, *ctx.settings
         )
         return grad_logits, None, None
+
+
+def composed_cross_entropy_grad(
+    logits, target, weight, grad, totals, ignore_index: int, smoothing: float, mean: bool
+) -> tuple[Tensor, None, None]:
+    """`SoftmaxCrossEntropy`'s gradient from tensor operations, which record a graph:
+    $s_i [(1 - \\varepsilon) w_{t_i} (p_i - e_{t_i}) + \\frac{\\varepsilon}{C} [t_i \\ne
+    \\text{ignore}] (W p_i - w)]$ with $p_i = \\mathrm{softmax}(x_i)$, $e_t$ one-hot and $s_i$
+    the upstream gradient (over $\\sum_i w_{t_i}$, `totals[1]`, for the mean)."""
+    classes = logits.shape[1]
+    kept = target != ignore_index
+    mask = target_mask(logits, target)
+    chosen = target_weights(mask, weight, kept, logits.dtype).unsqueeze(1)
+    probs = softmax(logits, 1)
+    term = (1 - smoothing) * chosen * (probs - mask.to(logits.dtype))
+    if smoothing > 0:
+        w = weight if weight is not None else probs.new_ones(classes)
+        spread = w.sum() * probs - w
+        term = term + (smoothing / classes) * spread.where(kept.unsqueeze(1), 0.0)
+    scale = grad.unsqueeze(1) if grad.ndim == 1 else grad
+    if mean:
+        scale = scale / totals[1]
+    return term * scale, None, None
 
 
 def fused_cross_entropy(

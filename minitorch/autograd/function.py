@@ -76,7 +76,9 @@ class Function:
             if isinstance(x, TensorBase) and (x._requires_grad or x.grad_fn is not None):
                 return cls.run_and_record(*inputs, **params)
         # No input requires grad (the common case: inference, optimizer steps, data), so no
-        # node: forward runs one Python call sooner than through run_and_record
+        # node: forward runs here, two Python calls sooner than through run_and_record
+        if cls.setup_context is Function.setup_context:
+            return cls.forward(no_node_context(len(inputs)), *inputs, **params)
         return run_without_node(cls, inputs, params, (False,) * len(inputs))
 
     @classmethod
@@ -124,6 +126,27 @@ class Function:
         if differentiable:
             record(cls, ctx, inputs, list(output), name, differentiable)
         return output
+
+
+class NoNodeContext(GraphContext):
+    """The ctx of a forward that records no node: it saves nothing, since no backward runs."""
+
+    no_grad = True
+
+
+# The subclass of `NoNodeContext` for each number of inputs, none of which needs grad: its
+# class attributes are the fields, so making a ctx for an operation sets nothing.
+_no_node_contexts: list[type[NoNodeContext]] = []
+
+
+def no_node_context(n_inputs: int) -> NoNodeContext:
+    """A fresh ctx for a forward of `n_inputs` inputs that records no node."""
+    while len(_no_node_contexts) <= n_inputs:
+        needs = (False,) * len(_no_node_contexts)
+        _no_node_contexts.append(
+            type("NoNodeContext", (NoNodeContext,), {"needs_input_grad": needs})
+        )
+    return _no_node_contexts[n_inputs]()
 
 
 def run_without_node(function: type[Function], inputs: tuple, params: dict, needs: tuple):

@@ -78,7 +78,7 @@ class Function:
         # No input requires grad (the common case: inference, optimizer steps, data), so no
         # node: forward runs here, two Python calls sooner than through run_and_record
         if cls.setup_context is Function.setup_context:
-            return cls.forward(no_node_context(len(inputs)), *inputs, **params)
+            return cls.forward(_no_node_contexts[len(inputs)](), *inputs, **params)
         return run_without_node(cls, inputs, params, (False,) * len(inputs))
 
     @classmethod
@@ -134,19 +134,17 @@ class NoNodeContext(GraphContext):
     no_grad = True
 
 
-# The subclass of `NoNodeContext` for each number of inputs, none of which needs grad: its
-# class attributes are the fields, so making a ctx for an operation sets nothing.
-_no_node_contexts: list[type[NoNodeContext]] = []
+class _ContextClasses(dict):
+    """Number of inputs -> the subclass of `NoNodeContext` whose `needs_input_grad` says that
+    none needs grad: the fields are class attributes, so making a ctx sets nothing."""
+
+    def __missing__(self, n_inputs: int) -> type[NoNodeContext]:
+        fields = {"needs_input_grad": (False,) * n_inputs}
+        made = self[n_inputs] = type("NoNodeContext", (NoNodeContext,), fields)
+        return made
 
 
-def no_node_context(n_inputs: int) -> NoNodeContext:
-    """A fresh ctx for a forward of `n_inputs` inputs that records no node."""
-    while len(_no_node_contexts) <= n_inputs:
-        needs = (False,) * len(_no_node_contexts)
-        _no_node_contexts.append(
-            type("NoNodeContext", (NoNodeContext,), {"needs_input_grad": needs})
-        )
-    return _no_node_contexts[n_inputs]()
+_no_node_contexts = _ContextClasses()
 
 
 def run_without_node(function: type[Function], inputs: tuple, params: dict, needs: tuple):

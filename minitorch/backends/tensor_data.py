@@ -306,7 +306,7 @@ class TensorData:
         """
         layout = object.__new__(cls)
         layout.shape, layout.strides, numel, layout.shape_array, layout.strides_array = (
-            contiguous_layout(shape)
+            _contiguous_layouts.get(shape) or contiguous_layout(shape)
         )
         layout.storage = zeros(numel, dtype.numpy_dtype)
         layout.offset = 0

@@ -108,6 +108,9 @@ class FastBackend(HostMemory, WindowKernels, OptionalKernels):
         size = math.prod(out.shape)
         if out.row_major and a.row_major and a.shape == out.shape:
             pair = self._kernels.get((flat_map, fn)) or self.kernels(flat_map, fn)
+            if size < self.parallel_threshold:  # `choose`'s serial case, without its call
+                pair[0](out.storage, out.offset, a.storage, a.offset, size, 1)
+                return
             kernel, n_chunks = self.choose(pair, size, self.parallel_threshold)
             kernel(out.storage, out.offset, a.storage, a.offset, size, n_chunks)
             return
@@ -124,6 +127,9 @@ class FastBackend(HostMemory, WindowKernels, OptionalKernels):
         size = math.prod(out.shape)
         if out.row_major and a.row_major and b.row_major and a.shape == out.shape == b.shape:
             pair = self._kernels.get((flat_zip, fn)) or self.kernels(flat_zip, fn)
+            if size < self.parallel_threshold:  # `choose`'s serial case, without its call
+                pair[0](out.storage, out.offset, a.storage, a.offset, b.storage, b.offset, size, 1)
+                return
             kernel, n_chunks = self.choose(pair, size, self.parallel_threshold)
             kernel(
                 out.storage, out.offset, a.storage, a.offset, b.storage, b.offset, size, n_chunks

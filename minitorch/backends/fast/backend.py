@@ -21,7 +21,7 @@ from ..kernel_cache import compile_kernel, make_jitable
 from ..tensor_data import TensorData
 from ..tensor_ops import added, replaced
 from .adam import ADAM_KERNELS
-from .elementwise import _where, tensor_map, tensor_zip
+from .elementwise import _where, flat_map, flat_zip, tensor_map, tensor_zip
 from .indexing import _scatter_along, _take, tensor_put_reduce
 from .matmul import _matmul, _matmul_rows
 from .reductions import accumulator_start, tensor_arg_reduce, tensor_reduce, tensor_scan
@@ -107,8 +107,17 @@ class FastBackend(HostMemory, WindowKernels, TrainingKernels, OptionalKernels):
     def map(self, fn: Callable, out: TensorData, a: TensorData) -> None:
         """$out[i] = fn(a[i])$ for every index $i$ of `out`, with `a` broadcast."""
         fn = polynomial_form(fn, out.storage.dtype, a.storage.dtype)
+        size = math.prod(out.shape)
+        if out.row_major and a.row_major and a.shape == out.shape:
+            pair = self._kernels.get((flat_map, fn)) or self.kernels(flat_map, fn)
+            if size < self.parallel_threshold:  # `choose`'s serial case, without its call
+                pair[0](out.storage, out.offset, a.storage, a.offset, size, 1)
+                return
+            kernel, n_chunks = self.choose(pair, size, self.parallel_threshold)
+            kernel(out.storage, out.offset, a.storage, a.offset, size, n_chunks)
+            return
         pair = self._kernels.get((tensor_map, fn)) or self.kernels(tensor_map, fn)
-        kernel, n_chunks = self.choose(pair, math.prod(out.shape), self.parallel_threshold)
+        kernel, n_chunks = self.choose(pair, size, self.parallel_threshold)
         kernel(
             out.storage, out.shape_array, out.strides_array, out.offset,
             a.storage, a.shape_array, a.strides_array, a.offset,
@@ -117,8 +126,19 @@ class FastBackend(HostMemory, WindowKernels, TrainingKernels, OptionalKernels):
 
     def zip(self, fn: Callable, out: TensorData, a: TensorData, b: TensorData) -> None:
         """$out[i] = fn(a[i], b[i])$ for every index $i$ of `out`, with `a` and `b` broadcast."""
+        size = math.prod(out.shape)
+        if out.row_major and a.row_major and b.row_major and a.shape == out.shape == b.shape:
+            pair = self._kernels.get((flat_zip, fn)) or self.kernels(flat_zip, fn)
+            if size < self.parallel_threshold:  # `choose`'s serial case, without its call
+                pair[0](out.storage, out.offset, a.storage, a.offset, b.storage, b.offset, size, 1)
+                return
+            kernel, n_chunks = self.choose(pair, size, self.parallel_threshold)
+            kernel(
+                out.storage, out.offset, a.storage, a.offset, b.storage, b.offset, size, n_chunks
+            )
+            return
         pair = self._kernels.get((tensor_zip, fn)) or self.kernels(tensor_zip, fn)
-        kernel, n_chunks = self.choose(pair, math.prod(out.shape), self.parallel_threshold)
+        kernel, n_chunks = self.choose(pair, size, self.parallel_threshold)
         kernel(
             out.storage, out.shape_array, out.strides_array, out.offset,
             a.storage, a.shape_array, a.strides_array, a.offset,

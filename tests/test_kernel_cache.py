@@ -77,7 +77,7 @@ KEY_PROBE = """
 from minitorch.backends.fast import FastBackend
 
 backend = FastBackend()
-parallel_matmul = backend._matmul_kernels[1]  # compiled with fastmath={"reassoc", "contract"}
+parallel_matmul = backend._matmul_kernels[2]  # compiled with fastmath={"reassoc", "contract"}
 print(repr(parallel_matmul._cache._key))
 print(str({"reassoc", "contract"}))
 """

@@ -2,10 +2,10 @@
 
 Each kernel body is compiled twice (`kernel_cache.compile_kernel`): with
 `parallel=True`, and without, for small tensors, where starting threads costs
-more than the work (`FastBackend.parallel_threshold`); matmul has a body for
-each (`_matmul_rows` serial, `_matmul` parallel). Nothing compiles before a
-kernel's first call, for each dtype it is called with, and compiled kernels
-are cached on disk.
+more than the work (`FastBackend.parallel_threshold`); matmul compiles the
+packed `_matmul` both ways and has a third, short body for the smallest
+products (`_matmul_rows`). Nothing compiles before a kernel's first call, for
+each dtype it is called with, and compiled kernels are cached on disk.
 """
 
 from __future__ import annotations
@@ -41,19 +41,20 @@ class FastBackend(HostMemory, WindowKernels, TrainingKernels, OptionalKernels):
     Below `parallel_threshold` elements (`matmul_parallel_threshold`
     multiply-adds for matmul) the serial version of a kernel runs, above it
     the parallel one: starting threads costs more than small work (tutorial 03a
-    measures where they cross). Matmul has two bodies: `_matmul_rows` (short, quick to
-    compile) for small products, serial, and the packed and tiled `_matmul`
-    for the others, parallel.
+    measures where they cross). Matmul runs the packed and tiled `_matmul`, serial or
+    parallel, and below `matmul_rows_threshold` multiply-adds `_matmul_rows` (short, quick
+    to compile: a process whose products are all tiny never compiles `_matmul`).
     """
 
     name = "fast"
     optional_kernels = ("adam_step", *WINDOW_KERNELS, *TRAINING_KERNELS)
     parallel_threshold = 1 << 20
     matmul_parallel_threshold = 1 << 20
-    # The matmul bodies: `matmul_serial_body` below `matmul_parallel_threshold` (compiled
-    # serial), `matmul_body` above it (compiled parallel), and their fastmath flags (LLVM may
-    # fuse and reorder the row kernel's sums; the register block fuses its own multiply-adds).
-    # `fast_ops.StudentBackend` plugs in its own.
+    matmul_rows_threshold = 1 << 12
+    # The matmul bodies: `matmul_serial_body` below `matmul_rows_threshold` (compiled serial),
+    # `matmul_body` above it (compiled serial, and parallel above `matmul_parallel_threshold`),
+    # and their fastmath flags (LLVM may fuse and reorder the row kernel's sums; the register
+    # block fuses its own multiply-adds). `fast_ops.StudentBackend` plugs in its own.
     matmul_serial_body = staticmethod(_matmul_rows)
     matmul_body = staticmethod(_matmul)
     matmul_fastmath: tuple = ("reassoc", "contract")
@@ -70,6 +71,7 @@ class FastBackend(HostMemory, WindowKernels, TrainingKernels, OptionalKernels):
         fastmath = set(self.matmul_fastmath) or False
         self._matmul_kernels = (
             compile_kernel(self.matmul_serial_body, None, False, fastmath),
+            compile_kernel(self.matmul_body, None, False, fastmath),
             compile_kernel(self.matmul_body, None, True, fastmath),
         )
         self._sort_kernels = (compile_kernel(_sort, None, False), compile_kernel(_sort, None, True))
@@ -180,7 +182,11 @@ class FastBackend(HostMemory, WindowKernels, TrainingKernels, OptionalKernels):
     def matmul(self, out: TensorData, a: TensorData, b: TensorData) -> None:
         """$out[\\ldots, i, j] = \\sum_k a[\\ldots, i, k] b[\\ldots, k, j]$, batches broadcast."""
         work = math.prod(out.shape) * a.shape[-1]
-        kernel, _ = self.choose(self._matmul_kernels, work, self.matmul_parallel_threshold)
+        rows, serial, parallel = self._matmul_kernels
+        if work < self.matmul_rows_threshold:
+            kernel = rows
+        else:
+            kernel, _ = self.choose((serial, parallel), work, self.matmul_parallel_threshold)
         kernel(
             out.storage, out.shape_array, out.strides_array, out.offset,
             a.storage, a.shape_array, a.strides_array, a.offset,

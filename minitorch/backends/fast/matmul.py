@@ -1,9 +1,10 @@
 """`FastBackend`'s matrix product: a packed `b` and a register block, or rows for small ones.
 
 `b` is packed into panels of columns (`_pack_panel`), and blocks of the output summed in
-vector registers (`register_block._block_product`). Small products (serial) take
-`_matmul_rows`: no packing, and a body short enough to compile in a fraction of the time,
-so a first small matmul starts fast.
+vector registers (`register_block._block_product`); `FastBackend` compiles `_matmul` serial
+for medium products and parallel for large ones. The smallest products take `_matmul_rows`:
+no packing, and a body short enough to compile in a fraction of the time, so a first tiny
+matmul starts fast.
 """
 
 from __future__ import annotations
@@ -76,9 +77,9 @@ def _matmul_rows(
 ):  # fmt: skip
     """$out[\\ldots, i, j] = \\sum_k a[\\ldots, i, k] \\, b[\\ldots, k, j]$, a row at a time.
 
-    For small products. No packing, no tiles: for each row $i$, each $a_{ik}$ scales row $k$ of `b`
-    into a row of sums `c` (the `j` loop, which LLVM vectorizes when the rows of `b`
-    are contiguous), then `c` is written into row $i$ of `out`. A short function
+    For the smallest products. No packing, no tiles: for each row $i$, each $a_{ik}$ scales
+    row $k$ of `b` into a row of sums `c` (the `j` loop, which LLVM vectorizes when the rows
+    of `b` are contiguous), then `c` is written into row $i$ of `out`. A short function
     compiles fast, so a process's first small matmul does not wait for `_matmul`.
     """
     ndim = len(out_shape)

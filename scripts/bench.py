@@ -83,6 +83,51 @@ def bench_matmul(rounds: int) -> None:
     if threadpool_limits:
         with one_thread():  # the calling thread does all the work: its CPU time is the measure
             matmul_kernel_rows(rounds, (256,), ", 1 thread, CPU", time.thread_time)
+    matmul_body_rows(rounds)
+
+
+# (rows, inner, columns): around `matmul_rows_threshold` (4096 multiply-adds), the layers of
+# the course's network (50 x 100 x 100) and of an MLP's last layer, around
+# `matmul_parallel_threshold` (2^20), and a square product that runs in parallel.
+MATMUL_BODY_SHAPES = [(8, 8, 8), (16, 16, 16), (32, 32, 32), (50, 100, 100), (128, 256, 10)]
+MATMUL_BODY_SHAPES += [(100, 100, 100), (128, 128, 128), (160, 160, 160), (256, 256, 256)]
+
+
+def matmul_body_rows(rounds: int) -> None:
+    """Each matmul body of the fast backend on the same float32 products, the thresholds
+    forced (where the chosen body is the fastest, the thresholds sit where they cross)."""
+    if not hasattr(backend, "matmul_rows_threshold"):
+        return
+    bodies = {"rows": (1 << 62, 1 << 62), "serial": (0, 1 << 62), "parallel": (0, 0)}
+    print(f"\nmatmul bodies by size, float32 (GFLOP/s, {numba.get_num_threads()} threads)")
+    print(f"  {'':34}" + "".join(f"{name:>13}" for name in [*bodies, "numpy"]) + "    chosen")
+    rng = np.random.default_rng(6)
+    try:
+        for rows, inner, columns in MATMUL_BODY_SHAPES:
+            x = rng.standard_normal((rows, inner)).astype(np.float32)
+            y = rng.standard_normal((inner, columns)).astype(np.float32)
+            a, b = layout(x), layout(y)
+
+            def on(thresholds, a=a, b=b, shape=(rows, columns)):
+                def run():
+                    backend.matmul_rows_threshold, backend.matmul_parallel_threshold = thresholds
+                    backend.matmul(TensorData.empty(shape, minitorch.float32), a, b)
+
+                return run
+
+            contenders = {name: on(thresholds) for name, thresholds in bodies.items()}
+            best = compare({**contenders, "numpy": lambda x=x, y=y: x @ y}, rounds)
+            del backend.matmul_rows_threshold, backend.matmul_parallel_threshold
+            work = rows * inner * columns
+            if work < backend.matmul_rows_threshold:
+                chosen = "rows"
+            else:
+                chosen = "serial" if work < backend.matmul_parallel_threshold else "parallel"
+            cells = "".join(f"{2 * work / best[name] / 1e9:>8.1f} GF/s" for name in best)
+            print(f"  {f'{rows}x{inner} @ {inner}x{columns}':34}{cells}    {chosen}")
+    finally:  # back to the class's thresholds
+        for name in ("matmul_rows_threshold", "matmul_parallel_threshold"):
+            backend.__dict__.pop(name, None)
 
 
 def matmul_kernel_rows(

@@ -49,7 +49,7 @@ class FastBackend(HostMemory, WindowKernels, TrainingKernels, OptionalKernels):
     name = "fast"
     optional_kernels = ("adam_step", *WINDOW_KERNELS, *TRAINING_KERNELS)
     parallel_threshold = 1 << 20
-    matmul_parallel_threshold = 1 << 20
+    matmul_parallel_threshold = 1 << 21
     matmul_rows_threshold = 1 << 12
     # The matmul bodies: `matmul_serial_body` below `matmul_rows_threshold` (compiled serial),
     # `matmul_body` above it (compiled serial, and parallel above `matmul_parallel_threshold`),

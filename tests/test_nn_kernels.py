@@ -14,6 +14,7 @@ from strategies import conv2d_settings
 
 import minitorch
 import minitorch.nn.functional as F
+from minitorch.backends.fast.windows import _reading
 from minitorch.ops.convolution import window_kernels
 
 SETTINGS = settings(
@@ -119,6 +120,55 @@ def test_conv_kernels_read_strided_operands_and_1d_convolutions(torch):
     assert ours.shape == (2, 3, 3)
     np.testing.assert_allclose(
         ours.numpy(), torch.conv1d(torch.tensor(signal), torch.tensor(kernel), stride=2).numpy()
+    )
+
+
+# Stride-1 convolutions large enough that the kernels read each row of columns as one run of a
+# padded copy of the image (`_reading`): padding (uneven with "same"), dilation, groups, one
+# channel, a batch of one, odd sizes; (x shape, weight shape, keyword arguments).
+PADDED_COPY_CASES = [
+    ((2, 4, 9, 7), (6, 2, 3, 2), {"padding": (1, 2), "dilation": (2, 1), "groups": 2}),
+    ((1, 3, 8, 11), (5, 3, 4, 3), {"padding": "same"}),
+    ((3, 1, 13, 12), (2, 1, 5, 5), {"padding": 2}),
+    ((2, 6, 7, 9), (4, 6, 3, 3), {}),
+]
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("x_shape, w_shape, kwargs", PADDED_COPY_CASES)
+def test_stride_1_convolutions_through_a_padded_copy(x_shape, w_shape, kwargs, dtype):
+    rng = np.random.default_rng(sum(x_shape))
+    arrays = [rng.normal(size=x_shape).astype(dtype), rng.normal(size=w_shape).astype(dtype)]
+    arrays.append(rng.normal(size=w_shape[:1]).astype(dtype))
+    probe = minitorch.conv2d(*(minitorch.tensor(a) for a in arrays), **kwargs)
+    settings = (1, 1, *kwargs.get("dilation", (1, 1)), 0, 0)
+    reading = _reading(np.array(x_shape), w_shape[0], w_shape[2:], settings, tuple(probe.shape[2:]))
+    assert reading[0], "the case should take the padded copy"
+    upstream = rng.normal(size=tuple(probe.shape)).astype(dtype)
+    needs = [True, True, True]
+    tuned = run("fast", minitorch.conv2d, arrays, needs, upstream, **kwargs)
+    exercise = run("student", minitorch.conv2d, arrays, needs, upstream, **kwargs)
+    assert_same(tuned, exercise, "kernel vs exercise path", 1e-10 if dtype == np.float64 else 1e-4)
+    # the input as a transposed view, and only the input's gradient
+    swapped = [np.swapaxes(arrays[0], 2, 3)] + arrays[1:]
+    sideways = run(
+        "fast", lambda x, w, b: minitorch.conv2d(x.transpose(2, 3), w, b, **kwargs),
+        swapped, [True, False, False], upstream,
+    )  # fmt: skip
+    np.testing.assert_allclose(sideways[0][0], tuned[0][0], rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(sideways[1][0], np.swapaxes(tuned[1][0], 2, 3), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("x_shape, w_shape, kwargs", PADDED_COPY_CASES)
+def test_stride_1_convolutions_through_a_padded_copy_match_torch(torch, x_shape, w_shape, kwargs):
+    rng = np.random.default_rng(sum(w_shape))
+    arrays = [rng.normal(size=x_shape), rng.normal(size=w_shape), rng.normal(size=w_shape[:1])]
+    probe = torch.conv2d(*(torch.tensor(a) for a in arrays), **kwargs)
+    upstream = rng.normal(size=tuple(probe.shape))
+    needs = [True, True, True]
+    expected = outputs_and_grads(torch, torch.conv2d, arrays, needs, upstream, **kwargs)
+    assert_same(
+        run("fast", minitorch.conv2d, arrays, needs, upstream, **kwargs), expected, "vs torch"
     )
 
 

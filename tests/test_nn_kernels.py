@@ -134,16 +134,27 @@ PADDED_COPY_CASES = [
 ]
 
 
+# Convolutions with 32 outputs or more, whose weight gradient is a product vectorized over them
+# (`_add_weight_gradient`), with one group and (dot products again) with two.
+MANY_OUTPUT_CASES = [
+    ((2, 3, 6, 5), (33, 3, 3, 3), {"padding": 1}),
+    ((1, 4, 5, 7), (32, 2, 2, 3), {"groups": 2, "stride": (2, 1)}),
+    ((3, 2, 9, 8), (40, 2, 3, 3), {"padding": 1, "dilation": 2}),
+]
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-@pytest.mark.parametrize("x_shape, w_shape, kwargs", PADDED_COPY_CASES)
-def test_stride_1_convolutions_through_a_padded_copy(x_shape, w_shape, kwargs, dtype):
+@pytest.mark.parametrize("x_shape, w_shape, kwargs", PADDED_COPY_CASES + MANY_OUTPUT_CASES)
+def test_conv2d_kernel_paths_match_the_exercise_path(x_shape, w_shape, kwargs, dtype):
     rng = np.random.default_rng(sum(x_shape))
     arrays = [rng.normal(size=x_shape).astype(dtype), rng.normal(size=w_shape).astype(dtype)]
     arrays.append(rng.normal(size=w_shape[:1]).astype(dtype))
     probe = minitorch.conv2d(*(minitorch.tensor(a) for a in arrays), **kwargs)
-    settings = (1, 1, *kwargs.get("dilation", (1, 1)), 0, 0)
-    reading = _reading(np.array(x_shape), w_shape[0], w_shape[2:], settings, tuple(probe.shape[2:]))
-    assert reading[0], "the case should take the padded copy"
+    if (x_shape, w_shape, kwargs) in PADDED_COPY_CASES:
+        settings = (1, 1, *kwargs.get("dilation", (1, 1)), 0, 0)
+        spatial = tuple(probe.shape[2:])
+        reading = _reading(np.array(x_shape), w_shape[0], w_shape[2:], settings, spatial)
+        assert reading[0], "the case should take the padded copy"
     upstream = rng.normal(size=tuple(probe.shape)).astype(dtype)
     needs = [True, True, True]
     tuned = run("fast", minitorch.conv2d, arrays, needs, upstream, **kwargs)
@@ -159,8 +170,8 @@ def test_stride_1_convolutions_through_a_padded_copy(x_shape, w_shape, kwargs, d
     np.testing.assert_allclose(sideways[1][0], np.swapaxes(tuned[1][0], 2, 3), rtol=1e-5, atol=1e-5)
 
 
-@pytest.mark.parametrize("x_shape, w_shape, kwargs", PADDED_COPY_CASES)
-def test_stride_1_convolutions_through_a_padded_copy_match_torch(torch, x_shape, w_shape, kwargs):
+@pytest.mark.parametrize("x_shape, w_shape, kwargs", PADDED_COPY_CASES + MANY_OUTPUT_CASES)
+def test_conv2d_kernel_paths_match_torch(torch, x_shape, w_shape, kwargs):
     rng = np.random.default_rng(sum(w_shape))
     arrays = [rng.normal(size=x_shape), rng.normal(size=w_shape), rng.normal(size=w_shape[:1])]
     probe = torch.conv2d(*(torch.tensor(a) for a in arrays), **kwargs)

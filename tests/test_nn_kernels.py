@@ -260,6 +260,45 @@ def test_max_pool2d_kernel_matches_torch(torch, case, seed):
     assert_same(tuned, expected, "kernel vs torch")
 
 
+# 2 x 2 windows wholly inside the input take a loop of their own (`_max_pool_2x2`); with
+# ceil_mode a last window can stick out, and the plane takes the general loop.
+PAIR_POOLS = [
+    ((2, 3, 8, 8), {"kernel_size": 2}),
+    ((1, 2, 7, 9), {"kernel_size": 2, "stride": 1}),
+    ((2, 1, 6, 7), {"kernel_size": 2, "stride": (1, 2), "ceil_mode": True}),
+    ((1, 2, 5, 5), {"kernel_size": 2, "ceil_mode": True}),
+]
+
+
+def pair_pool_operands(shape, kwargs):
+    """Small integers (ties: the first maximum wins) and an upstream gradient for a case."""
+    rng = np.random.default_rng(sum(shape))
+    x = rng.integers(-3, 3, size=shape).astype(np.float64)
+    probe = F.max_pool2d(minitorch.tensor(x), **kwargs)
+    return x, rng.normal(size=tuple(probe.shape)), {**kwargs, "return_indices": True}
+
+
+@pytest.mark.parametrize("shape, kwargs", PAIR_POOLS)
+def test_two_by_two_max_pools_match_the_exercise_path(shape, kwargs):
+    x, upstream, kwargs = pair_pool_operands(shape, kwargs)
+    tuned = run("fast", F.max_pool2d, [x], [True], upstream, **kwargs)
+    assert_same(tuned, run("student", F.max_pool2d, [x], [True], upstream, **kwargs), "2 x 2")
+    sideways = run(
+        "fast", lambda t: F.max_pool2d(t.transpose(2, 3), **kwargs),
+        [np.swapaxes(x, 2, 3)], [True], upstream,
+    )  # fmt: skip
+    assert_same(sideways[:1] + ([],), (tuned[0], []), "2 x 2 of a transposed view")
+
+
+@pytest.mark.parametrize("shape, kwargs", PAIR_POOLS)
+def test_two_by_two_max_pools_match_torch(torch, shape, kwargs):
+    x, upstream, kwargs = pair_pool_operands(shape, kwargs)
+    expected = outputs_and_grads(
+        torch, torch.nn.functional.max_pool2d, [x], [True], upstream, **kwargs
+    )
+    assert_same(run("fast", F.max_pool2d, [x], [True], upstream, **kwargs), expected, "vs torch")
+
+
 def test_max_pool_kernel_handles_nan_and_minus_infinity_as_torch(torch):
     nan, inf = float("nan"), float("inf")
     cases = [

@@ -341,3 +341,62 @@ def bench_losses(rounds: int) -> None:
         if torch:
             contenders["torch"] = runner(torch, loss)
         print_row(loss, compare(contenders, rounds))
+    bench_step_pieces(rounds)
+
+
+def bench_step_pieces(rounds: int) -> None:
+    """The pieces of an nn-style MLP step (784-256-10, batch 128, float32: `nn.Linear`, ReLU,
+    `cross_entropy` of class indices, SGD with momentum): its forward, forward and backward,
+    the whole step, and linear + ReLU and a larger cross-entropy on their own, fwd + bwd."""
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((128, 784)).astype(np.float32)
+    labels = rng.integers(0, 10, 128)
+    big_logits = rng.standard_normal((1024, 100)).astype(np.float32)
+    big_labels = rng.integers(0, 100, 1024)
+    model_of = same_start(
+        lambda nn: nn.Sequential(nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 10))
+    )
+
+    def pieces(lib):
+        model = model_of(lib)
+        fused = {"fused": True} if lib is minitorch else {}
+        optimizer = lib.optim.SGD(model.parameters(), lr=0.01, momentum=0.9, **fused)
+        inputs, targets = lib.tensor(x), lib.tensor(labels)
+        first = model[0]
+        logits = lib.tensor(big_logits, requires_grad=True)
+        big_targets = lib.tensor(big_labels)
+
+        def forward():
+            return lib.nn.functional.cross_entropy(model(inputs), targets)
+
+        def forward_backward():
+            optimizer.zero_grad()
+            forward().backward()
+
+        def step():
+            forward_backward()
+            optimizer.step()
+
+        def linear_relu():
+            first.weight.grad = first.bias.grad = None
+            lib.nn.functional.linear(inputs, first.weight, first.bias).relu().sum().backward()
+
+        def big_cross_entropy():
+            logits.grad = None
+            lib.nn.functional.cross_entropy(logits, big_targets).backward()
+
+        return {
+            "MLP nn step: forward": forward,
+            "MLP nn step: forward + backward": forward_backward,
+            "MLP nn step, SGD momentum": step,
+            "linear 784->256 + ReLU, fwd + bwd": linear_relu,
+            "cross_entropy 1024 x 100, fwd + bwd": big_cross_entropy,
+        }
+
+    ours = pieces(minitorch)
+    theirs = pieces(torch) if torch else {}
+    for label, run in ours.items():
+        contenders = {"minitorch": run}
+        if torch:
+            contenders["torch"] = theirs[label]
+        print_row(label, compare(contenders, rounds))

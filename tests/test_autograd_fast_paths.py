@@ -1,10 +1,11 @@
 """The shortcuts of the per-operation hot path give what the general path gives (and torch).
 
 Results are made without `Tensor.__init__`, Function.apply reads `requires_grad` off the
-fields, strided layouts share cached index arrays, a float tensor with a Python float skips
-promotion, and a 2-D @ 2-D matmul skips the view steps. Each test here fails if its shortcut
-answers differently. ReLU's backward, 0 where x <= 0 and the gradient elsewhere, is checked
-with NaN among the inputs: a NaN input passes the gradient on, as in torch.
+fields and gives a forward that records no node a ready-made ctx, strided layouts share
+cached index arrays, a float tensor with a Python float skips promotion, and a 2-D @ 2-D
+matmul skips the view steps. Each test here fails if its shortcut answers differently.
+ReLU's backward, 0 where x <= 0 and the gradient elsewhere, is checked with NaN among the
+inputs: a NaN input passes the gradient on, as in torch.
 """
 
 import numpy as np
@@ -45,6 +46,42 @@ def test_strided_layouts_share_checked_arrays():
         TensorData(storage, (2, -1), (1, 2))
     with pytest.raises(RuntimeError, match="outside a storage"):
         TensorData(storage, (2, 3), (1, 3))  # cached arrays, bounds still checked
+
+
+class Recorded(minitorch.autograd.Function):
+    """Keeps the ctx its forward got, and writes a field of its own on it."""
+
+    seen: list = []
+
+    @staticmethod
+    def forward(ctx, *inputs, scale=1.0):
+        Recorded.seen.append((ctx, ctx.needs_input_grad, ctx.no_grad))
+        ctx.scale = scale
+        ctx.save_for_backward(*inputs)
+        return inputs[0] * scale
+
+    @staticmethod
+    def backward(ctx, grad):
+        return (grad * ctx.scale,) + (None,) * (len(ctx.saved_tensors) - 1)
+
+
+@pytest.mark.parametrize("n_inputs", [1, 2, 5])
+def test_a_forward_that_records_no_node_gets_a_fresh_ctx_of_its_input_count(n_inputs):
+    """With nothing requiring grad: needs_input_grad all False, nothing saved, and a new ctx
+    each call (what one forward writes on it is not seen by the next)."""
+    Recorded.seen = []
+    inputs = [minitorch.ones(2)] * n_inputs
+    Recorded.apply(*inputs, scale=2.0)
+    Recorded.apply(*inputs)
+    (first, needs, no_grad), (second, *_) = Recorded.seen
+    assert needs == (False,) * n_inputs and no_grad is True
+    assert first is not second and (first.scale, second.scale) == (2.0, 1.0)
+    assert first.saved_values == () == second.saved_values
+    w = minitorch.ones(2, requires_grad=True)
+    out = Recorded.apply(w, *inputs[1:], scale=3.0)  # a node: the ctx of the recording path
+    assert Recorded.seen[-1][1:] == ((True,) + (False,) * (n_inputs - 1), False)
+    out.sum().backward()
+    assert w.grad.tolist() == [3.0, 3.0]
 
 
 NAN = float("nan")

@@ -69,7 +69,7 @@ def test_small_ops_do_not_start_threads():
     backend = FastBackend()
     a = TensorData(np.arange(10.0), (10,))
     backend.map(operators.neg, output_layout((10,), float64), a)
-    serial, parallel = backend.kernels(elementwise.tensor_map, operators.neg)
+    serial, parallel = backend.kernels(elementwise.flat_map, operators.neg)  # one shape, row-major
     assert serial.signatures and not parallel.signatures, (serial.signatures, parallel.signatures)
 
 
@@ -166,7 +166,7 @@ from minitorch.backends.tensor_data import TensorData
 backend = FastBackend()
 out = TensorData(np.zeros(3), (3,))
 backend.map(shift, out, TensorData(np.arange(3.0), (3,)))
-serial, _ = backend.kernels(elementwise.tensor_map, shift)
+serial, _ = backend.kernels(elementwise.flat_map, shift)  # row-major operands of one shape
 print(sum(serial.stats.cache_hits.values()), sum(serial.stats.cache_misses.values()), *out.storage)
 """
 

@@ -24,6 +24,9 @@ from hypothesis import strategies as st
 from strategies import broadcastable_shapes, shapes, tensors
 
 from minitorch import operators
+from minitorch.backends.fast import FastBackend
+from minitorch.backends.fast.elementwise import flat_map, flat_zip, tensor_map, tensor_zip
+from minitorch.backends.tensor_data import TensorData
 
 
 def on_each_backend(path: str, run) -> dict:
@@ -55,6 +58,85 @@ def test_tuned_map_and_zip_agree_with_the_plain_kernels(path, pair, data):
     results = on_each_backend(path, run)
     for plain, tuned in zip(results["student"], results["fast"], strict=True):
         check(tuned, plain)
+
+
+def offset_layout(values: np.ndarray, offset: int, strides=None) -> TensorData:
+    """`values` at `offset` of a larger storage (row-major unless `strides` are given)."""
+    storage = np.full(offset + values.size + 3, np.nan, values.dtype)
+    storage[offset : offset + values.size] = values.reshape(-1)
+    return TensorData(storage, values.shape, strides, offset)
+
+
+def counted_kernels(backend, factory, fn) -> list:
+    """Make `backend` run `factory`'s kernels around `fn` through wrappers that count the calls
+    of each (serial, parallel) in the list returned."""
+    calls = [0, 0]
+
+    def counting(kernel, which):
+        def run(*args):
+            calls[which] += 1
+            kernel(*args)
+
+        return run
+
+    serial, parallel = backend.kernels(factory, fn)
+    backend._kernels[(factory, fn)] = (counting(serial, 0), counting(parallel, 1))
+    return calls
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("shape", [(), (0,), (7,), (2, 3), (3, 1, 4)])
+def test_flat_kernels_run_on_row_major_operands_of_one_shape(path, shape):
+    """Row-major operands of the output's shape, at offsets of larger storages, into a row-major
+    view at an offset: the flat kernels run, and compute what the plain kernels do."""
+    size = math.prod(shape)
+    u = np.arange(size, dtype=np.float32).reshape(shape) - 2
+    v = np.arange(size, dtype=np.float32).reshape(shape) / 4
+    counted = FastBackend()
+    calls = {
+        "flat": [counted_kernels(counted, flat_zip, operators.mul),
+                 counted_kernels(counted, flat_map, operators.neg)],
+        "strided": [counted_kernels(counted, tensor_zip, operators.mul),
+                    counted_kernels(counted, tensor_map, operators.neg)],
+    }  # fmt: skip
+    results = {}
+    for name, backend in {"student": NUMBA_BACKENDS["student"], "fast": counted}.items():
+        with code_path(path, backend):
+            a, b = offset_layout(u, 2), offset_layout(v, 5)
+            zipped = offset_layout(np.zeros(shape, np.float32), 1)
+            mapped = offset_layout(np.zeros(shape, np.float32), 3)
+            backend.zip(operators.mul, zipped, a, b)
+            backend.map(operators.neg, mapped, a)
+            assert np.isnan(zipped.storage[0]), "the zip wrote before its output's offset"
+            assert np.isnan(zipped.storage[1 + size :]).all(), "the zip wrote past its output"
+            results[name] = (read(zipped), read(mapped))
+    for plain, tuned, expected in zip(
+        results["student"], results["fast"], (u * v, np.negative(u)), strict=True
+    ):
+        check(plain, expected)
+        check(tuned, plain)
+    kernel = 0 if path == "serial" else 1
+    assert [c[kernel] for c in calls["flat"]] == [1, 1], calls
+    assert calls["strided"] == [[0, 0], [0, 0]], calls
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_operands_of_one_shape_that_are_not_row_major_take_the_strided_kernels(path):
+    """Same shape and strides but repeated (stride 0) or permuted: not the flat kernels' case."""
+    u = np.arange(6, dtype=np.float32).reshape(2, 3)
+    row = offset_layout(np.array([1.0, 2.0, 3.0], np.float32), 1).expand((2, 3))
+    transposed = offset_layout(u.T.copy(), 0).permute(1, 0)  # u's values, strides (1, 2)
+    expected = {"expanded": np.array([[1, 4, 9], [1, 4, 9]], np.float32), "permuted": u * u}
+    counted = FastBackend()
+    calls = counted_kernels(counted, tensor_zip, operators.mul)
+    for name, layout in (("expanded", row), ("permuted", transposed)):
+        assert not layout.row_major, name
+        for backend in (NUMBA_BACKENDS["student"], counted):
+            with code_path(path, backend):
+                out = TensorData(np.zeros(6, np.float32), (2, 3))
+                backend.zip(operators.mul, out, layout, layout)
+                check(read(out), expected[name])
+    assert calls[0 if path == "serial" else 1] == 2, calls
 
 
 @pytest.mark.task3_1

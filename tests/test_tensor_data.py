@@ -167,6 +167,29 @@ def test_is_contiguous_follows_torch(case):
     assert layout.is_contiguous() == source.is_contiguous(), f"strides {source.stride()}"
 
 
+@pytest.mark.parametrize(
+    "shape, strides, row_major",
+    [
+        ((2, 3), (3, 1), True),
+        ((2, 3), (1, 2), False),  # transposed
+        ((2, 3), (0, 1), False),  # expanded
+        ((2, 3), (6, 2), False),  # sliced with a step
+        ((1, 3), (99, 1), True),  # a dimension of size 1 has any stride
+        ((3, 1), (1, 7), True),
+        ((2, 0, 3), (5, 7, 1), True),  # no elements
+        ((), (), True),
+    ],
+)
+def test_row_major_is_found_once_for_every_layout(shape, strides, row_major):
+    """`row_major` (what `is_contiguous` returns) for layouts made with explicit strides, and
+    for the fast constructors, which make only row-major layouts."""
+    layout = TensorData(np.zeros(20), shape, strides)
+    assert layout.row_major is row_major and layout.is_contiguous() is row_major, strides
+    assert TensorData(np.zeros(20), shape).row_major
+    assert TensorData.contiguous(np.zeros(20), shape, 2).row_major
+    assert TensorData.empty(shape, float32).row_major
+
+
 def test_layout_refuses_to_reach_outside_storage():
     with pytest.raises(RuntimeError, match="outside a storage of 6 elements"):
         TensorData(np.zeros(6), (2, 3), (4, 1))

@@ -76,7 +76,9 @@ class Function:
             if isinstance(x, TensorBase) and (x._requires_grad or x.grad_fn is not None):
                 return cls.run_and_record(*inputs, **params)
         # No input requires grad (the common case: inference, optimizer steps, data), so no
-        # node: forward runs one Python call sooner than through run_and_record
+        # node: forward runs here, two Python calls sooner than through run_and_record
+        if cls.setup_context is Function.setup_context:
+            return cls.forward(_no_node_contexts[len(inputs)](), *inputs, **params)
         return run_without_node(cls, inputs, params, (False,) * len(inputs))
 
     @classmethod
@@ -124,6 +126,25 @@ class Function:
         if differentiable:
             record(cls, ctx, inputs, list(output), name, differentiable)
         return output
+
+
+class NoNodeContext(GraphContext):
+    """The ctx of a forward that records no node: it saves nothing, since no backward runs."""
+
+    no_grad = True
+
+
+class _ContextClasses(dict):
+    """Number of inputs -> the subclass of `NoNodeContext` whose `needs_input_grad` says that
+    none needs grad: the fields are class attributes, so making a ctx sets nothing."""
+
+    def __missing__(self, n_inputs: int) -> type[NoNodeContext]:
+        fields = {"needs_input_grad": (False,) * n_inputs}
+        made = self[n_inputs] = type("NoNodeContext", (NoNodeContext,), fields)
+        return made
+
+
+_no_node_contexts = _ContextClasses()
 
 
 def run_without_node(function: type[Function], inputs: tuple, params: dict, needs: tuple):

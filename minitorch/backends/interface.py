@@ -149,9 +149,34 @@ OPTIONAL_KERNELS: dict[str, str] = {
     "max_pool2d_backward": """max_pool2d_backward(grad_x, grad, indices) -> None
         `grad` (N, C, oH, oW, any strides) added into the zero-filled `grad_x` (N, C, H, W)
         at the positions `indices` that `max_pool2d` returned.""",
+    "cross_entropy": """cross_entropy(losses, lse, totals, logits, target, weight, ignore_index,
+                  label_smoothing, mean) -> int
+        Softmax cross-entropy of floating `logits` (N, C) and int64 class indices `target`
+        (N): each row's loss (`fused.cross_entropy_row`, times $w_t$ of `weight` (C) or 1 when
+        None; 0 where the target is `ignore_index`) into `losses` (N), its log-sum-exp into
+        the float64 `lse` (N), and into `totals` (2) the summed loss (divided by $\\sum w_t$
+        when `mean`) and $\\sum w_t$. Returns the first row whose target is outside $[0, C)$
+        (and not `ignore_index`), or -1; it reads no logits for that row.""",
+    "cross_entropy_backward": """cross_entropy_backward(grad_logits, grad, logits, target,
+                  weight, lse, totals, ignore_index, label_smoothing, mean) -> None
+        The gradient of `cross_entropy` into `grad_logits` (N, C): softmax minus one-hot
+        (`fused.cross_entropy_row_grad`) times the upstream `grad`, one per row (N) or one
+        for the reduced loss (0-d), over $\\sum w_t$ when `mean`; `lse` and `totals` are what
+        `cross_entropy` wrote.""",
+    "sgd_step": """sgd_step(param, grad, momentum_buffer, settings) -> None
+        One SGD step of every element (`fused.sgd_element`), in place in `param` and (with
+        momentum) `momentum_buffer`: three contiguous layouts of one shape and dtype (without
+        momentum the caller passes `grad` again as `momentum_buffer`); `settings` from
+        `fused.sgd_settings`. Called by `minitorch._fused_sgd_`.""",
+    "relu_backward": """relu_backward(out, a, grad) -> None
+        ReLU's gradient in one pass: $out = g$ where $a > 0$ or $a$ is NaN, else 0, for
+        floating `a` and `grad` of `out`'s shape (any strides).""",
 }
 # The four kernels that convolution and max pooling take as a set (`ops/convolution.py`).
 WINDOW_KERNELS = ("conv2d", "conv2d_backward", "max_pool2d", "max_pool2d_backward")
+# The fused kernels of a training step's loss, activation and SGD step (`ops/losses.py`,
+# `ops/unary.py`, `ops/inplace.py`).
+TRAINING_KERNELS = ("cross_entropy", "cross_entropy_backward", "relu_backward", "sgd_step")
 
 
 def window_settings(stride: tuple, dilation: tuple, padding: tuple) -> tuple:

@@ -176,9 +176,23 @@ def normalize_dim(dim: int, ndim: int) -> int:
 # The kernels only read the arrays; nothing may write them.
 _contiguous_layouts: dict[tuple, tuple] = {}
 _MOST_CACHED_SHAPES = 4096
-# The same for the (shape array, strides array) of strided layouts (views: transposes,
-# expands, slices), keyed by (shape, strides).
+# The same for the (shape array, strides array, row-major) of strided layouts (views:
+# transposes, expands, slices), keyed by (shape, strides).
 _strided_arrays: dict[tuple, tuple] = {}
+
+
+def is_row_major(shape: UserShape, strides: UserStrides) -> bool:
+    """Whether element number $i$ (in row-major order) is at offset + $i$: the strides are
+    row-major wherever a dimension has more than one element (PyTorch's `is_contiguous`)."""
+    if prod(shape) == 0:
+        return True
+    expected = 1
+    for size, stride in zip(reversed(shape), reversed(strides), strict=True):
+        if size != 1:
+            if stride != expected:
+                return False
+            expected *= size
+    return True
 
 
 def check_sizes(shape: tuple) -> None:
@@ -211,13 +225,17 @@ def contiguous_layout(shape: UserShape) -> tuple:
 
 
 def strided_arrays(shape: tuple, strides: tuple) -> tuple:
-    """The (shape array, strides array) of a layout, checked and made once per pair."""
+    """The (shape array, strides array, row-major) of a layout, checked and made once per pair."""
     entry = _strided_arrays.get((shape, strides))
     if entry is None:
         check_sizes(shape)
         if len(strides) != len(shape):
             raise ValueError(f"shape {shape} and strides {strides} differ in length")
-        entry = (np.array(shape, dtype=np.int64), np.array(strides, dtype=np.int64))
+        entry = (
+            np.array(shape, dtype=np.int64),
+            np.array(strides, dtype=np.int64),
+            is_row_major(shape, strides),
+        )
         if len(_strided_arrays) >= _MOST_CACHED_SHAPES:
             _strided_arrays.clear()
         _strided_arrays[(shape, strides)] = entry
@@ -230,13 +248,16 @@ class TensorData:
     `storage` is a one-dimensional NumPy array that several layouts (views) may
     share. `shape` and `strides` are tuples for Python code and int64 arrays
     (`shape_array`, `strides_array`) for the kernels, which only read them
-    (contiguous layouts of one shape share theirs).
+    (contiguous layouts of one shape share theirs). `row_major` tells whether element
+    number $i$ is at `offset` + $i$ (`is_contiguous`), found once per shape and strides.
 
     `TensorData.empty` and `TensorData.contiguous` are the fast constructors for
     results: a few hundred nanoseconds, against microseconds for the general one.
     """
 
-    __slots__ = ("storage", "shape", "strides", "offset", "shape_array", "strides_array")
+    __slots__ = (
+        "storage", "shape", "strides", "offset", "shape_array", "strides_array", "row_major"
+    )  # fmt: skip
 
     def __init__(
         self, storage: Storage, shape: UserShape, strides: UserStrides | None = None, offset=0
@@ -246,10 +267,13 @@ class TensorData:
         if strides is None:
             entry = contiguous_layout(shape)
             self.shape, self.strides, _, self.shape_array, self.strides_array = entry
+            self.row_major = True
         else:
             self.shape = tuple(map(int, shape))
             self.strides = tuple(map(int, strides))
-            self.shape_array, self.strides_array = strided_arrays(self.shape, self.strides)
+            self.shape_array, self.strides_array, self.row_major = strided_arrays(
+                self.shape, self.strides
+            )
         self._check_bounds()
 
     @classmethod
@@ -270,6 +294,7 @@ class TensorData:
             )
         layout.storage = storage
         layout.offset = offset
+        layout.row_major = True
         return layout
 
     @classmethod
@@ -281,10 +306,11 @@ class TensorData:
         """
         layout = object.__new__(cls)
         layout.shape, layout.strides, numel, layout.shape_array, layout.strides_array = (
-            contiguous_layout(shape)
+            _contiguous_layouts.get(shape) or contiguous_layout(shape)
         )
         layout.storage = zeros(numel, dtype.numpy_dtype)
         layout.offset = 0
+        layout.row_major = True
         return layout
 
     def _check_bounds(self) -> None:
@@ -313,15 +339,7 @@ class TensorData:
 
     def is_contiguous(self) -> bool:
         """Whether the strides are row-major, ignoring dimensions of size 1 (PyTorch's rule)."""
-        if self.numel() == 0:
-            return True
-        expected = 1
-        for size, stride in zip(reversed(self.shape), reversed(self.strides), strict=True):
-            if size != 1:
-                if stride != expected:
-                    return False
-                expected *= size
-        return True
+        return self.row_major
 
     def position(self, index: Sequence[int]) -> int:
         """The storage position of the element at `index` (offset included)."""

@@ -17,7 +17,7 @@ from .. import dtypes, operators
 from ..autograd.grad_mode import is_grad_enabled
 from ..autograd.graph import GraphContext
 from ..backends import backend_for
-from ..backends.fused import adam_settings
+from ..backends.fused import adam_settings, sgd_settings
 from ..backends.tensor_data import TensorData, shape_broadcast
 from ..tensors.base import TensorBase, inference_state, make_tensor
 from ..tensors.creation import from_numpy, rng_of, tensor
@@ -501,6 +501,55 @@ def _fused_adamw_(self: list[Tensor], *lists: list[Tensor], **options) -> None:
     """`_fused_adam_` with decoupled weight decay (AdamW):
     $w \\leftarrow (1 - \\mathrm{lr}\\,\\lambda) w$ instead of $g \\leftarrow g + \\lambda w$."""
     _fused_adam_(self, *lists, **options, decoupled_weight_decay=True)
+
+
+@public(method=False)
+def _fused_sgd_(
+    self: list[Tensor],
+    grads: list[Tensor],
+    momentum_buffer_list: list[Tensor],
+    *,
+    weight_decay: float,
+    momentum: float,
+    lr: float,
+    dampening: float,
+    nesterov: bool,
+    maximize: bool,
+    is_first_step: bool,
+    grad_scale: Tensor | None = None,
+    found_inf: Tensor | None = None,
+) -> None:
+    """One SGD step of each parameter in `self`, in place (as `torch.optim.SGD(fused=True)`):
+
+    $g \\leftarrow \\pm g + \\lambda w$, $b \\leftarrow \\mu b + (1 - \\tau) g$ ($b = g$ when
+    `is_first_step`), $w \\leftarrow w - \\mathrm{lr}\\, d$ with $d = b$, or $g + \\mu b$ with
+    `nesterov`, or $g$ without momentum (`momentum_buffer_list` is then empty). Each
+    parameter's tensors must be contiguous, of its shape, dtype and device.
+    """
+    if grad_scale is not None or found_inf is not None:
+        raise NotImplementedError("minitorch's fused SGD takes no grad_scale or found_inf")
+    options = (lr, momentum, dampening, weight_decay, nesterov, maximize, is_first_step)
+    buffers = momentum_buffer_list if momentum != 0 else grads
+    if len(grads) != len(self) or len(buffers) != len(self):
+        raise RuntimeError("_fused_sgd_: the tensor lists must all have the same length")
+    for p, g, b in zip(self, grads, buffers, strict=True):
+        check_fused_operands(p, [g, b])
+        settings = sgd_settings(p.dtype.numpy_dtype, *options)
+        backend = backend_for(p.device)
+        fused = backend.kernel("sgd_step")
+        if fused is not None:
+            fused(p._layout, g._layout, b._layout, settings)
+        else:  # the same update from tensor operations, on p's device, in SGD's order
+            sign, decay, mu, keep, _, _, neg_lr = settings.tolist()  # `fused.sgd_settings`
+            g = g.detach() * sign + (p.detach() * decay if weight_decay != 0 else 0)
+            direction = g
+            if momentum != 0:
+                new_b = g if is_first_step else b.detach() * mu + g * keep
+                backend.map(operators.identity, b._layout, new_b._layout)
+                direction = g + b.detach() * mu if nesterov else b
+            backend.map(operators.identity, p._layout, (p.detach() + direction * neg_lr)._layout)
+        for written in (p, b) if momentum != 0 else (p,):
+            written._bump_version()
 
 
 def check_fused_operands(p: Tensor, operands: list[Tensor]) -> None:

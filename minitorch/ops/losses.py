@@ -14,13 +14,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import dtypes
+from ..autograd.grad_mode import is_grad_enabled
 from ..autograd.graph import GraphContext
-from ..backends.tensor_data import prod, shape_broadcast
+from ..backends import backend_for
+from ..backends.tensor_data import TensorData, prod, shape_broadcast
+from ..tensors.base import make_tensor
 from ..tensors.creation import arange
+from ..tensors.kernels import new_tensor
 from ..tensors.shapes import not_implemented
 from .functions import Op
 from .public import public
-from .reductions import log_softmax
+from .reductions import log_softmax, softmax
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -262,6 +266,9 @@ def cross_entropy(
             input, target, weight, ignore_index, reduction, label_smoothing
         )
     check_label_smoothing(label_smoothing)
+    fused = fused_cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing)
+    if fused is not None:
+        return fused
     log_probs = log_softmax(input, class_dim)
     nll = nll_loss(log_probs, target, weight, ignore_index, reduction)
     if label_smoothing <= 0.0:
@@ -322,6 +329,108 @@ def cross_entropy_probabilities(
         return total
     samples = input.numel() // classes if input.numel() else 0
     return DivNumber.apply(total, number=samples if samples else float("nan"))
+
+
+# ---------------------------------------------------------------------------
+# Softmax cross-entropy in one pass each way (a backend's optional kernels)
+# ---------------------------------------------------------------------------
+
+
+class SoftmaxCrossEntropy(Op):
+    """`cross_entropy` of logits (N, C) and class indices in one kernel call each way.
+
+    Forward: each row's $L_i = \\ln \\sum_c e^{x_{ic}}$ and loss, read from the row once
+    (`backends/fused.py`), $L_i$ kept; backward: with $p_{ic} = e^{x_{ic} - L_i}$ and
+    $W = \\sum_c w_c$, $s_i [(1 - \\varepsilon) w_{t_i} (p_{ic} - [c = t_i])
+    + \\frac{\\varepsilon}{C} (W p_{ic} - w_c)]$, $s_i$ the upstream gradient (over
+    $\\sum_i w_{t_i}$ for the mean). With `create_graph=True` the backward composes the same
+    formula from tensor operations (`composed_cross_entropy_grad`), so it differentiates again.
+    """
+
+    @classmethod
+    def node_name(cls, *inputs, label_smoothing: float, **settings) -> str:
+        """The node PyTorch's composition ends in: NllLoss's, or the smoothing's sum."""
+        return "AddBackward0" if label_smoothing > 0 else "NllLossBackward0"
+
+    @staticmethod
+    def forward(ctx, input, target, weight, reduction, ignore_index, label_smoothing) -> Tensor:
+        logits, target = input.contiguous(), target.contiguous()
+        weight = None if weight is None else weight.contiguous()
+        device, rows = input.device, input.shape[0]
+        losses = new_tensor((rows,), input.dtype, device)
+        lse = new_tensor((rows,), dtypes.float64, device)
+        totals = new_tensor((2,), input.dtype, device)  # the reduced loss, $\\sum_i w_{t_i}$
+        ctx.settings = (ignore_index, label_smoothing, reduction == "mean")
+        layouts = [t if t is None else t._layout for t in (logits, target, weight)]
+        kernel = backend_for(device).kernel("cross_entropy")
+        bad = kernel(losses._layout, lse._layout, totals._layout, *layouts, *ctx.settings)
+        if bad >= 0:
+            raise IndexError(f"Target {target[bad].item()} is out of bounds.")
+        ctx.save_for_backward(input, target, weight, lse, totals)
+        if reduction == "none":
+            return losses
+        return make_tensor(TensorData.contiguous(totals._layout.storage, ()), input.dtype, device)
+
+    @staticmethod
+    def backward(ctx: GraphContext, grad: Tensor) -> tuple[Tensor, None, None]:
+        logits, target, weight, lse, totals = ctx.saved_tensors
+        if is_grad_enabled():  # backward(create_graph=True): the same, differentiable
+            return composed_cross_entropy_grad(logits, target, weight, grad, totals, *ctx.settings)
+        logits = logits.contiguous()
+        grad_logits = new_tensor(logits.shape, logits.dtype, logits.device)
+        layouts = [t if t is None else t._layout for t in (logits, target, weight, lse, totals)]
+        backend_for(grad.device).kernel("cross_entropy_backward")(
+            grad_logits._layout, grad.contiguous()._layout, *layouts, *ctx.settings
+        )
+        return grad_logits, None, None
+
+
+def composed_cross_entropy_grad(
+    logits, target, weight, grad, totals, ignore_index: int, smoothing: float, mean: bool
+) -> tuple[Tensor, None, None]:
+    """`SoftmaxCrossEntropy`'s gradient from tensor operations, which record a graph:
+    $s_i [(1 - \\varepsilon) w_{t_i} (p_i - e_{t_i}) + \\frac{\\varepsilon}{C} [t_i \\ne
+    \\text{ignore}] (W p_i - w)]$ with $p_i = \\mathrm{softmax}(x_i)$, $e_t$ one-hot and $s_i$
+    the upstream gradient (over $\\sum_i w_{t_i}$, `totals[1]`, for the mean)."""
+    classes = logits.shape[1]
+    kept = target != ignore_index
+    mask = target_mask(logits, target)
+    chosen = target_weights(mask, weight, kept, logits.dtype).unsqueeze(1)
+    probs = softmax(logits, 1)
+    term = (1 - smoothing) * chosen * (probs - mask.to(logits.dtype))
+    if smoothing > 0:
+        w = weight if weight is not None else probs.new_ones(classes)
+        spread = w.sum() * probs - w
+        term = term + (smoothing / classes) * spread.where(kept.unsqueeze(1), 0.0)
+    scale = grad.unsqueeze(1) if grad.ndim == 1 else grad
+    if mean:
+        scale = scale / totals[1]
+    return term * scale, None, None
+
+
+def fused_cross_entropy(
+    input: Tensor, target: Tensor, weight, ignore_index: int, reduction: str, smoothing: float
+) -> Tensor | None:
+    """`SoftmaxCrossEntropy` where it applies: floating (N, C) logits, a target (N) and class
+    weights (or None) that need no gradient, on one device whose backend has the kernels;
+    None otherwise (`cross_entropy` then composes `log_softmax` and `nll_loss`). The
+    arguments are checked as `nll_loss` checks them; a target out of range raises its error."""
+    backend = backend_for(input.device)
+    if (
+        input.ndim != 2
+        or target.ndim != 1
+        or input.dtype not in (dtypes.float32, dtypes.float64)
+        or target.device != input.device
+        or (weight is not None and (weight.requires_grad or weight.device != input.device))
+        or backend.kernel("cross_entropy") is None
+        or backend.kernel("cross_entropy_backward") is None
+    ):
+        return None
+    check_nll_arguments(input, target, weight)
+    settings = {"reduction": reduction, "ignore_index": ignore_index}
+    return SoftmaxCrossEntropy.apply(
+        input, target, weight, **settings, label_smoothing=max(smoothing, 0.0)
+    )
 
 
 # ---------------------------------------------------------------------------

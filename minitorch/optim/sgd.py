@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from .._tensor import Tensor
+from ..ops.inplace import _fused_sgd_
+from ..tensors.creation import zeros_like
 from .optimizer import Optimizer, descent_gradient
 from .options import declared_init
 
@@ -26,6 +28,8 @@ class SGD(Optimizer):
     w \\leftarrow w - \\mathrm{lr} \\cdot b$$
 
     (Nesterov: $w \\leftarrow w - \\mathrm{lr} (g + \\mu b)$). `maximize` climbs instead.
+    With `fused=True` each parameter takes the step in one pass over its memory
+    (`minitorch._fused_sgd_`, one backend kernel), with the same values.
     """
 
     __init__ = declared_init(
@@ -37,6 +41,9 @@ class SGD(Optimizer):
 
     def _update(self, p: Tensor, group: dict[str, Any]) -> None:
         """$w \\leftarrow w - \\mathrm{lr} \\cdot d$, $d$ the gradient or its momentum."""
+        if group["fused"] and fusable(p, self.state[p]):
+            fused_step(p, self.state[p], group)
+            return
         grad = descent_gradient(p, group)
         if group["momentum"] != 0:
             grad = momentum_direction(grad, self.state[p], group)
@@ -60,3 +67,37 @@ def momentum_direction(grad: Tensor, state: dict[str, Any], group: dict[str, Any
         buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
     return grad.add(buf, alpha=momentum) if group["nesterov"] else buf
     # END SOLUTION 4.6
+
+
+def fusable(p: Tensor, state: dict[str, Any]) -> bool:
+    """Whether `fused_step` can update `p`: a contiguous floating parameter whose gradient and
+    momentum buffer (when it has one) share its dtype, device and shape, the buffer its layout."""
+    buf = state.get("momentum_buffer")
+    return (
+        p.is_floating_point()
+        and p.is_contiguous()
+        and all(
+            x.dtype is p.dtype and x.device == p.device and x.shape == p.shape
+            for x in (p.grad, *([buf] if buf is not None else []))
+        )
+        and (buf is None or buf.is_contiguous())
+    )
+
+
+def fused_step(p: Tensor, state: dict[str, Any], group: dict[str, Any]) -> None:
+    """What `_update` computes (weight decay, `momentum_direction` and the step) in one pass
+    over memory: `minitorch._fused_sgd_`, as `torch.optim.SGD(fused=True)`."""
+    buffers = []
+    first = "momentum_buffer" not in state
+    if group["momentum"] != 0:
+        if first:
+            state["momentum_buffer"] = zeros_like(p)
+        buffers = [state["momentum_buffer"]]
+    options = ("weight_decay", "momentum", "lr", "dampening", "nesterov", "maximize")
+    _fused_sgd_(
+        [p],
+        [p.grad.contiguous()],
+        buffers,
+        **{name: group[name] for name in options},
+        is_first_step=first,
+    )

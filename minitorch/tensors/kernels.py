@@ -145,13 +145,14 @@ def apply_zip(fn, a: Tensor, b: Tensor, out_dtype: DType) -> Tensor:
     """A new tensor with $fn(a_i, b_i)$ over the broadcast shape of `a` and `b`."""
     if a.device is not b.device:
         a, b = on_one_device(a, b)
-    shape = a._layout.shape
-    if b._layout.shape != shape:
-        shape = shape_broadcast(shape, b._layout.shape)
-    backend = backend_for(a.device)
+    device, a_layout, b_layout = a.device, a._layout, b._layout
+    shape = a_layout.shape
+    if b_layout.shape != shape:
+        shape = shape_broadcast(shape, b_layout.shape)
+    backend = backend_for(device)
     out = TensorData.empty(shape, out_dtype, backend.empty)  # the kernel fills it
-    backend.zip(fn, out, a._layout, b._layout)
-    return make_tensor(out, out_dtype, a.device)
+    backend.zip(fn, out, a_layout, b_layout)
+    return make_tensor(out, out_dtype, device)
 
 
 def arg_reduce(better, a: Tensor, dim: int) -> tuple[Tensor, Tensor]:

@@ -15,6 +15,8 @@ with the tuning that makes them compete with NumPy. One file per kernel family:
 - `transcendentals.py`: exp, log, tanh and sigmoid as polynomials LLVM vectorises;
 - `windows.py`: one-pass convolution and max pooling (optional kernels);
 - `adam.py`: the fused Adam step (an optional kernel);
+- `training.py`: softmax cross-entropy in one pass each way and ReLU's gradient in one
+  pass (optional kernels);
 - `threads.py`: starting Numba's worker threads, asleep when idle, and one
   parallel launch at a time;
 - `backend.py`: `FastBackend`, which compiles each body serial and parallel and

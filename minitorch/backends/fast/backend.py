@@ -16,25 +16,27 @@ from collections.abc import Callable
 import numba
 
 from ..fused import storage_at
-from ..interface import WINDOW_KERNELS, HostMemory, OptionalKernels
+from ..interface import TRAINING_KERNELS, WINDOW_KERNELS, HostMemory, OptionalKernels
 from ..kernel_cache import compile_kernel, make_jitable
 from ..tensor_data import TensorData
 from ..tensor_ops import added, replaced
 from .adam import ADAM_KERNELS
-from .elementwise import _where, tensor_map, tensor_zip
+from .elementwise import _where, flat_map, flat_zip, tensor_map, tensor_zip
 from .indexing import _scatter_along, _take, tensor_put_reduce
 from .matmul import _matmul, _matmul_rows
 from .reductions import accumulator_start, tensor_arg_reduce, tensor_reduce, tensor_scan
 from .sorting import _sort
 from .threads import one_at_a_time
+from .training import TrainingKernels
 from .transcendentals import polynomial_form
 from .windows import WindowKernels
 
 
-class FastBackend(HostMemory, WindowKernels, OptionalKernels):
+class FastBackend(HostMemory, WindowKernels, TrainingKernels, OptionalKernels):
     """Numba-compiled kernels with the interface of `tensor_ops.SimpleBackend`: the tuned ones,
-    plus the optional kernels `adam_step` (`adam.py`) and one-pass convolution and max
-    pooling (`windows.py`).
+    plus the optional kernels `adam_step` (`adam.py`), one-pass convolution and max
+    pooling (`windows.py`) and the training step's cross-entropy and ReLU gradient
+    (`training.py`).
 
     Below `parallel_threshold` elements (`matmul_parallel_threshold`
     multiply-adds for matmul) the serial version of a kernel runs, above it
@@ -45,7 +47,7 @@ class FastBackend(HostMemory, WindowKernels, OptionalKernels):
     """
 
     name = "fast"
-    optional_kernels = ("adam_step", *WINDOW_KERNELS)
+    optional_kernels = ("adam_step", *WINDOW_KERNELS, *TRAINING_KERNELS)
     parallel_threshold = 1 << 20
     matmul_parallel_threshold = 1 << 20
     # The matmul bodies: `matmul_serial_body` below `matmul_parallel_threshold` (compiled
@@ -105,8 +107,17 @@ class FastBackend(HostMemory, WindowKernels, OptionalKernels):
     def map(self, fn: Callable, out: TensorData, a: TensorData) -> None:
         """$out[i] = fn(a[i])$ for every index $i$ of `out`, with `a` broadcast."""
         fn = polynomial_form(fn, out.storage.dtype, a.storage.dtype)
+        size = math.prod(out.shape)
+        if out.row_major and a.row_major and a.shape == out.shape:
+            pair = self._kernels.get((flat_map, fn)) or self.kernels(flat_map, fn)
+            if size < self.parallel_threshold:  # `choose`'s serial case, without its call
+                pair[0](out.storage, out.offset, a.storage, a.offset, size, 1)
+                return
+            kernel, n_chunks = self.choose(pair, size, self.parallel_threshold)
+            kernel(out.storage, out.offset, a.storage, a.offset, size, n_chunks)
+            return
         pair = self._kernels.get((tensor_map, fn)) or self.kernels(tensor_map, fn)
-        kernel, n_chunks = self.choose(pair, math.prod(out.shape), self.parallel_threshold)
+        kernel, n_chunks = self.choose(pair, size, self.parallel_threshold)
         kernel(
             out.storage, out.shape_array, out.strides_array, out.offset,
             a.storage, a.shape_array, a.strides_array, a.offset,
@@ -115,8 +126,19 @@ class FastBackend(HostMemory, WindowKernels, OptionalKernels):
 
     def zip(self, fn: Callable, out: TensorData, a: TensorData, b: TensorData) -> None:
         """$out[i] = fn(a[i], b[i])$ for every index $i$ of `out`, with `a` and `b` broadcast."""
+        size = math.prod(out.shape)
+        if out.row_major and a.row_major and b.row_major and a.shape == out.shape == b.shape:
+            pair = self._kernels.get((flat_zip, fn)) or self.kernels(flat_zip, fn)
+            if size < self.parallel_threshold:  # `choose`'s serial case, without its call
+                pair[0](out.storage, out.offset, a.storage, a.offset, b.storage, b.offset, size, 1)
+                return
+            kernel, n_chunks = self.choose(pair, size, self.parallel_threshold)
+            kernel(
+                out.storage, out.offset, a.storage, a.offset, b.storage, b.offset, size, n_chunks
+            )
+            return
         pair = self._kernels.get((tensor_zip, fn)) or self.kernels(tensor_zip, fn)
-        kernel, n_chunks = self.choose(pair, math.prod(out.shape), self.parallel_threshold)
+        kernel, n_chunks = self.choose(pair, size, self.parallel_threshold)
         kernel(
             out.storage, out.shape_array, out.strides_array, out.offset,
             a.storage, a.shape_array, a.strides_array, a.offset,

@@ -149,23 +149,26 @@ def bench_conv(rounds: int) -> None:
     rng = np.random.default_rng(5)
 
     print_header("convolution (medians of interleaved rounds, float32)")
-    x = rng.standard_normal((16, 1, 28, 28)).astype(np.float32)
-    w = rng.standard_normal((8, 1, 3, 3)).astype(np.float32)
+    # the course's small convolution, and the digits network's second one (train_mnist.py)
+    for x_shape, w_shape in (((16, 1, 28, 28), (8, 1, 3, 3)), ((32, 32, 8, 8), (64, 32, 3, 3))):
+        x = rng.standard_normal(x_shape).astype(np.float32)
+        w = rng.standard_normal(w_shape).astype(np.float32)
 
-    def conv_step(lib):
-        inputs = lib.tensor(x, requires_grad=True)
-        weight = lib.tensor(w, requires_grad=True)
+        def conv_step(lib, x=x, w=w):
+            inputs = lib.tensor(x, requires_grad=True)
+            weight = lib.tensor(w, requires_grad=True)
 
-        def step():
-            inputs.grad = weight.grad = None
-            lib.conv2d(inputs, weight, padding=1).sum().backward()
+            def step():
+                inputs.grad = weight.grad = None
+                lib.conv2d(inputs, weight, padding=1).sum().backward()
 
-        return step
+            return step
 
-    contenders = {"minitorch": conv_step(minitorch)}
-    if torch:
-        contenders["torch"] = conv_step(torch)
-    print_row("conv2d fwd+bwd (16,1,28,28)*(8,1,3,3)", median_of_rounds(contenders, rounds))
+        contenders = {"minitorch": conv_step(minitorch)}
+        if torch:
+            contenders["torch"] = conv_step(torch)
+        label = f"conv2d fwd+bwd {x_shape}*{w_shape}".replace(", ", ",")
+        print_row(label, median_of_rounds(contenders, rounds))
 
     # LeNet-5: conv 6@5x5 pad 2, relu, maxpool 2, conv 16@5x5, relu, maxpool 2, 400-120-84-10
     shapes = [(6, 1, 5, 5), (6,), (16, 6, 5, 5), (16,), (120, 400), (120,), (84, 120), (84,)]

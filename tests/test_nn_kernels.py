@@ -14,6 +14,7 @@ from strategies import conv2d_settings
 
 import minitorch
 import minitorch.nn.functional as F
+from minitorch.backends.fast.windows import _reading
 from minitorch.ops.convolution import window_kernels
 
 SETTINGS = settings(
@@ -122,6 +123,66 @@ def test_conv_kernels_read_strided_operands_and_1d_convolutions(torch):
     )
 
 
+# Stride-1 convolutions large enough that the kernels read each row of columns as one run of a
+# padded copy of the image (`_reading`): padding (uneven with "same"), dilation, groups, one
+# channel, a batch of one, odd sizes; (x shape, weight shape, keyword arguments).
+PADDED_COPY_CASES = [
+    ((2, 4, 9, 7), (6, 2, 3, 2), {"padding": (1, 2), "dilation": (2, 1), "groups": 2}),
+    ((1, 3, 8, 11), (5, 3, 4, 3), {"padding": "same"}),
+    ((3, 1, 13, 12), (2, 1, 5, 5), {"padding": 2}),
+    ((2, 6, 7, 9), (4, 6, 3, 3), {}),
+]
+
+
+# Convolutions with 32 outputs or more, whose weight gradient is a product vectorized over them
+# (`_add_weight_gradient`), with one group and (dot products again) with two.
+MANY_OUTPUT_CASES = [
+    ((2, 3, 6, 5), (33, 3, 3, 3), {"padding": 1}),
+    ((1, 4, 5, 7), (32, 2, 2, 3), {"groups": 2, "stride": (2, 1)}),
+    ((3, 2, 9, 8), (40, 2, 3, 3), {"padding": 1, "dilation": 2}),
+]
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("x_shape, w_shape, kwargs", PADDED_COPY_CASES + MANY_OUTPUT_CASES)
+def test_conv2d_kernel_paths_match_the_exercise_path(x_shape, w_shape, kwargs, dtype):
+    rng = np.random.default_rng(sum(x_shape))
+    arrays = [rng.normal(size=x_shape).astype(dtype), rng.normal(size=w_shape).astype(dtype)]
+    arrays.append(rng.normal(size=w_shape[:1]).astype(dtype))
+    probe = minitorch.conv2d(*(minitorch.tensor(a) for a in arrays), **kwargs)
+    if (x_shape, w_shape, kwargs) in PADDED_COPY_CASES:
+        settings = (1, 1, *kwargs.get("dilation", (1, 1)), 0, 0)
+        spatial = tuple(probe.shape[2:])
+        reading = _reading(np.array(x_shape), w_shape[0], w_shape[2:], settings, spatial)
+        assert reading[0], "the case should take the padded copy"
+    upstream = rng.normal(size=tuple(probe.shape)).astype(dtype)
+    needs = [True, True, True]
+    tuned = run("fast", minitorch.conv2d, arrays, needs, upstream, **kwargs)
+    exercise = run("student", minitorch.conv2d, arrays, needs, upstream, **kwargs)
+    assert_same(tuned, exercise, "kernel vs exercise path", 1e-10 if dtype == np.float64 else 1e-4)
+    # the input as a transposed view, and only the input's gradient
+    swapped = [np.swapaxes(arrays[0], 2, 3)] + arrays[1:]
+    sideways = run(
+        "fast", lambda x, w, b: minitorch.conv2d(x.transpose(2, 3), w, b, **kwargs),
+        swapped, [True, False, False], upstream,
+    )  # fmt: skip
+    np.testing.assert_allclose(sideways[0][0], tuned[0][0], rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(sideways[1][0], np.swapaxes(tuned[1][0], 2, 3), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("x_shape, w_shape, kwargs", PADDED_COPY_CASES + MANY_OUTPUT_CASES)
+def test_conv2d_kernel_paths_match_torch(torch, x_shape, w_shape, kwargs):
+    rng = np.random.default_rng(sum(w_shape))
+    arrays = [rng.normal(size=x_shape), rng.normal(size=w_shape), rng.normal(size=w_shape[:1])]
+    probe = torch.conv2d(*(torch.tensor(a) for a in arrays), **kwargs)
+    upstream = rng.normal(size=tuple(probe.shape))
+    needs = [True, True, True]
+    expected = outputs_and_grads(torch, torch.conv2d, arrays, needs, upstream, **kwargs)
+    assert_same(
+        run("fast", minitorch.conv2d, arrays, needs, upstream, **kwargs), expected, "vs torch"
+    )
+
+
 @st.composite
 def pool_cases(draw):
     """A random max pooling that torch accepts."""
@@ -197,6 +258,45 @@ def test_max_pool2d_kernel_matches_torch(torch, case, seed):
         torch, torch.nn.functional.max_pool2d, [x], [True], upstream, **kwargs
     )
     assert_same(tuned, expected, "kernel vs torch")
+
+
+# 2 x 2 windows wholly inside the input take a loop of their own (`_max_pool_2x2`); with
+# ceil_mode a last window can stick out, and the plane takes the general loop.
+PAIR_POOLS = [
+    ((2, 3, 8, 8), {"kernel_size": 2}),
+    ((1, 2, 7, 9), {"kernel_size": 2, "stride": 1}),
+    ((2, 1, 6, 7), {"kernel_size": 2, "stride": (1, 2), "ceil_mode": True}),
+    ((1, 2, 5, 5), {"kernel_size": 2, "ceil_mode": True}),
+]
+
+
+def pair_pool_operands(shape, kwargs):
+    """Small integers (ties: the first maximum wins) and an upstream gradient for a case."""
+    rng = np.random.default_rng(sum(shape))
+    x = rng.integers(-3, 3, size=shape).astype(np.float64)
+    probe = F.max_pool2d(minitorch.tensor(x), **kwargs)
+    return x, rng.normal(size=tuple(probe.shape)), {**kwargs, "return_indices": True}
+
+
+@pytest.mark.parametrize("shape, kwargs", PAIR_POOLS)
+def test_two_by_two_max_pools_match_the_exercise_path(shape, kwargs):
+    x, upstream, kwargs = pair_pool_operands(shape, kwargs)
+    tuned = run("fast", F.max_pool2d, [x], [True], upstream, **kwargs)
+    assert_same(tuned, run("student", F.max_pool2d, [x], [True], upstream, **kwargs), "2 x 2")
+    sideways = run(
+        "fast", lambda t: F.max_pool2d(t.transpose(2, 3), **kwargs),
+        [np.swapaxes(x, 2, 3)], [True], upstream,
+    )  # fmt: skip
+    assert_same(sideways[:1] + ([],), (tuned[0], []), "2 x 2 of a transposed view")
+
+
+@pytest.mark.parametrize("shape, kwargs", PAIR_POOLS)
+def test_two_by_two_max_pools_match_torch(torch, shape, kwargs):
+    x, upstream, kwargs = pair_pool_operands(shape, kwargs)
+    expected = outputs_and_grads(
+        torch, torch.nn.functional.max_pool2d, [x], [True], upstream, **kwargs
+    )
+    assert_same(run("fast", F.max_pool2d, [x], [True], upstream, **kwargs), expected, "vs torch")
 
 
 def test_max_pool_kernel_handles_nan_and_minus_infinity_as_torch(torch):

@@ -9,7 +9,11 @@ the same in one parallel pass over the batch:
 - **Convolution** (`_conv2d_forward`, `_conv2d_backward`): each work item
   takes one image, copies its windows into a local block of columns
   (K = C kH kW rows of L = oH oW, small enough for the cache), multiplies it
-  by the weight there, and writes the output (or the gradients) directly.
+  by the weight there (`window_products.py`), and writes the output (or the
+  gradients) directly. At stride 1 each row of that block is one run of a
+  zero-padded copy of the image, so the block is a copy of whole runs rather
+  than of each output row's few elements, and the gradient of the block goes
+  back into the padded copy's gradient as whole runs too (`_reading`).
   The backward recomputes the columns rather than saving them (as PyTorch
   saves only the input), sums $\\partial W$ and $\\partial b$ per work item in
   float64, and adds $W^T g$ straight back into the input's gradient.
@@ -36,6 +40,7 @@ from ..interface import bias_arguments, window_settings
 from ..kernel_cache import compile_kernel
 from ..tensor_data import TensorData
 from .layout import _pos
+from .window_products import FASTMATH, _add_dots, _add_product
 
 
 @njit(inline="always")
@@ -45,99 +50,6 @@ def _valid(size: int, count: int, step: int, start: int):
     last = size - 1 - start
     high = min(count, last // step + 1) if last >= 0 else 0
     return low, max(low, high)
-
-
-FASTMATH = {"reassoc", "contract"}  # lets LLVM vectorize the sums over a row
-
-
-@njit(fastmath=FASTMATH)
-def _add_product(out, a, b) -> None:
-    """$out \\mathrel{+}= a\\, b$ for `out` (M, L), `a` (M, K), `b` (K, L), all contiguous.
-
-    Four rows of `out` take four rows of `b` per pass along L (16 multiply-adds for 8
-    loads and 4 stores, vectorized over L); the rows and depths left over go one by one.
-    """
-    rows, depth = a.shape
-    length = b.shape[1]
-    depth4 = depth - depth % 4
-    for i in range(0, rows, 4):
-        if i + 4 <= rows:
-            o0, o1, o2, o3 = out[i], out[i + 1], out[i + 2], out[i + 3]
-            for k in range(0, depth4, 4):
-                b0, b1, b2, b3 = b[k], b[k + 1], b[k + 2], b[k + 3]
-                w00, w01, w02, w03 = a[i, k], a[i, k + 1], a[i, k + 2], a[i, k + 3]
-                w10, w11, w12, w13 = a[i + 1, k], a[i + 1, k + 1], a[i + 1, k + 2], a[i + 1, k + 3]
-                w20, w21, w22, w23 = a[i + 2, k], a[i + 2, k + 1], a[i + 2, k + 2], a[i + 2, k + 3]
-                w30, w31, w32, w33 = a[i + 3, k], a[i + 3, k + 1], a[i + 3, k + 2], a[i + 3, k + 3]
-                for t in range(length):
-                    c0, c1, c2, c3 = b0[t], b1[t], b2[t], b3[t]
-                    o0[t] += w00 * c0 + w01 * c1 + w02 * c2 + w03 * c3
-                    o1[t] += w10 * c0 + w11 * c1 + w12 * c2 + w13 * c3
-                    o2[t] += w20 * c0 + w21 * c1 + w22 * c2 + w23 * c3
-                    o3[t] += w30 * c0 + w31 * c1 + w32 * c2 + w33 * c3
-            for k in range(depth4, depth):
-                b0 = b[k]
-                w0, w1, w2, w3 = a[i, k], a[i + 1, k], a[i + 2, k], a[i + 3, k]
-                for t in range(length):
-                    o0[t] += w0 * b0[t]
-                    o1[t] += w1 * b0[t]
-                    o2[t] += w2 * b0[t]
-                    o3[t] += w3 * b0[t]
-        else:
-            for r in range(i, rows):
-                o0 = out[r]
-                for k in range(0, depth4, 4):
-                    b0, b1, b2, b3 = b[k], b[k + 1], b[k + 2], b[k + 3]
-                    w0, w1, w2, w3 = a[r, k], a[r, k + 1], a[r, k + 2], a[r, k + 3]
-                    for t in range(length):
-                        o0[t] += w0 * b0[t] + w1 * b1[t] + w2 * b2[t] + w3 * b3[t]
-                for k in range(depth4, depth):
-                    b0 = b[k]
-                    w0 = a[r, k]
-                    for t in range(length):
-                        o0[t] += w0 * b0[t]
-
-
-@njit(fastmath=FASTMATH)
-def _add_dots(out, a, b) -> None:
-    """$out \\mathrel{+}= a\\, b^T$ for `out` (M, N) (float64), `a` (M, L), `b` (N, L): the
-    dot products of rows (summed in the type of `a`), a 2 x 4 block of them per pass along L."""
-    rows, columns = out.shape
-    length = a.shape[1]
-    columns4 = columns - columns % 4
-    zero = np.zeros(1, a.dtype)[0]  # sums in the operands' type: vectorized
-    for i in range(0, rows, 2):
-        pair = i + 2 <= rows
-        a0, a1 = a[i], a[i + 1 if pair else i]
-        for j in range(0, columns4, 4):
-            b0, b1, b2, b3 = b[j], b[j + 1], b[j + 2], b[j + 3]
-            s00 = s01 = s02 = s03 = s10 = s11 = s12 = s13 = zero
-            for t in range(length):
-                x0, x1 = a0[t], a1[t]
-                y0, y1, y2, y3 = b0[t], b1[t], b2[t], b3[t]
-                s00 += x0 * y0
-                s01 += x0 * y1
-                s02 += x0 * y2
-                s03 += x0 * y3
-                s10 += x1 * y0
-                s11 += x1 * y1
-                s12 += x1 * y2
-                s13 += x1 * y3
-            out[i, j] += s00
-            out[i, j + 1] += s01
-            out[i, j + 2] += s02
-            out[i, j + 3] += s03
-            if pair:
-                out[i + 1, j] += s10
-                out[i + 1, j + 1] += s11
-                out[i + 1, j + 2] += s12
-                out[i + 1, j + 3] += s13
-        for r in range(i, i + 2 if pair else i + 1):
-            for j in range(columns4, columns):
-                total = zero
-                for t in range(length):
-                    total += a[r, t] * b[j, t]
-                out[r, j] += total
 
 
 @njit(inline="always")
@@ -166,22 +78,71 @@ def _columns(cols, x, base, x_strides, height, width, kernel, settings, out_h, o
 
 
 @njit(inline="always")
-def _add_columns(grad_x, base, row, k, height, width, kernel, settings, out_h, out_w):
+def _add_columns(grad_x, row, k, height, width, kernel, settings, out_h, out_w):
     """col2im of one row $k = (c k_H + i) k_W + j$ of columns: each entry added to the input
-    element it was copied from (`grad_x` contiguous, plane by plane)."""
+    element it was copied from (`grad_x` one contiguous image, plane by plane)."""
     sh, sw, dh, dw, ph, pw = settings
     kh, kw = kernel
     c, i, j = k // (kh * kw), (k // kw) % kh, k % kw
     y0, y1 = _valid(height, out_h, sh, i * dh - ph)
     x0, x1 = _valid(width, out_w, sw, j * dw - pw)
-    plane = base + c * height * width
     for y in range(y0, y1):
-        p = plane + (y * sh + i * dh - ph) * width + j * dw - pw
-        if sw == 1:
-            grad_x[p + x0 : p + x1] += row[y * out_w + x0 : y * out_w + x1]
-        else:
-            for t in range(x0, x1):
-                grad_x[_pos(p + t * sw)] += row[y * out_w + t]
+        p = (c * height + y * sh + i * dh - ph) * width + j * dw - pw
+        for t in range(x0, x1):  # a loop, not a slice +=: the runs are short
+            grad_x[_pos(p + t * sw)] += row[y * out_w + t]
+
+
+@njit
+def _reading(x_shape, o_count, kernel, settings, out_size):
+    """How an image's block of columns is made: whether from a padded copy (at stride 1),
+    the row pitch of the columns, the padded planes' rows, the padded copy's size and where
+    each row $k = (c k_H + i) k_W + j$ of the columns starts in it.
+
+    At stride 1, row k of the columns is one run of the padded copy: output $(y, x)$ reads
+    $padded[c, y + i d_H, x + j d_W]$, so with rows of `pitch` = $o_W + d_W (k_W - 1)$
+    elements the run starts at $(c\\,rows + i d_H)\\, pitch + j d_W$: one long copy per row
+    instead of one per output row. The last $d_W (k_W - 1)$ columns of each output row read
+    past it; their results are dropped. That costs a copy of the result's rows ($O\\,o_H$
+    runs) and of the input's ($C H$), so it is taken where it saves copies: the im2col
+    block's $K o_H$ runs against those and $K$."""
+    kh, kw = kernel
+    dh, dw = settings[2], settings[3]
+    out_h, out_w = out_size
+    channels = x_shape[1]
+    depth = channels * kh * kw
+    starts = np.empty(depth, np.int64)
+    runs_saved = depth * (out_h - 1) - o_count * out_h - channels * x_shape[2]
+    if settings[0] == 1 and settings[1] == 1 and runs_saved > 0:
+        pitch, rows = out_w + dw * (kw - 1), out_h + dh * (kh - 1)
+        for c in range(channels):
+            for i in range(kh):
+                for j in range(kw):
+                    starts[(c * kh + i) * kw + j] = (c * rows + i * dh) * pitch + j * dw
+        return True, pitch, rows, channels * rows * pitch + dw * (kw - 1), starts
+    return False, out_w, out_h, 0, starts
+
+
+@njit(inline="always")
+def _fill(cols, padded, reading, x, base, x_strides, x_shape, kernel, settings, out_size):
+    """The block of columns (K, oH pitch) of one image, as `_reading` says: at stride 1 from
+    its zero-padded copy in `padded` (planes of `rows` x `pitch`, then zeros)."""
+    wide, pitch, rows, _, starts = reading
+    channels, height, width = x_shape[1], x_shape[2], x_shape[3]
+    if not wide:
+        out_h, out_w = out_size
+        _columns(cols, x, base, x_strides, height, width, kernel, settings, out_h, out_w)
+        return
+    ph, pw = settings[4], settings[5]
+    padded[:] = 0
+    for c in range(channels):
+        for h in range(min(height, rows - ph)):
+            p = base + c * x_strides[1] + h * x_strides[2]
+            q = (c * rows + h + ph) * pitch + pw
+            for w in range(min(width, pitch - pw)):
+                padded[q + w] = x[_pos(p + w * x_strides[3])]
+    length = cols.shape[1]
+    for k in range(cols.shape[0]):
+        cols[k, :] = padded[starts[k] : starts[k] + length]
 
 
 @njit(inline="always")
@@ -210,39 +171,49 @@ def _conv2d_forward(
     n_images, o_count = x_shape[0], w_shape[0]
     kernel = (w_shape[2], w_shape[3])
     length = out_size[0] * out_size[1]
+    reading = _reading(x_shape, o_count, kernel, settings, out_size)
     matrix = _weight_matrix(w, w_shape, w_strides, w_offset)
     start = np.zeros(o_count, out.dtype)
     if has_bias:
         for o in range(o_count):
             start[o] = bias[_pos(b_offset + o * b_stride)]
     for chunk in prange(n_chunks):
-        cols = np.empty((matrix.shape[1] * groups, length), x.dtype)
+        padded = np.empty(reading[3], x.dtype)
+        cols = np.empty((matrix.shape[1] * groups, out_size[0] * reading[1]), x.dtype)
+        rows = np.empty((o_count, out_size[0] * reading[1]), x.dtype)
         begin, end = chunk * n_images // n_chunks, (chunk + 1) * n_images // n_chunks
         for n in range(begin, end):
             image = out[n * o_count * length : (n + 1) * o_count * length]
-            base = x_offset + n * x_strides[0]
             _image_forward(
-                image, cols, x, base, x_strides, x_shape, matrix, start,
-                kernel, settings, out_size, groups,
+                image, cols, padded, rows, x, x_offset + n * x_strides[0], x_strides, x_shape,
+                matrix, start, reading, kernel, settings, out_size, groups,
             )  # fmt: skip
 
 
 @njit(fastmath=FASTMATH)
 def _image_forward(
-    image, cols, x, base, x_strides, x_shape, matrix, start, kernel, settings, out_size, groups
-):
-    """One image of `_conv2d_forward`: its columns, then $b + W\\, columns$ group by group.
+    image, cols, padded, rows, x, base, x_strides, x_shape, matrix, start, reading,
+    kernel, settings, out_size, groups,
+):  # fmt: skip
+    """One image of `_conv2d_forward`: its columns, then $b + W\\, columns$ group by group
+    (at stride 1 into `rows`, of the padded pitch, then copied).
     (A function that a parallel kernel calls compiles as plain code: its loops vectorize.)"""
+    wide, pitch = reading[0], reading[1]
     o_count, depth = matrix.shape
     out_h, out_w = out_size
-    _columns(cols, x, base, x_strides, x_shape[2], x_shape[3], kernel, settings, out_h, out_w)
-    rows = image.reshape((o_count, out_h * out_w))
+    _fill(cols, padded, reading, x, base, x_strides, x_shape, kernel, settings, out_size)
+    target = rows if wide else image.reshape((o_count, out_h * out_w))
     for o in range(o_count):
-        rows[o, :] = start[o]
+        target[o, :] = start[o]
     group_out = o_count // groups
     for g in range(groups):
         outs = slice(g * group_out, (g + 1) * group_out)
-        _add_product(rows[outs], matrix[outs], cols[g * depth : (g + 1) * depth])
+        _add_product(target[outs], matrix[outs], cols[g * depth : (g + 1) * depth])
+    if wide:
+        for o in range(o_count):
+            for y in range(out_h):
+                q = (o * out_h + y) * out_w
+                image[q : q + out_w] = rows[o, y * pitch : y * pitch + out_w]
 
 
 def _conv2d_backward(
@@ -258,23 +229,25 @@ def _conv2d_backward(
     `needs` says which of the three to compute. Sums over the batch are float64."""
     n_images, o_count = x_shape[0], w_shape[0]
     kernel = (w_shape[2], w_shape[3])
-    length = out_size[0] * out_size[1]
     plane = x_shape[1] * x_shape[2] * x_shape[3]
+    reading = _reading(x_shape, o_count, kernel, settings, out_size)
+    length = out_size[0] * reading[1]
     matrix = _weight_matrix(w, w_shape, w_strides, w_offset)
     depth = matrix.shape[1]
     partial_w = np.zeros((n_chunks, o_count, depth), np.float64)
     partial_b = np.zeros((n_chunks, o_count), np.float64)
     for chunk in prange(n_chunks):
-        cols = np.empty((depth * groups, length), x.dtype)
+        padded = np.empty(reading[3], x.dtype)
         rows = np.empty((o_count, length), x.dtype)
+        cols = np.empty((depth * groups, length), x.dtype)
         begin, end = chunk * n_images // n_chunks, (chunk + 1) * n_images // n_chunks
         for n in range(begin, end):
             _image_backward(
                 grad_x[n * plane : (n + 1) * plane] if needs[0] else grad_x,
-                partial_w[chunk], partial_b[chunk], cols, rows,
+                partial_w[chunk], partial_b[chunk], cols, padded, rows,
                 grad, g_offset + n * g_strides[0], g_strides,
                 x, x_offset + n * x_strides[0], x_strides, x_shape,
-                matrix, kernel, settings, out_size, groups, needs,
+                matrix, reading, kernel, settings, out_size, groups, needs,
             )  # fmt: skip
     if needs[1]:
         for o in range(o_count):
@@ -287,37 +260,80 @@ def _conv2d_backward(
 
 @njit(fastmath=FASTMATH)
 def _image_backward(
-    grad_x, partial_w, partial_b, cols, rows,
+    grad_x, partial_w, partial_b, cols, padded, rows,
     grad, g_base, g_strides, x, x_base, x_strides, x_shape,
-    matrix, kernel, settings, out_size, groups, needs,
+    matrix, reading, kernel, settings, out_size, groups, needs,
 ):  # fmt: skip
-    """One image of `_conv2d_backward`: its gradient copied into `rows` (O, L); $\\sum g$
-    and $g\\, columns^T$ added to `partial_b` and `partial_w`; col2im($W^T g$) into `grad_x`."""
+    """One image of `_conv2d_backward`: its gradient copied into `rows` (O, oH pitch, 0 past
+    each row's oW); $\\sum g$ and $g\\, columns^T$ added to `partial_b` and `partial_w`;
+    col2im($W^T g$) into `grad_x`, at stride 1 a run of the padded copy per row."""
+    wide, pitch, padded_rows, _, starts = reading
     o_count, depth = matrix.shape
     out_h, out_w = out_size
-    height, width = x_shape[2], x_shape[3]
+    channels, height, width = x_shape[1], x_shape[2], x_shape[3]
     group_out = o_count // groups
     for o in range(o_count):
         for y in range(out_h):
             q = g_base + o * g_strides[1] + y * g_strides[2]
             for t in range(out_w):
-                rows[o, y * out_w + t] = grad[_pos(q + t * g_strides[3])]
+                rows[o, y * pitch + t] = grad[_pos(q + t * g_strides[3])]
+            rows[o, y * pitch + out_w : (y + 1) * pitch] = 0
     if needs[2]:
         for o in range(o_count):
             partial_b[o] += rows[o].sum()
     if needs[1]:
-        _columns(cols, x, x_base, x_strides, height, width, kernel, settings, out_h, out_w)
-        for g in range(groups):
-            outs = slice(g * group_out, (g + 1) * group_out)
-            _add_dots(partial_w[outs], rows[outs], cols[g * depth : (g + 1) * depth])
+        _fill(cols, padded, reading, x, x_base, x_strides, x_shape, kernel, settings, out_size)
+        _add_weight_gradient(partial_w, rows, cols, groups)
     if needs[0]:
         cols[:] = 0  # now the columns' gradient, W^T g
         for g in range(groups):
             outs = slice(g * group_out, (g + 1) * group_out)
             _add_product(cols[g * depth : (g + 1) * depth], matrix[outs].T, rows[outs])
         grad_x[:] = 0
+        if not wide:
+            for k in range(depth * groups):
+                _add_columns(grad_x, cols[k], k, height, width, kernel, settings, out_h, out_w)
+            return
+        padded[:] = 0  # the padded copy's gradient: each row of columns added as one run
         for k in range(depth * groups):
-            _add_columns(grad_x, 0, cols[k], k, height, width, kernel, settings, out_h, out_w)
+            run, row = padded[starts[k] :], cols[k]
+            for t in range(row.size):
+                run[t] += row[t]
+        ph, pw = settings[4], settings[5]
+        for c in range(channels):
+            for h in range(min(height, padded_rows - ph)):
+                q = (c * padded_rows + h + ph) * pitch + pw
+                p = (c * height + h) * width
+                grad_x[p : p + min(width, pitch - pw)] = padded[q : q + min(width, pitch - pw)]
+
+
+# Outputs from which one group's weight gradient is a product vectorized over them rather
+# than dot products along the rows (at 32 and more the product was faster at digits sizes).
+PRODUCT_FROM = 32
+
+
+@njit(fastmath=FASTMATH)
+def _add_weight_gradient(partial_w, rows, cols, groups):
+    """$\\partial W \\mathrel{+}= g\\, columns^T$ group by group, summed per image in the
+    operands' type: with one group of `PRODUCT_FROM` outputs or more as the transpose of
+    $columns\\, g^T$ (vectorized over the outputs), else as dot products of rows."""
+    o_count, length = rows.shape
+    depth = partial_w.shape[1]
+    if groups == 1 and o_count >= PRODUCT_FROM:
+        rows_t = np.empty((length, o_count), rows.dtype)
+        for o in range(o_count):
+            for t in range(length):
+                rows_t[t, o] = rows[o, t]
+        product = np.zeros((depth, o_count), rows.dtype)
+        _add_product(product, cols, rows_t)
+        for o in range(o_count):
+            for k in range(depth):
+                partial_w[o, k] += product[k, o]
+        return
+    group_out = o_count // groups
+    for g in range(groups):
+        outs = slice(g * group_out, (g + 1) * group_out)
+        _add_dots(partial_w[outs], rows[outs], cols[g * depth : (g + 1) * depth])
 
 
 def _max_pool2d(
@@ -335,11 +351,16 @@ def _max_pool2d(
     columns = np.empty((out_w, 2), np.int64)  # each window's columns inside the input
     for t in range(out_w):
         columns[t, 0], columns[t, 1] = _valid(width, kernel[1], dw, t * sw - pw)
+    inside = (out_h - 1) * sh + 2 <= height and (out_w - 1) * sw + 2 <= width
+    pairs = kernel[0] == 2 and kernel[1] == 2 and dh == 1 and dw == 1 and ph == 0 and pw == 0
     for chunk in prange(n_chunks):
         begin, end = chunk * planes // n_chunks, (chunk + 1) * planes // n_chunks
         for item in range(begin, end):
             base = x_offset + (item // channels) * x_strides[0] + (item % channels) * x_strides[1]
             o = item * out_h * out_w
+            if pairs and inside:
+                _max_pool_2x2(values, indices, x, base, x_strides, o, settings, out_size, width)
+                continue
             for y in range(out_h):
                 i0, i1 = _valid(height, kernel[0], dh, y * sh - ph)
                 for t in range(out_w):
@@ -355,6 +376,32 @@ def _max_pool2d(
                                 best, best_at = value, h * width + w
                     values[o + y * out_w + t] = best
                     indices[o + y * out_w + t] = best_at
+
+
+@njit(inline="always")
+def _max_pool_2x2(values, indices, x, base, x_strides, o, settings, out_size, width):
+    """`_max_pool2d` of one plane for 2 x 2 windows wholly inside it (no padding, no
+    dilation): the four taps in order, without the loops over a window's rows and columns
+    (2.4x faster at LeNet's and the digits' sizes)."""
+    sh, sw = settings[0], settings[1]
+    out_h, out_w = out_size
+    right, down = x_strides[3], x_strides[2]
+    for y in range(out_h):
+        for t in range(out_w):
+            h, w = y * sh, t * sw
+            p = base + h * down + w * right
+            best, at = x[_pos(p)], h * width + w
+            value = x[_pos(p + right)]
+            if value > best or value != value:
+                best, at = value, h * width + w + 1
+            value = x[_pos(p + down)]
+            if value > best or value != value:
+                best, at = value, (h + 1) * width + w
+            value = x[_pos(p + down + right)]
+            if value > best or value != value:
+                best, at = value, (h + 1) * width + w + 1
+            values[o + y * out_w + t] = best
+            indices[o + y * out_w + t] = at
 
 
 def _max_pool2d_backward(grad_x, grad, g_shape, g_strides, g_offset, indices, plane, n_chunks):

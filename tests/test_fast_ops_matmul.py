@@ -134,6 +134,19 @@ def test_small_matmuls_compile_only_the_row_kernel():
     check(read(packed), read(out), rtol=1e-5)
 
 
+def test_a_first_64_by_64_product_compiles_only_the_row_kernel():
+    """A 64 x 64 product (a fresh process's typical first) stays on `_matmul_rows`, whose
+    compile takes about half the packed kernel's; 65 rows do not."""
+    backend = FastBackend()
+    x = np.arange(64 * 64, dtype=np.float64).reshape(64, 64) % 7 - 3
+    out = output_layout((64, 64), float64)
+    backend.matmul(out, TensorData(x.reshape(-1), x.shape), TensorData(x.reshape(-1), x.shape))
+    signatures = [kernel.signatures for kernel in backend._matmul_kernels]
+    assert signatures[0] and not signatures[1] and not signatures[2], signatures
+    np.testing.assert_array_equal(read(out), x @ x)
+    assert 65 * 64 * 64 >= backend.matmul_rows_threshold
+
+
 def test_medium_matmuls_run_the_packed_kernel_serially():
     """Between `matmul_rows_threshold` and `matmul_parallel_threshold` multiply-adds the packed
     kernel runs compiled serial (a layer of 50 x 100 x 100 in a small training script)."""

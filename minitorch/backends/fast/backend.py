@@ -50,7 +50,9 @@ class FastBackend(HostMemory, WindowKernels, TrainingKernels, OptionalKernels):
     optional_kernels = ("adam_step", *WINDOW_KERNELS, *TRAINING_KERNELS)
     parallel_threshold = 1 << 20
     matmul_parallel_threshold = 1 << 21
-    matmul_rows_threshold = 1 << 12
+    # Up to 64³ multiply-adds: a process's first 64 x 64 product compiles `_matmul_rows`
+    # (about 1 s of CPU) rather than the packed kernel (about 2 s), at no cost the user feels.
+    matmul_rows_threshold = 64**3 + 1
     # The matmul bodies: `matmul_serial_body` below `matmul_rows_threshold` (compiled serial),
     # `matmul_body` above it (compiled serial, and parallel above `matmul_parallel_threshold`),
     # and their fastmath flags (LLVM may fuse and reorder the row kernel's sums; the register

@@ -4,7 +4,8 @@ Every operation runs on the device: storages come to the host only when asked
 (`to_host`: printing, `.item()`, `.cpu()`). Storages come from a caching allocator
 (`memory.py`), so a training step's temporaries reuse device blocks instead of calling the
 driver. The optional kernel `adam_step` is one kernel over the five tensors of a parameter;
-the window kernels (convolution and max pooling, `windows.py`) a thread per result.
+the window kernels (convolution, max and average pooling, `windows.py`) a thread per
+result.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..interface import WINDOW_KERNELS, OptionalKernels
+from ..interface import AVG_POOL_KERNELS, WINDOW_KERNELS, OptionalKernels
 from ..tensor_data import TensorData
 from .compiler import MAX_DIMS
 from .driver import DEFAULT_MATMUL_BLOCKS, DEFAULT_SIZES, cuda
@@ -53,7 +54,7 @@ class CudaBackend(WindowKernels, OptionalKernels):
     """
 
     name = "cuda"
-    optional_kernels = ("adam_step", *WINDOW_KERNELS)
+    optional_kernels = ("adam_step", *WINDOW_KERNELS, *AVG_POOL_KERNELS)
 
     def __init__(self, sizes: tuple[int, int, int] = DEFAULT_SIZES):
         super().__init__()

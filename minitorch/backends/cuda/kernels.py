@@ -26,6 +26,8 @@ from .indexing import cuda_put, cuda_scatter_along, cuda_take
 from .matmul import cuda_matmul_blocked
 from .reductions import cuda_arg_reduce, cuda_scan, cuda_sort
 from .windows import (
+    cuda_avg_pool2d,
+    cuda_avg_pool2d_backward,
     cuda_conv2d,
     cuda_conv2d_input_grad,
     cuda_conv2d_weight_grad,
@@ -43,6 +45,9 @@ FLOATING = ARITHMETIC[:2]  # the window kernels' (convolution and pooling of flo
 # kernel size
 WINDOW = types.UniTuple(types.int64, 6)
 KERNEL_SIZE = types.UniTuple(types.int64, 2)
+# an average pool's last arguments (`windows.pool_settings`): kernel size, settings, whether
+# the padding counts, the divisor
+AVG_POOL = (KERNEL_SIZE, WINDOW, types.boolean, types.int64)
 
 
 def storage(dtype: np.dtype) -> types.Array:
@@ -259,6 +264,16 @@ KERNELS: dict[str, Kernel] = {
             KERNEL_SIZE,
             WINDOW,
         ),
+        dtypes=FLOATING,
+    ),
+    "avg_pool2d": Kernel(
+        cuda_avg_pool2d,
+        lambda dtype: (*window_out(dtype), *layout(dtype), *AVG_POOL),
+        dtypes=FLOATING,
+    ),
+    "avg_pool2d_backward": Kernel(
+        cuda_avg_pool2d_backward,
+        lambda dtype: (*window_out(dtype), *layout(dtype), *AVG_POOL),
         dtypes=FLOATING,
     ),
     "max_pool2d_backward": Kernel(

@@ -199,6 +199,7 @@ SIMULATOR_FILES = {
     "test_cuda_allocator.py",
     "test_cuda_matmul.py",
     "test_cuda_windows.py",
+    "test_cuda_reductions.py",
 }
 
 
@@ -223,8 +224,8 @@ THREADS, BLOCK, TILE = 8, 4, 4
 @pytest.fixture
 def small_kernels(monkeypatch):
     """The cuda backend with THREADS threads per block, reduction blocks of BLOCK, matmul tiles
-    of TILE, and the exercise's matmul (task 3.5; tests/test_cuda_matmul.py checks the blocked
-    one)."""
+    of TILE, and the exercises' reduce and matmul (tasks 3.4 and 3.5; tests/test_cuda_matmul.py
+    checks the blocked matmul, tests/test_cuda_reductions.py the shuffled reduce)."""
     from minitorch.backends import get_backend
 
     backend = get_backend("cuda")
@@ -232,6 +233,7 @@ def small_kernels(monkeypatch):
     monkeypatch.setattr(backend, "block", BLOCK)
     monkeypatch.setattr(backend, "tile", TILE)
     monkeypatch.setattr(backend, "matmul_kernel", "matmul")
+    monkeypatch.setattr(backend, "warp_shuffles", False)
 
 
 @cache

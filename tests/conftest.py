@@ -117,6 +117,7 @@ CUDA_NN_FILES = {
     "test_nn_adaptive_softmax.py",
     "test_nn_class_losses.py",
     "test_nn_conv.py",
+    "test_nn_embedding_bag.py",
     "test_nn_init.py",
     "test_nn_init_structured.py",
     "test_nn_layers.py",

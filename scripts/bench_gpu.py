@@ -1,4 +1,4 @@
-"""The GPU rows of scripts/bench.py (`--only gpu`): matmul, add, sum and an MLP step on
+"""The GPU rows of scripts/bench.py (`--only gpu`): matmul, add, sums, pooling and an MLP step on
 `cuda` tensors against torch's on the same GPU; printed only on a real GPU
 (scripts/check_gpu.sh runs them).
 """
@@ -49,7 +49,16 @@ def bench_gpu(rounds: int) -> None:
     y, ty = pair(64 * 2**20)
     gpu_row("add 64M float32 (GB/s moved)", lambda: x + y, lambda: tx + ty, 12 * 2**26, "GB/s")
     gpu_row("sum(dim=1) of 4096x4096 float32", lambda: a.sum(1), lambda: ta.sum(1))
+    rows, t_rows = pair(2**16, 10)
+    gpu_row("sum(dim=1) of 65536x10 float32", lambda: rows.sum(1), lambda: t_rows.sum(1))
+    gpu_row("sum(dim=0) of 4096x4096 float32", lambda: a.sum(0), lambda: ta.sum(0))
     gpu_row("cumsum(dim=1) of 4096x4096 float32", lambda: a.cumsum(1), lambda: ta.cumsum(1))
+    image, t_image = pair(32, 64, 56, 56)
+    gpu_row(
+        "avg_pool2d 3x3 pad 1 of 32x64x56x56",
+        lambda: minitorch.nn.functional.avg_pool2d(image, 3, 1, 1),
+        lambda: torch.nn.functional.avg_pool2d(t_image, 3, 1, 1),
+    )
     index = minitorch.randint(0, 4096, (1024,), device="cuda")
     torch_index = torch.tensor(index.tolist(), device="cuda") if on_torch else None
     gpu_row("a[:, index] 4096x1024 of 4096x4096", lambda: a[:, index], lambda: ta[:, torch_index])

@@ -117,12 +117,20 @@ CUDA_NN_FILES = {
     "test_nn_adaptive_softmax.py",
     "test_nn_class_losses.py",
     "test_nn_conv.py",
+    "test_nn_embedding_bag.py",
+    "test_nn_init.py",
+    "test_nn_init_structured.py",
     "test_nn_layers.py",
+    "test_nn_loss_errors.py",
     "test_nn_loss_modules.py",
+    "test_nn_lstm.py",
     "test_nn_module.py",
     "test_nn_normalization.py",
     "test_nn_pooling.py",
     "test_nn_regression_losses.py",
+    "test_nn_rnn.py",
+    "test_nn_utils.py",
+    "test_nn_utils_parametrize.py",
     "test_optim_sgd.py",
 }
 
@@ -199,6 +207,7 @@ SIMULATOR_FILES = {
     "test_cuda_allocator.py",
     "test_cuda_matmul.py",
     "test_cuda_windows.py",
+    "test_cuda_reductions.py",
 }
 
 
@@ -223,8 +232,8 @@ THREADS, BLOCK, TILE = 8, 4, 4
 @pytest.fixture
 def small_kernels(monkeypatch):
     """The cuda backend with THREADS threads per block, reduction blocks of BLOCK, matmul tiles
-    of TILE, and the exercise's matmul (task 3.5; tests/test_cuda_matmul.py checks the blocked
-    one)."""
+    of TILE, and the exercises' reduce and matmul (tasks 3.4 and 3.5; tests/test_cuda_matmul.py
+    checks the blocked matmul, tests/test_cuda_reductions.py the shuffled reduce)."""
     from minitorch.backends import get_backend
 
     backend = get_backend("cuda")
@@ -232,6 +241,7 @@ def small_kernels(monkeypatch):
     monkeypatch.setattr(backend, "block", BLOCK)
     monkeypatch.setattr(backend, "tile", TILE)
     monkeypatch.setattr(backend, "matmul_kernel", "matmul")
+    monkeypatch.setattr(backend, "warp_shuffles", False)
 
 
 @cache

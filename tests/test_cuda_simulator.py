@@ -83,7 +83,7 @@ SIMULATOR_SUITES = [
         "tests/test_cuda_allocator.py",
     ),
     ("tests/test_cuda_autograd.py", "tests/test_cuda_matmul.py", "tests/test_cuda_windows.py"),
-    ("tests/test_cuda_on_device_kernels.py",),
+    ("tests/test_cuda_on_device_kernels.py", "tests/test_cuda_reductions.py"),
 ]
 
 

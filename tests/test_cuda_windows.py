@@ -1,11 +1,12 @@
 """The cuda backend's window kernels (`backends/cuda/windows.py`) against the cpu backend's.
 
-Convolution (forward, input, weight and bias gradients) and max pooling (values, indices,
-gradient) on `cuda` tensors must give what the same calls give on `cpu`, whose window
-kernels `tests/test_nn_kernels.py` checks against the exercise path, with stride, padding,
-dilation, groups, overlapping windows and ties. Like tests/test_cuda_backend.py this file
-runs in Numba's CUDA simulator (it is one of conftest's SIMULATOR_FILES), with 8 threads
-per block, so that tiny tensors span several blocks.
+Convolution (forward, input, weight and bias gradients), max pooling (values, indices,
+gradient) and average pooling (values, gradient) on `cuda` tensors must give what the same
+calls give on `cpu`, whose window kernels `tests/test_nn_kernels.py` checks against the
+exercise path (average pooling on `cpu` is the exercise path), with stride, padding,
+dilation, groups, overlapping windows, ties, `ceil_mode` and `count_include_pad`. Like
+tests/test_cuda_backend.py this file runs in Numba's CUDA simulator (it is one of conftest's
+SIMULATOR_FILES), with 8 threads per block, so that tiny tensors span several blocks.
 """
 
 import contextlib
@@ -17,7 +18,7 @@ from simulated_cuda import requires_cuda
 
 import minitorch
 from minitorch.backends import get_backend
-from minitorch.backends.interface import WINDOW_KERNELS
+from minitorch.backends.interface import AVG_POOL_KERNELS, WINDOW_KERNELS
 
 pytestmark = requires_cuda
 functional = minitorch.nn.functional
@@ -29,8 +30,9 @@ def window_calls(monkeypatch):
     tell the kernels ran, not the exercise path), with 8 threads per block."""
     backend = get_backend("cuda")
     monkeypatch.setattr(backend, "threads", 8)
-    calls = dict.fromkeys(WINDOW_KERNELS, 0)
-    originals = {name: backend.kernel(name) for name in WINDOW_KERNELS}
+    names = (*WINDOW_KERNELS, *AVG_POOL_KERNELS)
+    calls = dict.fromkeys(names, 0)
+    originals = {name: backend.kernel(name) for name in names}
 
     def counted(name):
         def call(*args):
@@ -39,7 +41,7 @@ def window_calls(monkeypatch):
 
         return call
 
-    for name in WINDOW_KERNELS:
+    for name in names:
         backend.register_kernel(name, counted(name))
     yield calls
     for name, kernel in originals.items():
@@ -211,3 +213,80 @@ def test_the_window_kernels_leave_no_storage_on_the_host():
     want_values, want_indices = functional.max_pool2d(cpu_x, 2, return_indices=True)
     assert_matches(pooled, want_values)
     assert_matches(indices, want_indices)
+
+
+AVERAGES = {
+    "disjoint": dict(kernel_size=2),
+    "overlapping": dict(kernel_size=3, stride=1, padding=1),
+    "strided": dict(kernel_size=(3, 2), stride=(2, 1), padding=(1, 0)),
+    "ceil": dict(kernel_size=2, stride=2, padding=1, ceil_mode=True),
+    "ceil, padding not counted": dict(
+        kernel_size=3, stride=2, padding=1, ceil_mode=True, count_include_pad=False
+    ),
+    "padding not counted": dict(kernel_size=(2, 3), stride=1, padding=1, count_include_pad=False),
+    "divisor": dict(kernel_size=3, stride=2, padding=1, ceil_mode=True, divisor_override=5),
+}
+
+
+def avg_pool_both(x, pool=functional.avg_pool2d, **settings):
+    """`pool(x, **settings)` and its gradient for a random upstream gradient, on cpu and on
+    cuda (host copies refused there): [(out, grad x)] each."""
+    results = []
+    for device in ("cpu", "cuda"):
+        t = minitorch.tensor(x, device=device, requires_grad=True)
+        with no_host_copies() if device == "cuda" else contextlib.nullcontext():
+            out = pool(t, **settings)
+            g = minitorch.tensor(values(*out.shape, seed=31), device=device)
+            (out * g).sum().backward()
+        results.append((out.detach(), t.grad))
+    return results
+
+
+@pytest.mark.parametrize("name", AVERAGES)
+def test_avg_pool2d_values_and_gradient_match_cpu(name, window_calls):
+    """Odd sizes (5 x 7), so strided and `ceil_mode` windows hang over the edge."""
+    cpu, gpu = avg_pool_both(values(2, 2, 5, 7, seed=30), **AVERAGES[name])
+    for want, got in zip(cpu, gpu, strict=True):
+        assert_matches(got, want)
+    assert window_calls["avg_pool2d"] == 1 and window_calls["avg_pool2d_backward"] == 1
+
+
+def test_avg_pool_of_strided_float64_and_of_unbatched_and_1d_inputs_matches_cpu(window_calls):
+    """A transposed (non-contiguous) float64 input, a (C, H, W) input, and avg_pool1d."""
+    x = values(1, 2, 6, 5, seed=32, dtype=np.float64)
+    transposed = dict(kernel_size=(2, 3), stride=(1, 2), padding=1)
+    cpu, gpu = avg_pool_both(
+        x, pool=lambda t, **kw: functional.avg_pool2d(t.transpose(2, 3), **kw), **transposed
+    )
+    for want, got in zip(cpu, gpu, strict=True):
+        assert_matches(got, want, rtol=1e-12, atol=1e-12)
+    for pool, shape in ((functional.avg_pool2d, (2, 3, 5)), (functional.avg_pool1d, (2, 7))):
+        cpu, gpu = avg_pool_both(values(*shape, seed=33), pool=pool, kernel_size=3, padding=1)
+        for want, got in zip(cpu, gpu, strict=True):
+            assert_matches(got, want)
+    assert window_calls["avg_pool2d"] == 3 and window_calls["avg_pool2d_backward"] == 3
+
+
+def test_avg_pool2d_on_cuda_gives_the_hand_computed_means_and_central_differences():
+    """The means of 2 x 2 windows of 0..15, and the gradient of a weighted sum of a 3 x 3
+    pool with padding (counted out) against central differences of the kernel itself."""
+    x = minitorch.arange(16.0, device="cuda").view(1, 1, 4, 4)
+    assert functional.avg_pool2d(x, 2).cpu().tolist() == [[[[2.5, 4.5], [10.5, 12.5]]]]
+    image = values(1, 1, 3, 4, seed=34, dtype=np.float64)
+    weights = minitorch.tensor(values(1, 1, 2, 3, seed=35, dtype=np.float64), device="cuda")
+    settings = dict(kernel_size=3, stride=2, padding=1, count_include_pad=False, ceil_mode=True)
+
+    def loss(array):
+        t = minitorch.tensor(array, device="cuda")
+        return (functional.avg_pool2d(t, **settings) * weights).sum().item()
+
+    t = minitorch.tensor(image, device="cuda", requires_grad=True)
+    (functional.avg_pool2d(t, **settings) * weights).sum().backward()
+    step = 1e-6
+    numeric = np.zeros_like(image)
+    for at in np.ndindex(image.shape):
+        up, down = image.copy(), image.copy()
+        up[at] += step
+        down[at] -= step
+        numeric[at] = (loss(up) - loss(down)) / (2 * step)
+    np.testing.assert_allclose(t.grad.cpu().numpy(), numeric, rtol=1e-6, atol=1e-8)

@@ -171,9 +171,20 @@ OPTIONAL_KERNELS: dict[str, str] = {
     "relu_backward": """relu_backward(out, a, grad) -> None
         ReLU's gradient in one pass: $out = g$ where $a > 0$ or $a$ is NaN, else 0, for
         floating `a` and `grad` of `out`'s shape (any strides).""",
+    "avg_pool2d": """avg_pool2d(values, x, kernel_size, stride, padding, count_include_pad,
+                    divisor) -> None
+        The mean of each window of floating `x` (N, C, H, W, any strides) into `values`
+        (N, C, oH, oW): the sum of its taps inside the input over `divisor`, or, when
+        `divisor` is 0, over its size as PyTorch counts it (`ops/pooling.averaging_sizes`).""",
+    "avg_pool2d_backward": """avg_pool2d_backward(grad_x, grad, kernel_size, stride, padding,
+                    count_include_pad, divisor) -> None
+        The gradient of `avg_pool2d` for `grad` (N, C, oH, oW, any strides) into `grad_x`
+        (N, C, H, W), every element of which it writes.""",
 }
 # The four kernels that convolution and max pooling take as a set (`ops/convolution.py`).
 WINDOW_KERNELS = ("conv2d", "conv2d_backward", "max_pool2d", "max_pool2d_backward")
+# The two of average pooling (`ops/pooling.py`).
+AVG_POOL_KERNELS = ("avg_pool2d", "avg_pool2d_backward")
 # The fused kernels of a training step's loss, activation and SGD step (`ops/losses.py`,
 # `ops/unary.py`, `ops/inplace.py`).
 TRAINING_KERNELS = ("cross_entropy", "cross_entropy_backward", "relu_backward", "sgd_step")

@@ -25,8 +25,7 @@ from typing import Any
 
 from .._tensor import Tensor
 from ..autograd import no_grad
-from ..ops.selection import where
-from ..tensors.creation import Generator, empty, empty_like, randperm, zeros_like
+from ..tensors.creation import Generator, empty, randperm, zeros_like
 from ..tensors.creation import eye as identity
 
 _GAIN_ONE = (
@@ -115,9 +114,11 @@ def trunc_normal_(
 ) -> Tensor:
     """Fill with draws from $\\mathcal N(\\text{mean}, \\text{std}^2)$ kept inside $[a, b]$.
 
-    Values outside are drawn again (each round on the whole tensor, by kernels); the
-    few left after 64 rounds, which happens only when $[a, b]$ lies far in a tail, are
-    clamped into it. PyTorch samples the same distribution by its inverse CDF.
+    Drawn by the inverse CDF, as PyTorch draws it: $u \\sim U(2 \\Phi(\\alpha) - 1,
+    2 \\Phi(\\beta) - 1)$ for the bounds in units of std $\\alpha = (a - \\mu) / \\sigma$,
+    $\\beta = (b - \\mu) / \\sigma$, then $\\mu + \\sigma \\sqrt 2 \\operatorname{erfinv}(u)$,
+    clamped into $[a, b]$ against rounding: a fixed number of kernels on the tensor's device,
+    with nothing read back to the host.
     """
     if mean < a - 2 * std or mean > b + 2 * std:
         warnings.warn(
@@ -125,14 +126,14 @@ def trunc_normal_(
             "The distribution of values may be incorrect.",
             stacklevel=2,
         )
+
+    def cdf(t: float) -> float:
+        return (1.0 + math.erf(t / math.sqrt(2.0))) / 2.0
+
+    low, high = cdf((a - mean) / std), cdf((b - mean) / std)
     with no_grad():
-        tensor.normal_(mean, std, generator=generator)
-        for _ in range(64):
-            outside = (tensor < a).logical_or(tensor > b)
-            if not outside.any():
-                break
-            redrawn = empty_like(tensor).normal_(mean, std, generator=generator)
-            tensor.copy_(where(outside, redrawn, tensor))
+        tensor.uniform_(2 * low - 1, 2 * high - 1, generator=generator)
+        tensor.erfinv_().mul_(std * math.sqrt(2.0)).add_(mean)
         return tensor.clamp_(a, b)
 
 

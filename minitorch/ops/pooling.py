@@ -9,7 +9,8 @@ matrix products with averaging matrices. 1-D pooling is 2-D pooling of
 height 1, recorded as PyTorch records it (Unsqueeze, the 2-D node, Squeeze).
 On a backend with the optional window kernels (`window_kernels`: the default
 cpu backend and cuda have them), floating-point max pooling is one kernel call each way,
-which records the maxima's positions (`tuned_max_pool`).
+which records the maxima's positions (`tuned_max_pool`); on one with `avg_pool2d` (cuda),
+so is average pooling.
 """
 
 from __future__ import annotations
@@ -227,6 +228,15 @@ class AvgPool2D(Op):
     def forward(ctx, x, kernel, stride, padding, out_size, count_include_pad, divisor_override):
         """The sum over the windows' view (no copy), divided by each window's divisor"""
         image = x if x.ndim == 4 else unsqueeze(x, 0)
+        shape = tuple(x.shape[:-2]) + tuple(out_size)
+        backend = backend_for(x.device)
+        ctx.tuned = backend.kernel("avg_pool2d") is not None
+        if ctx.tuned:
+            ctx.settings = (kernel, stride, padding, count_include_pad, divisor_override or 0)
+            ctx.shapes = (image.shape, x.shape)
+            out = new_tensor((*image.shape[:2], *out_size), x.dtype, x.device)
+            backend.kernel("avg_pool2d")(out._layout, image._layout, *ctx.settings)
+            return out.view(shape)
         height, width = image.shape[2:]
         before, after = pool_padding((height, width), kernel, stride, padding, (1, 1), out_size)
         if divisor_override:
@@ -243,11 +253,19 @@ class AvgPool2D(Op):
         ctx.save_for_backward(divisor)
         ctx.shapes, ctx.before, ctx.stride = (image.shape, xp.shape, x.shape), before, stride
         ctx.kernel = kernel
-        return out.view(tuple(x.shape[:-2]) + tuple(out_size))
+        return out.view(shape)
 
     @staticmethod
     def backward(ctx: GraphContext, grad: Tensor) -> Tensor:
         """$g / \\text{divisor}$ to every element of each window"""
+        if ctx.tuned:
+            image_shape, input_shape = ctx.shapes
+            grad_x = new_tensor(image_shape, grad.dtype, grad.device)
+            grad = grad.reshape(*image_shape[:2], *grad.shape[-2:])
+            backend_for(grad.device).kernel("avg_pool2d_backward")(
+                grad_x._layout, grad._layout, *ctx.settings
+            )
+            return grad_x.view(input_shape)
         (divisor,) = ctx.saved_tensors
         batch = ctx.shapes[0][:2]
         windows_grad = mean_to_windows(grad.reshape(*batch, *grad.shape[-2:]), divisor, ctx.kernel)

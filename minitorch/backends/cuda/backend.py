@@ -4,7 +4,8 @@ Every operation runs on the device: storages come to the host only when asked
 (`to_host`: printing, `.item()`, `.cpu()`). Storages come from a caching allocator
 (`memory.py`), so a training step's temporaries reuse device blocks instead of calling the
 driver. The optional kernel `adam_step` is one kernel over the five tensors of a parameter;
-the window kernels (convolution and max pooling, `windows.py`) a thread per result.
+the window kernels (convolution, max and average pooling, `windows.py`) a thread per
+result.
 """
 
 from __future__ import annotations
@@ -13,11 +14,11 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..interface import WINDOW_KERNELS, OptionalKernels
+from ..interface import AVG_POOL_KERNELS, WINDOW_KERNELS, OptionalKernels
 from ..tensor_data import TensorData
 from .compiler import MAX_DIMS
 from .driver import DEFAULT_MATMUL_BLOCKS, DEFAULT_SIZES, cuda
-from .kernels import KERNELS, fold_start, matmul_settings, reduce_settings
+from .kernels import KERNELS, fold_start, matmul_settings, reduce_settings, shuffled_settings
 from .memory import CachingAllocator
 from .windows import WindowKernels
 
@@ -48,12 +49,14 @@ class CudaBackend(WindowKernels, OptionalKernels):
     `DEFAULT_SIZES`), and so are `matmul_blocks` (of the blocked matmul,
     `DEFAULT_MATMUL_BLOCKS`) and `matmul_kernel`, the one products run: `"matmul_blocked"`,
     or `"matmul"` for the exercise's kernel (tests/test_cuda_backend.py grades task 3.5
-    with it). The tests lower the sizes so that the simulator covers multi-block cases on
+    with it), and `warp_shuffles`, whether reductions along a dim of stride 1 run the
+    shuffled kernel (`reductions.py`, blocks of `block` threads or a warp) rather than the
+    exercise's. The tests lower the sizes so that the simulator covers multi-block cases on
     tiny tensors.
     """
 
     name = "cuda"
-    optional_kernels = ("adam_step", *WINDOW_KERNELS)
+    optional_kernels = ("adam_step", *WINDOW_KERNELS, *AVG_POOL_KERNELS)
 
     def __init__(self, sizes: tuple[int, int, int] = DEFAULT_SIZES):
         super().__init__()
@@ -63,6 +66,10 @@ class CudaBackend(WindowKernels, OptionalKernels):
         self.threads, self.block, self.tile = threads, block, tile
         self.matmul_blocks = DEFAULT_MATMUL_BLOCKS
         self.matmul_kernel = "matmul_blocked"
+        # Lines of stride 1 reduce with warp shuffles (`reductions.py`) where numba.cuda has
+        # them: on a GPU, not in the simulator of numba-cuda 0.30, which has no
+        # `shfl_down_sync` (the tests give it one).
+        self.warp_shuffles = hasattr(cuda, "shfl_down_sync")
         self._kernels: dict[tuple, Callable] = {}
         self._layout_arrays: dict[tuple, tuple] = {}
         self.memory = CachingAllocator(
@@ -155,9 +162,16 @@ class CudaBackend(WindowKernels, OptionalKernels):
         check_dims(out, a)
         if out.numel() == 0:
             return
-        kernel = self.compiled("reduce", *reduce_settings(fn, self.block, a.storage.dtype))
         start = fold_start(a.storage.dtype)[1](start)
         args = self.layout_args(out) + self.layout_args(a) + (dim, start)
+        if self.warp_shuffles and a.strides[dim] == 1:
+            settings = shuffled_settings(fn, self.block, a.shape[dim], a.storage.dtype)
+            _, block, lanes, _ = settings
+            lines = out.numel()
+            kernel = self.compiled("reduce_shuffled", *settings)
+            kernel[blocks(lines, block // lanes), block](*args, lines)
+            return
+        kernel = self.compiled("reduce", *reduce_settings(fn, self.block, a.storage.dtype))
         kernel[out.numel(), self.block](*args)
 
     def arg_reduce(

@@ -24,8 +24,10 @@ from .elementwise import cuda_adam, cuda_fill, cuda_where
 from .folds import cuda_count_targets, cuda_fold_groups, cuda_group_ends, cuda_group_ordinals
 from .indexing import cuda_put, cuda_scatter_along, cuda_take
 from .matmul import cuda_matmul_blocked
-from .reductions import cuda_arg_reduce, cuda_scan, cuda_sort
+from .reductions import WARP, cuda_arg_reduce, cuda_reduce_shuffled, cuda_scan, cuda_sort
 from .windows import (
+    cuda_avg_pool2d,
+    cuda_avg_pool2d_backward,
     cuda_conv2d,
     cuda_conv2d_input_grad,
     cuda_conv2d_weight_grad,
@@ -43,6 +45,9 @@ FLOATING = ARITHMETIC[:2]  # the window kernels' (convolution and pooling of flo
 # kernel size
 WINDOW = types.UniTuple(types.int64, 6)
 KERNEL_SIZE = types.UniTuple(types.int64, 2)
+# an average pool's last arguments (`windows.pool_settings`): kernel size, settings, whether
+# the padding counts, the divisor
+AVG_POOL = (KERNEL_SIZE, WINDOW, types.boolean, types.int64)
 
 
 def storage(dtype: np.dtype) -> types.Array:
@@ -107,6 +112,28 @@ def reduce_settings(fn: Callable, block: int, dtype: np.dtype) -> tuple:
     return (fn, block, fold_start(dtype)[0])
 
 
+def shuffle_lanes(length: int, block: int) -> int:
+    """The threads of the shuffled reduce per line of `length`: the power of two at least
+    `length`, at least a warp and at most `block` (itself at least a warp)."""
+    block = max(block, WARP)
+    lanes = WARP
+    while lanes < length and lanes < block:
+        lanes *= 2
+    return lanes
+
+
+def lane_counts(block: int) -> list[int]:
+    """Every number of lanes per line `shuffle_lanes` gives with `block`: 32, 64, ..."""
+    return [WARP << k for k in range((max(block, WARP) // WARP).bit_length())]
+
+
+def shuffled_settings(fn: Callable, block: int, length: int, dtype: np.dtype) -> tuple:
+    """The settings of a shuffled reduce launch over lines of `length`: the fold, the block
+    (at least a warp), the lanes per line, the partials' type."""
+    block = max(block, WARP)
+    return (fn, block, shuffle_lanes(length, block), fold_start(dtype)[0])
+
+
 def matmul_settings(tile, dtype: np.dtype) -> tuple:
     """The settings of a matmul launch: the tile (of the blocked kernel: its five sizes),
     the tiles' element type, the sum's start."""
@@ -127,6 +154,15 @@ KERNELS: dict[str, Kernel] = {
         cuda_reduce,
         lambda dtype: (*layout(dtype) * 2, types.int64, fold_start(dtype)[0]),
         lambda fn, dtype, sizes: [reduce_settings(fn, sizes[1], dtype)],
+        "binary",
+    ),
+    "reduce_shuffled": Kernel(
+        cuda_reduce_shuffled,
+        lambda dtype: (*layout(dtype) * 2, types.int64, fold_start(dtype)[0], types.int64),
+        # lines of every length: each power of two of lanes from a warp to the block
+        lambda fn, dtype, sizes: [
+            shuffled_settings(fn, sizes[1], lanes, dtype) for lanes in lane_counts(sizes[1])
+        ],
         "binary",
     ),
     "arg_reduce": Kernel(
@@ -259,6 +295,16 @@ KERNELS: dict[str, Kernel] = {
             KERNEL_SIZE,
             WINDOW,
         ),
+        dtypes=FLOATING,
+    ),
+    "avg_pool2d": Kernel(
+        cuda_avg_pool2d,
+        lambda dtype: (*window_out(dtype), *layout(dtype), *AVG_POOL),
+        dtypes=FLOATING,
+    ),
+    "avg_pool2d_backward": Kernel(
+        cuda_avg_pool2d_backward,
+        lambda dtype: (*window_out(dtype), *layout(dtype), *AVG_POOL),
         dtypes=FLOATING,
     ),
     "max_pool2d_backward": Kernel(

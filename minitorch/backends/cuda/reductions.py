@@ -1,5 +1,14 @@
-"""The GPU's work along lines that keeps an order: arg_reduce, scan and sort, one thread per
-line."""
+"""The GPU's work along lines: the reduce of lines contiguous in memory with warp shuffles,
+and what keeps an order (arg_reduce, scan and sort), one thread per line.
+
+The reduce kernel of the exercises (`cuda_ops.cuda_reduce`) folds a line in a block through a
+tree in shared memory, whatever the line's stride. A line of stride 1 (the last dim of a
+contiguous tensor: a softmax's sum, a loss's mean) reads faster with neighbouring threads on
+neighbouring elements and folds faster in registers: `cuda_reduce_shuffled` gives each line
+`lanes` threads (a power of two, at least a warp) that fold it in steps of `lanes` and then
+combine their partials with `shfl_down_sync`, five steps within each warp, plus one round
+through shared memory when a line has more than one warp.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +19,72 @@ import numba
 from ..fast.sorting import _merge_sort
 from .compiler import MAX_DIMS, device_function, index_functions, thread_index_function
 from .driver import cuda
+
+WARP = 32
+ALL_LANES = 0xFFFFFFFF
+
+
+def warp_fold_function(fn: Callable) -> Callable:
+    """`warp_fold(value)` as a device function: the fold with `fn` of the 32 values of a warp's
+    lanes, in lane 0 ($v_l = fn(v_l, v_{l + \\delta})$ for $\\delta = 16, 8, 4, 2, 1$). Every
+    lane of the warp calls it."""
+    fn = device_function(fn)
+
+    def warp_fold(value):
+        delta = WARP // 2
+        while delta > 0:
+            value = fn(value, cuda.shfl_down_sync(ALL_LANES, value, delta))
+            delta //= 2
+        return value
+
+    return cuda.jit(device=True)(warp_fold)
+
+
+def cuda_reduce_shuffled(fn: Callable, block: int, lanes: int, accumulator) -> Callable:
+    """The body of the reduce kernel of lines of stride 1: `lanes` threads per output element
+    (a power of two, $32 \\le lanes \\le block$), $block / lanes$ of them per block.
+
+    Lane $l$ of a line folds its elements $j = l, l + lanes, \\ldots$ from `start` in
+    `accumulator` (float64 for floating tensors), each warp folds its lanes with shuffles,
+    and a line of several warps folds their partials, put in shared memory, once more. Every
+    thread runs every shuffle and `syncthreads` (a thread without a line folds `start`), so
+    each warp stays whole.
+    """
+    to_index, index_to_position, _ = index_functions()
+    fn, warp_fold = device_function(fn), warp_fold_function(fn)
+    warps = lanes // WARP  # per line
+    per_block = block // lanes  # lines
+    block_warps = block // WARP
+
+    def _reduce_shuffled(
+        out, out_shape, out_strides, out_offset,
+        a, a_shape, a_strides, a_offset,
+        dim, start, lines,
+    ):  # fmt: skip
+        thread = cuda.threadIdx.x
+        lane = thread % lanes
+        line = cuda.blockIdx.x * per_block + thread // lanes
+        index = cuda.local.array(MAX_DIMS, numba.int64)[: len(out_shape)]
+        total = start
+        if line < lines:
+            to_index(line, out_shape, index)
+            first = a_offset + index_to_position(index, a_strides)
+            for j in range(lane, a_shape[dim], lanes):
+                total = fn(total, a[first + j])
+        total = warp_fold(total)
+        if warps > 1:
+            partial = cuda.shared.array(block_warps, accumulator)
+            if thread % WARP == 0:
+                partial[thread // WARP] = total
+            cuda.syncthreads()
+            # every warp of the line folds the line's partials; the first one's lane 0 writes
+            own = thread % WARP
+            total = partial[thread // lanes * warps + own] if own < warps else start
+            total = warp_fold(total)
+        if lane == 0 and line < lines:
+            out[out_offset + index_to_position(index, out_strides)] = total
+
+    return _reduce_shuffled
 
 
 def cuda_arg_reduce(better: Callable) -> Callable:

@@ -1,16 +1,21 @@
-"""The GPU's convolution and max pooling: the optional window kernels, a thread per result.
+"""The GPU's convolution and pooling: the optional window kernels, a thread per result.
 
 `CudaBackend` registers them under the names `FastBackend` uses (`conv2d`,
 `conv2d_backward`, `max_pool2d`, `max_pool2d_backward`: `interface.OPTIONAL_KERNELS`), with
-the same arguments, so convolution and max pooling on `cuda` tensors run these instead of
-the exercise path (windows copied into columns, a batched matmul, col2im). Each thread
-computes one element and loops over the taps that reach it:
+the same arguments, and `avg_pool2d`, `avg_pool2d_backward`, so convolution and pooling on
+`cuda` tensors run these instead of the exercise path (windows copied into columns, a
+batched matmul, col2im). Each thread computes one element and loops over the taps that
+reach it:
 
 - **Convolution** (`cuda_conv2d`): a thread per output element sums its window times the
   weight. Its input gradient (`cuda_conv2d_input_grad`) is a gather, a thread per input
   element over the outputs whose windows cover it, so no two threads write one element; its
   weight gradient (`cuda_conv2d_weight_grad`) a thread per weight element over the batch
   and the output plane (and a thread per bias element), summed in float64 as on the CPU.
+- **Average pooling** (`cuda_avg_pool2d`): a thread per window sums the window's taps
+  inside the input and divides by its count as PyTorch counts it (padding included or not)
+  or by the divisor given; the backward (`cuda_avg_pool2d_backward`) is a gather, a thread
+  per input element over the windows that cover it.
 - **Max pooling** (`cuda_max_pool2d`): a thread per window, clipped to the input as
   PyTorch clips it, records the maximum and its position in the input plane; the backward
   (`cuda_max_pool2d_backward`) adds each gradient there with an atomic add, since
@@ -250,6 +255,85 @@ def cuda_max_pool2d_backward() -> Callable:
     return _max_pool2d_backward
 
 
+def window_span(y, k, s, p, size, count_include_pad) -> tuple:
+    """Window $y$ of average pooling along one dim: the first and the end of its taps inside
+    the input, and how many elements it averages as PyTorch counts them. The window is
+    $[y s - p, \\min(y s - p + k, L + p))$, clipped to $[0, L)$ for its taps, and also for
+    its count without `count_include_pad` (a device function of both average pools)."""
+    start = y * s - p
+    end = min(start + k, size + p)
+    first, last = max(start, 0), min(end, size)
+    return first, last, (end - start) if count_include_pad else (last - first)
+
+
+def cuda_avg_pool2d() -> Callable:
+    """The body of average pooling: thread $e$ writes the mean of window (n, c, y, x) of `x`
+    into the contiguous `values`: its sum (in float64, as the CPU's sums) divided by
+    `divisor`, or by the window's count (`window_span`) when `divisor` is 0."""
+    index_of, span_of = device_function(element_index), device_function(window_span)
+
+    def _avg_pool2d(
+        values, v_shape, v_offset, size,
+        x, x_shape, x_strides, x_offset, kernel, settings, count_include_pad, divisor,
+    ):  # fmt: skip
+        e = cuda.grid(1)
+        if e >= size:
+            return
+        sh, sw, _, _, ph, pw = settings
+        n, c, y, t = index_of(e, v_shape)
+        top, bottom, rows = span_of(y, kernel[0], sh, ph, x_shape[2], count_include_pad)
+        left, right, columns = span_of(t, kernel[1], sw, pw, x_shape[3], count_include_pad)
+        base = x_offset + n * x_strides[0] + c * x_strides[1]
+        total = 0.0
+        for h in range(top, bottom):
+            for v in range(left, right):
+                total += x[base + h * x_strides[2] + v * x_strides[3]]
+        values[v_offset + e] = total / (divisor if divisor != 0 else rows * columns)
+
+    return _avg_pool2d
+
+
+def covering_windows(h, k, s, p, windows) -> tuple:
+    """The first and the end of the windows $y$ along one dim whose taps $[y s - p,
+    y s - p + k)$ cover position $h$: $\\lceil (h + p - k + 1) / s \\rceil \\le y \\le
+    \\lfloor (h + p) / s \\rfloor$, within $[0, \\text{windows})$."""
+    reach = h + p - k + 1
+    first = 0 if reach <= 0 else (reach + s - 1) // s
+    return first, min((h + p) // s + 1, windows)
+
+
+def cuda_avg_pool2d_backward() -> Callable:
+    """The body of average pooling's backward: thread $e$ computes element (n, c, h, v) of the
+    contiguous `grad_x`, $\\sum g[n, c, y, x] / \\text{divisor}(y, x)$ over the windows that
+    cover (h, v) (`covering_windows`), in float64: a gather, so no two threads write one
+    element."""
+    index_of, span_of = device_function(element_index), device_function(window_span)
+    cover = device_function(covering_windows)
+
+    def _avg_pool2d_backward(
+        grad_x, x_shape, gx_offset, size,
+        grad, g_shape, g_strides, g_offset, kernel, settings, count_include_pad, divisor,
+    ):  # fmt: skip
+        e = cuda.grid(1)
+        if e >= size:
+            return
+        sh, sw, _, _, ph, pw = settings
+        n, c, h, v = index_of(e, x_shape)
+        y0, y1 = cover(h, kernel[0], sh, ph, g_shape[2])
+        t0, t1 = cover(v, kernel[1], sw, pw, g_shape[3])
+        base = g_offset + n * g_strides[0] + c * g_strides[1]
+        total = 0.0
+        for y in range(y0, y1):
+            rows = span_of(y, kernel[0], sh, ph, x_shape[2], count_include_pad)[2]
+            for t in range(t0, t1):
+                columns = span_of(t, kernel[1], sw, pw, x_shape[3], count_include_pad)[2]
+                share = divisor if divisor != 0 else rows * columns
+                total += grad[base + y * g_strides[2] + t * g_strides[3]] / share
+        grad_x[gx_offset + e] = total
+
+    return _avg_pool2d_backward
+
+
 # ---------------------------------------------------------------------------
 # The kernels as methods of `CudaBackend`
 # ---------------------------------------------------------------------------
@@ -258,6 +342,14 @@ def cuda_max_pool2d_backward() -> Callable:
 def element_type(layout: TensorData):
     """The Numba type of `layout`'s elements: what a kernel's sums run in."""
     return numba.from_dtype(np.dtype(layout.storage.dtype))
+
+
+def pool_settings(kernel_size, stride, padding, count_include_pad, divisor) -> tuple:
+    """The last arguments of both average-pooling kernels: the kernel size, (stride, dilation
+    1, padding) as `window_settings`, whether the padding counts, the divisor (0: the count)."""
+    kernel = tuple(int(k) for k in kernel_size)
+    settings = window_settings(stride, (1, 1), padding)
+    return kernel, settings, bool(count_include_pad), int(divisor or 0)
 
 
 class WindowKernels:
@@ -323,6 +415,27 @@ class WindowKernels:
             self.compiled("max_pool2d"), values, indices.storage, indices.offset,
             *self.layout_args(x),
             tuple(int(k) for k in kernel_size), window_settings(stride, dilation, padding),
+        )  # fmt: skip
+
+    def avg_pool2d(
+        self, values: TensorData, x: TensorData, kernel_size: tuple, stride: tuple,
+        padding: tuple, count_include_pad: bool, divisor: int,
+    ) -> None:  # fmt: skip
+        """A thread per window (`cuda_avg_pool2d`), summed in float64."""
+        self.launch_per_element(
+            self.compiled("avg_pool2d"), values, *self.layout_args(x),
+            *pool_settings(kernel_size, stride, padding, count_include_pad, divisor),
+        )  # fmt: skip
+
+    def avg_pool2d_backward(
+        self, grad_x: TensorData, grad: TensorData, kernel_size: tuple, stride: tuple,
+        padding: tuple, count_include_pad: bool, divisor: int,
+    ) -> None:  # fmt: skip
+        """A thread per element of `grad_x` over the windows that cover it
+        (`cuda_avg_pool2d_backward`), summed in float64."""
+        self.launch_per_element(
+            self.compiled("avg_pool2d_backward"), grad_x, *self.layout_args(grad),
+            *pool_settings(kernel_size, stride, padding, count_include_pad, divisor),
         )  # fmt: skip
 
     def max_pool2d_backward(

@@ -275,7 +275,15 @@ def tensor_stubs(tensor_class) -> tuple[dict[str | None, list[str]], list[str], 
     bodies: dict[str | None, list[str]] = {}
     aliases, methods = [], {}
     for name, value in sorted(namespace.items()):
-        if name in ("__doc__", "__module__", "__slots__", "__hash__", "__qualname__"):
+        # `__slotnames__` is copyreg's cache, set on the class by the first pickle of a tensor
+        if name in (
+            "__doc__",
+            "__module__",
+            "__slots__",
+            "__slotnames__",
+            "__hash__",
+            "__qualname__",
+        ):
             continue
         in_place = generated_in_place(name, value, namespace)
         target = namespace[name[:-1]] if in_place else value

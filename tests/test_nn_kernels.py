@@ -342,3 +342,30 @@ def test_a_window_wholly_in_the_padding_names_the_position_torch_names(backend):
     )
     assert values.tolist() == [[[[-np.inf]]]] and indices.tolist() == [[[[1]]]]
     assert grad.tolist() == [[[[0.0]]]]
+
+
+@pytest.mark.parametrize(
+    "x_shape, w_shape, kwargs",
+    [((3, 2, 6, 5), (4, 2, 3, 3), {"padding": 1}), ((1, 3, 7, 7), (33, 3, 3, 3), {"stride": 2})],
+)
+def test_parallel_window_builds_match_the_exercise_path(monkeypatch, x_shape, w_shape, kwargs):
+    """With the threshold at 0 every window kernel runs its parallel build (batches of 3 and
+    1 over the threads: uneven and empty shares), with the exercise path's numbers."""
+    from minitorch.backends.fast.windows import KERNELS
+
+    monkeypatch.setattr(minitorch.get_backend("cpu"), "window_parallel_threshold", 0)
+    rng = np.random.default_rng(sum(w_shape))
+    arrays = [rng.normal(size=x_shape), rng.normal(size=w_shape), rng.normal(size=w_shape[:1])]
+    probe = minitorch.conv2d(*(minitorch.tensor(a) for a in arrays), **kwargs)
+    upstream = rng.normal(size=tuple(probe.shape))
+    tuned = run("fast", minitorch.conv2d, arrays, [True] * 3, upstream, **kwargs)
+    exercise = run("student", minitorch.conv2d, arrays, [True] * 3, upstream, **kwargs)
+    assert_same(tuned, exercise, "parallel conv2d vs exercise path")
+    pooled = F.max_pool2d(minitorch.tensor(arrays[0]), kernel_size=3, stride=2, padding=1)
+    pool_upstream = rng.normal(size=tuple(pooled.shape))
+    pool_args = ([arrays[0]], [True], pool_upstream)
+    tuned = run("fast", F.max_pool2d, *pool_args, kernel_size=3, stride=2, padding=1)
+    exercise = run("student", F.max_pool2d, *pool_args, kernel_size=3, stride=2, padding=1)
+    assert_same(tuned, exercise, "parallel max_pool2d vs exercise path")
+    for name in ("_conv2d_forward", "_conv2d_backward", "_max_pool2d", "_max_pool2d_backward"):
+        assert KERNELS[name][1].signatures, f"the parallel {name} did not run"

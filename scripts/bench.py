@@ -88,10 +88,11 @@ def bench_matmul(rounds: int) -> None:
 
 # (rows, inner, columns): below and at `matmul_rows_threshold` (64³ multiply-adds), the layers
 # of the course's network (50 x 100 x 100) and of an MLP's last layer, around
-# `matmul_parallel_threshold` (2^21), and a square product that runs in parallel.
+# `matmul_parallel_threshold` (2^23), and a square product that runs in parallel.
 MATMUL_BODY_SHAPES = [(8, 8, 8), (16, 16, 16), (32, 32, 32), (64, 64, 64), (50, 100, 100)]
 MATMUL_BODY_SHAPES += [(128, 256, 10)]
-MATMUL_BODY_SHAPES += [(100, 100, 100), (128, 128, 128), (160, 160, 160), (256, 256, 256)]
+MATMUL_BODY_SHAPES += [(100, 100, 100), (128, 128, 128), (160, 160, 160), (200, 200, 200)]
+MATMUL_BODY_SHAPES += [(256, 256, 256)]
 
 
 def matmul_body_rows(rounds: int) -> None:

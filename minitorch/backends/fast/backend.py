@@ -49,7 +49,7 @@ class FastBackend(HostMemory, WindowKernels, TrainingKernels, OptionalKernels):
     name = "fast"
     optional_kernels = ("adam_step", *WINDOW_KERNELS, *TRAINING_KERNELS)
     parallel_threshold = 1 << 20
-    matmul_parallel_threshold = 1 << 21
+    matmul_parallel_threshold = 1 << 23
     # Up to 64³ multiply-adds: a process's first 64 x 64 product compiles `_matmul_rows`
     # (about 1 s of CPU) rather than the packed kernel (about 2 s), at no cost the user feels.
     matmul_rows_threshold = 64**3 + 1

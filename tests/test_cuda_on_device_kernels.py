@@ -178,6 +178,28 @@ def test_sort_is_stable_with_nan_largest_as_on_cpu(dim, descending, dtype):
     np.testing.assert_array_equal(want.indices.numpy(), order)
 
 
+@pytest.mark.parametrize("length", [1, 2, 77])
+@pytest.mark.parametrize("descending", [False, True])
+def test_a_long_line_sorts_across_blocks_as_on_cpu(length, descending):
+    """One line whose elements span many blocks of 8 threads (77: seven merge rounds, the last
+    pair of runs cut short), in float64 with ties, NaN and infinities; and lines too short
+    for any round (1) or for more than one (2)."""
+    rng = np.random.default_rng(48)
+    a = rng.integers(-5, 6, size=length).astype(np.float64)
+    a[rng.random(length) < 0.2] = np.nan
+    a[rng.random(length) < 0.1] = np.inf
+    a[: min(length, 2)] = -np.inf
+    want = minitorch.tensor(a).sort(descending=descending)
+    with no_host_copies():
+        got = minitorch.tensor(a, device="cuda").sort(descending=descending)
+    assert_matches(got.values, want.values)
+    assert_matches(got.indices, want.indices)
+    keys = np.where(np.isnan(a), np.inf, a)  # NaN largest, after inf in a stable order
+    keys = -keys if descending else keys
+    ranks = np.lexsort((np.arange(length), np.isnan(a) != descending, keys))
+    np.testing.assert_array_equal(want.indices.numpy(), ranks)
+
+
 @pytest.mark.parametrize("reduce", ["prod", "amax", "amin", "mean", "sum"])
 @pytest.mark.parametrize("include_self", [True, False])
 def test_scatter_reduce_folds_repeated_positions_in_order_as_on_cpu(reduce, include_self):

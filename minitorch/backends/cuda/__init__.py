@@ -3,8 +3,10 @@
 - `driver.py`: whether kernels can run here (the simulator, or a driver and numba.cuda);
 - `compiler.py`: the index and scalar functions compiled as device functions;
 - `cuda_ops.py`: the kernels of the exercises (map, zip, reduce, matmul: tasks 3.3-3.5);
-- `elementwise.py`, `reductions.py`, `indexing.py`, `folds.py`: where and fill,
-  arg_reduce, scan and sort, take and put, folding puts;
+- `elementwise.py`, `reductions.py`, `indexing.py`: where and fill, the shuffled reduce,
+  arg_reduce and scan, take and put;
+- `sorting.py`, `folds.py`: sort as merge rounds of a thread per element, and the folding
+  put, which sorts its positions with them;
 - `matmul.py`: the register-blocked matmul that products run;
 - `windows.py`: convolution and max pooling, forward and backward (the optional window
   kernels);

@@ -274,19 +274,37 @@ class CudaBackend(WindowKernels, OptionalKernels):
         self, values: TensorData, indices: TensorData, a: TensorData, dim: int, descending: bool
     ) -> None:
         """Each line along `dim` sorted stably (NaN largest), and the positions it came from:
-        a thread per line, with scratch lines of keys and positions each."""
+        the lines copied to scratch keys, merged in rounds, written out (`sorting.py`)."""
         check_dims(values, indices, a)
         line_shape, lines = self.lines(a, dim)
         if lines == 0:
             return
-        keys = self.empty(a.numel(), a.storage.dtype)
-        order, spare = (self.empty(a.numel(), np.dtype(np.int64)) for _ in range(2))
+        size, length = a.numel(), a.shape[dim]
+        keys, order = self.empty(size, a.storage.dtype), self.empty(size, np.dtype(np.int64))
+        a_args = self.layout_args(a)
+        self.launch(self.compiled("line_keys"), size, keys, order, *a_args, line_shape, size, dim)
+        keys, order = self.merge_rounds(keys, order, length, descending)
         (v, _, v_strides, v_offset), (i, _, i_strides, i_offset) = map(
             self.layout_args, (values, indices)
         )
-        args = (v, v_strides, v_offset, i, i_strides, i_offset, *self.layout_args(a))
-        args += (line_shape, lines, dim, descending, keys, order, spare)
-        self.launch(self.compiled("sort"), lines, *args)
+        args = (v, v_strides, v_offset, i, i_strides, i_offset, keys, order)
+        args += (a_args[1], line_shape, size, dim)
+        self.launch(self.compiled("sorted_lines"), size, *args)
+
+    def merge_rounds(self, keys, order, length: int, descending: bool) -> tuple:
+        """Sort each line of `length` of the scratch `keys`, the positions `order` with them,
+        stably: rounds that merge runs of 1, 2, 4, ... (`sorting.cuda_merge_round`). Returns
+        the pair of buffers that holds the sorted lines: the given one or its spare."""
+        size = keys.shape[0]
+        spare_keys, spare_order = self.empty(size, keys.dtype), self.empty(size, order.dtype)
+        kernel = self.compiled("merge_round")
+        width = 1
+        while width < length:
+            args = (keys, order, spare_keys, spare_order, length, size, width, descending)
+            self.launch(kernel, size, *args)
+            keys, order, spare_keys, spare_order = spare_keys, spare_order, keys, order
+            width *= 2
+        return keys, order
 
     def adam_step(self, param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, settings) -> None:
         """One Adam step of each element of the five contiguous layouts (`fused.adam_element`),
@@ -303,18 +321,14 @@ class CudaBackend(WindowKernels, OptionalKernels):
         self, fn: Callable, a: TensorData, positions: TensorData, values: TensorData
     ) -> None:
         """$a.storage[positions_i] = fn(a.storage[positions_i], values_i)$ in the order of $i$:
-        the positions grouped by target, then a thread per target (`folds.py`)."""
+        the ordinals sorted by target, then a thread per target's run (`folds.py`)."""
         check_dims(positions, values)
         size = positions.numel()
         if size == 0:
             return
-        targets = a.storage.shape[0]
-        counts = self.zeros(targets, np.dtype(np.int64))
-        ends = self.empty(targets, np.dtype(np.int64))
-        groups = self.empty(size, np.dtype(np.int64))
-        where = self.layout_args(positions)
-        self.launch(self.compiled("count_targets"), size, counts, *where, size)
-        self.compiled("group_ends")[1, 1](counts, ends)
-        self.launch(self.compiled("group_ordinals"), size, ends, groups, *where, size)
-        args = (a.storage, counts, ends, groups, where[1], *self.layout_args(values))
-        self.launch(self.compiled("fold_groups", fn), targets, *args)
+        keys, order = self.empty(size, np.dtype(np.int64)), self.empty(size, np.dtype(np.int64))
+        positions_args = self.layout_args(positions)
+        self.launch(self.compiled("target_keys"), size, keys, order, *positions_args, size)
+        keys, order = self.merge_rounds(keys, order, size, False)
+        args = (a.storage, keys, order, size, positions_args[1], *self.layout_args(values))
+        self.launch(self.compiled("fold_runs", fn), size, *args)

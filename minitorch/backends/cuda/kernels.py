@@ -21,10 +21,11 @@ from numba import types
 from .cuda_ops import cuda_map, cuda_matmul, cuda_reduce, cuda_zip
 from .driver import GPU_MATMUL_BLOCKS
 from .elementwise import cuda_adam, cuda_fill, cuda_where
-from .folds import cuda_count_targets, cuda_fold_groups, cuda_group_ends, cuda_group_ordinals
+from .folds import cuda_fold_runs, cuda_target_keys
 from .indexing import cuda_put, cuda_scatter_along, cuda_take
 from .matmul import cuda_matmul_blocked
-from .reductions import WARP, cuda_arg_reduce, cuda_reduce_shuffled, cuda_scan, cuda_sort
+from .reductions import WARP, cuda_arg_reduce, cuda_reduce_shuffled, cuda_scan
+from .sorting import cuda_line_keys, cuda_merge_round, cuda_sorted_lines
 from .windows import (
     cuda_avg_pool2d,
     cuda_avg_pool2d_backward,
@@ -209,40 +210,54 @@ KERNELS: dict[str, Kernel] = {
         lambda _, dtype, sizes: [(False, dtype == np.bool_), (True, dtype == np.bool_)],
         dtypes=ANY,
     ),
-    "count_targets": Kernel(
-        cuda_count_targets,
-        lambda dtype: (storage(np.int64), *layout(np.int64), types.int64),
-        dtypes=POSITIONS,
-    ),
-    "group_ends": Kernel(cuda_group_ends, lambda dtype: (storage(np.int64),) * 2, dtypes=POSITIONS),
-    "group_ordinals": Kernel(
-        cuda_group_ordinals,
+    "target_keys": Kernel(
+        cuda_target_keys,
         lambda dtype: (*(storage(np.int64),) * 2, *layout(np.int64), types.int64),
         dtypes=POSITIONS,
     ),
-    "fold_groups": Kernel(
-        cuda_fold_groups,
+    "fold_runs": Kernel(
+        cuda_fold_runs,
         lambda dtype: (
             storage(dtype),
-            *(storage(np.int64),) * 3,
+            *(storage(np.int64),) * 2,
+            types.int64,
             INDEX,
             *layout(dtype),
         ),
         lambda fn, dtype, sizes: [(fn,)],
         "binary",
     ),
-    "sort": Kernel(
-        cuda_sort,
+    "line_keys": Kernel(
+        cuda_line_keys,
+        lambda dtype: (
+            storage(dtype),
+            storage(np.int64),
+            *layout(dtype),
+            INDEX,
+            *(types.int64,) * 2,
+        ),
+        dtypes=ANY,
+    ),
+    # the sort's rounds, and the folding put's over its int64 target positions
+    "merge_round": Kernel(
+        cuda_merge_round,
+        lambda dtype: (
+            *(storage(dtype), storage(np.int64)) * 2,
+            *(types.int64,) * 3,
+            types.boolean,
+        ),
+        dtypes=ANY,
+    ),
+    "sorted_lines": Kernel(
+        cuda_sorted_lines,
         lambda dtype: (
             *strided(dtype),
             *strided(np.int64),
-            *layout(dtype),
-            *LINES,
-            types.int64,
-            types.boolean,
             storage(dtype),
             storage(np.int64),
-            storage(np.int64),
+            INDEX,
+            INDEX,
+            *(types.int64,) * 2,
         ),
         dtypes=ANY,
     ),

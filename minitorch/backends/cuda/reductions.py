@@ -1,5 +1,5 @@
 """The GPU's work along lines: the reduce of lines contiguous in memory with warp shuffles,
-and what keeps an order (arg_reduce, scan and sort), one thread per line.
+and what keeps an order (arg_reduce and scan), one thread per line; sort is `sorting.py`.
 
 The reduce kernel of the exercises (`cuda_ops.cuda_reduce`) folds a line in a block through a
 tree in shared memory, whatever the line's stride. A line of stride 1 (the last dim of a
@@ -16,7 +16,6 @@ from collections.abc import Callable
 
 import numba
 
-from ..fast.sorting import _merge_sort
 from .compiler import MAX_DIMS, device_function, index_functions, thread_index_function
 from .driver import cuda
 
@@ -142,38 +141,3 @@ def cuda_scan(fn: Callable) -> Callable:
             out[o + j * out_strides[dim]] = total
 
     return _scan
-
-
-def cuda_sort() -> Callable:
-    """The body of the sort kernel: thread $i$ sorts line $i$ of `a` along `dim` stably (NaN
-    largest) with the CPU backend's merge sort (`fast/sorting.py`), in its own part of the
-    scratch lines `keys`, `order` and `spare` (`lines` × length each)."""
-    _, index_to_position, _ = index_functions()
-    thread_index = thread_index_function()
-    merge_sort = device_function(_merge_sort.py_func)
-
-    def _sort(
-        values, values_strides, values_offset,
-        indices, indices_strides, indices_offset,
-        a, a_shape, a_strides, a_offset,
-        line_shape, lines, dim, descending,
-        keys, order, spare,
-    ):  # fmt: skip
-        at = cuda.local.array(MAX_DIMS, numba.int64)[: len(a_shape)]
-        if not thread_index(lines, line_shape, at):
-            return
-        n = a_shape[dim]
-        part = slice(cuda.grid(1) * n, (cuda.grid(1) + 1) * n)
-        keys, order, spare = keys[part], order[part], spare[part]
-        p = a_offset + index_to_position(at, a_strides)
-        for j in range(n):
-            keys[j] = a[p + j * a_strides[dim]]
-            order[j] = j
-        merge_sort(keys, order, spare, descending)
-        v = values_offset + index_to_position(at, values_strides)
-        i = indices_offset + index_to_position(at, indices_strides)
-        for j in range(n):
-            values[v + j * values_strides[dim]] = keys[order[j]]
-            indices[i + j * indices_strides[dim]] = order[j]
-
-    return _sort

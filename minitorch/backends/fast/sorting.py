@@ -44,8 +44,7 @@ def _merge_sort(keys, order, spare, descending) -> None:
         in_spare = not in_spare
         width *= 2
     if in_spare:
-        for k in range(n):  # a loop, not a slice copy: the CUDA target compiles it too
-            order[k] = spare[k]
+        order[:] = spare
 
 
 def _sort(

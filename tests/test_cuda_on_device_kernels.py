@@ -125,7 +125,7 @@ def scatter_on(device: str, source: np.ndarray, index: np.ndarray, width: int, d
 @pytest.mark.parametrize("dim", [0, 1])
 def test_scatter_along_keeps_the_last_of_repeated_positions_as_on_cpu(dim):
     rng = np.random.default_rng(41)
-    source = values(19, 6, seed=42)  # 19 lines along dim 1: three blocks of 8 threads
+    source = values(19, 6, seed=42)  # 114 elements: fifteen blocks of 8 threads
     source[3, 2] = np.nan
     width = 4
     index = rng.integers(0, width, size=source.shape)  # repeats in every line

@@ -259,16 +259,23 @@ class CudaBackend(WindowKernels, OptionalKernels):
     def scatter_along(
         self, out: TensorData, source: TensorData, index: TensorData, dim: int
     ) -> None:
-        """$out[i|index[i|j]] = source[i|j]$ along `dim`: a thread per line, in order."""
+        """$out[i|index[i|j]] = source[i|j]$ along `dim`, the last $j$ of a repeated position
+        winning: each element claims its target (an atomic max of $j$), then the winners
+        write; a thread per element (`indexing.py`)."""
         check_dims(out, source, index)
-        line_shape, lines = self.lines(source, dim)
-        if lines == 0:
+        size = source.numel()
+        if size == 0:
             return
-        storage, _, strides, offset = self.layout_args(out)
+        claims = TensorData.contiguous(self.zeros(out.numel(), np.dtype(np.int64)), out.shape)
+        claims_strides = self.layout_args(claims)[2]
         index_storage, _, index_strides, index_offset = self.layout_args(index)
-        args = (storage, strides, offset, *self.layout_args(source))
-        args += (index_storage, index_strides, index_offset, line_shape, lines, dim)
-        self.launch(self.compiled("scatter_along"), lines, *args)
+        where = (index_storage, index_strides, index_offset)
+        source_args = self.layout_args(source)
+        args = (claims.storage, claims_strides, source_args[1], size, *where, dim)
+        self.launch(self.compiled("scatter_claims"), size, *args)
+        storage, _, strides, offset = self.layout_args(out)
+        args = (storage, strides, offset, *source_args, size, *where, claims.storage)
+        self.launch(self.compiled("scatter_along"), size, *args, claims_strides, dim)
 
     def sort(
         self, values: TensorData, indices: TensorData, a: TensorData, dim: int, descending: bool

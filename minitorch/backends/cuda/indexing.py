@@ -1,5 +1,5 @@
 """The GPU's take, put and scatter along a dim (indexing, gather, scatter): one thread per
-position read or written, or per line."""
+position read or written."""
 
 from __future__ import annotations
 
@@ -70,30 +70,50 @@ def or_into(a, position, value) -> None:
         a[position] = True
 
 
-def cuda_scatter_along() -> Callable:
-    """The body of the scatter-along kernel: thread $i$ walks line $i$ of `source` along `dim`
-    in order, $out[i|index[i|j]] = source[i|j]$ (so a repeated position keeps the last value,
-    as on the CPU).
+def cuda_scatter_claims() -> Callable:
+    """The body of the first step of a scatter along `dim`, $out[i|index[i|j]] = source[i|j]$,
+    where a repeated position keeps the last value of its line (as on the CPU): thread
+    $(i|j)$ claims its target with $claims[i|index[i|j]] = \\max(\\ldots, j)$, an atomic max
+    (`claims` has `out`'s shape, starts at zero and is contiguous).
 
-    `line_shape` is `source`'s shape with size 1 in `dim`; `index` has `source`'s shape.
+    Only elements of one line share targets: a target differs from its element only in `dim`.
     """
+    _, index_to_position, _ = index_functions()
+    thread_index = thread_index_function()
+
+    def _claim(
+        claims, claims_strides, source_shape, size,
+        index, index_strides, index_offset, dim,
+    ):  # fmt: skip
+        at = cuda.local.array(MAX_DIMS, numba.int64)[: len(source_shape)]
+        if not thread_index(size, source_shape, at):
+            return
+        j = at[dim]
+        at[dim] = index[index_offset + index_to_position(at, index_strides)]
+        cuda.atomic.max(claims, index_to_position(at, claims_strides), j)
+
+    return _claim
+
+
+def cuda_scatter_along() -> Callable:
+    """The body of the second step: thread $(i|j)$ writes $source[i|j]$ to its target if its
+    claim won, $claims[i|index[i|j]] = j$."""
     _, index_to_position, _ = index_functions()
     thread_index = thread_index_function()
 
     def _scatter_along(
         out, out_strides, out_offset,
-        source, source_shape, source_strides, source_offset,
+        source, source_shape, source_strides, source_offset, size,
         index, index_strides, index_offset,
-        line_shape, lines, dim,
+        claims, claims_strides, dim,
     ):  # fmt: skip
         at = cuda.local.array(MAX_DIMS, numba.int64)[: len(source_shape)]
-        if not thread_index(lines, line_shape, at):
+        if not thread_index(size, source_shape, at):
             return
-        s = source_offset + index_to_position(at, source_strides)
-        i = index_offset + index_to_position(at, index_strides)
-        o = out_offset + index_to_position(at, out_strides)
-        for j in range(source_shape[dim]):
-            position = o + index[i + j * index_strides[dim]] * out_strides[dim]
-            out[position] = source[s + j * source_strides[dim]]
+        j = at[dim]
+        value = source[source_offset + index_to_position(at, source_strides)]
+        at[dim] = index[index_offset + index_to_position(at, index_strides)]
+        if claims[index_to_position(at, claims_strides)] == j:
+            out[out_offset + index_to_position(at, out_strides)] = value
 
     return _scatter_along

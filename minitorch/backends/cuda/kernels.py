@@ -22,7 +22,7 @@ from .cuda_ops import cuda_map, cuda_matmul, cuda_reduce, cuda_zip
 from .driver import GPU_MATMUL_BLOCKS
 from .elementwise import cuda_adam, cuda_fill, cuda_where
 from .folds import cuda_fold_runs, cuda_target_keys
-from .indexing import cuda_put, cuda_scatter_along, cuda_take
+from .indexing import cuda_put, cuda_scatter_along, cuda_scatter_claims, cuda_take
 from .matmul import cuda_matmul_blocked
 from .reductions import WARP, cuda_arg_reduce, cuda_reduce_shuffled, cuda_scan
 from .sorting import cuda_line_keys, cuda_merge_round, cuda_sorted_lines
@@ -266,9 +266,29 @@ KERNELS: dict[str, Kernel] = {
         lambda dtype: (*(storage(dtype), types.int64) * 5, types.int64, storage(dtype)),
         dtypes=FLOATING,
     ),
+    "scatter_claims": Kernel(
+        cuda_scatter_claims,
+        lambda dtype: (
+            storage(np.int64),
+            INDEX,
+            INDEX,
+            types.int64,
+            *strided(np.int64),
+            types.int64,
+        ),
+        dtypes=POSITIONS,
+    ),
     "scatter_along": Kernel(
         cuda_scatter_along,
-        lambda dtype: (*strided(dtype), *layout(dtype), *strided(np.int64), *LINES, types.int64),
+        lambda dtype: (
+            *strided(dtype),
+            *layout(dtype),
+            types.int64,
+            *strided(np.int64),
+            storage(np.int64),
+            INDEX,
+            types.int64,
+        ),
         dtypes=ANY,
     ),
     "conv2d": Kernel(

@@ -1,6 +1,6 @@
-"""The GPU rows of scripts/bench.py (`--only gpu`): matmul, add, sums, pooling and an MLP step on
-`cuda` tensors against torch's on the same GPU; printed only on a real GPU
-(scripts/check_gpu.sh runs them).
+"""The GPU rows of scripts/bench.py (`--only gpu`): matmul, add, sums, pooling, sorts, a folding
+scatter, and MLP, LeNet-5, Adam and tiny GPT training steps on `cuda` tensors against torch's on
+the same GPU; printed only on a real GPU (scripts/check_gpu.sh runs them).
 """
 
 from __future__ import annotations
@@ -9,15 +9,17 @@ import numpy as np
 from bench_timing import (
     compare,
     format_time,
+    time_steps,
     torch,
 )
+from bench_training import gpt_steps, lenet_steps
 
 import minitorch
 from minitorch.backends.cuda import driver
 
 
 def bench_gpu(rounds: int) -> None:
-    """matmul, add, sum and an MLP step on `cuda` tensors; printed only on a real GPU."""
+    """Kernels and training steps on `cuda` tensors; printed only on a real GPU."""
     print("\ngpu (minitorch cuda vs torch cuda; goals: matmul >= 0.5x, add >= 0.8x, MLP >= 0.5x)")
     if not minitorch.cuda.is_available() or driver.SIMULATOR:
         print("  skipped: no CUDA GPU (the simulator is not timed); see scripts/check_gpu.sh")
@@ -58,6 +60,17 @@ def bench_gpu(rounds: int) -> None:
         "avg_pool2d 3x3 pad 1 of 32x64x56x56",
         lambda: minitorch.nn.functional.avg_pool2d(image, 3, 1, 1),
         lambda: torch.nn.functional.avg_pool2d(t_image, 3, 1, 1),
+    )
+    line, t_line = pair(2**20)
+    gpu_row("sort of 1M float32 (one line)", line.sort, lambda: t_line.sort(stable=True))
+    short, t_short = pair(4096, 1024)
+    gpu_row("sort(dim=1) of 4096x1024 float32", lambda: short.sort(1), lambda: t_short.sort(1))
+    bins = minitorch.randint(0, 1024, (2**20,), device="cuda")
+    t_bins = torch.tensor(bins.tolist(), device="cuda") if on_torch else None
+    gpu_row(
+        "scatter_reduce amax of 1M into 1024",
+        lambda: minitorch.zeros(1024, device="cuda").scatter_reduce(0, bins, line, "amax"),
+        lambda: torch.zeros(1024, device="cuda").scatter_reduce(0, t_bins, t_line, "amax"),
     )
     index = minitorch.randint(0, 4096, (1024,), device="cuda")
     torch_index = torch.tensor(index.tolist(), device="cuda") if on_torch else None
@@ -101,3 +114,6 @@ def bench_gpu(rounds: int) -> None:
     gpu_row(
         "Adam step of 10M float32", adam_step(minitorch), adam_step(torch) if on_torch else None
     )
+    # each step waits for its kernels (`bench_training.finished`)
+    time_steps(lenet_steps("cuda"), "LeNet step", "LeNet-5 SGD step, batch 64", rounds)
+    time_steps(gpt_steps("cuda"), "GPT step", "GPT 64x4x2 AdamW step, block 32, batch 16", rounds)

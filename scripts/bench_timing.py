@@ -114,7 +114,7 @@ def steps_agree(params: list, torch_params: list, tolerance: float, label: str) 
     """Whether one step from the same weights left minitorch's and torch's weights within
     `tolerance` of each other; says so when they are not (the row is then not timed)."""
     difference = max(
-        float(np.abs(p.detach().numpy() - q.detach().numpy()).max())
+        float(np.abs(p.detach().cpu().numpy() - q.detach().cpu().numpy()).max())
         for p, q in zip(params, torch_params, strict=True)
     )
     if difference > tolerance:

@@ -7,6 +7,7 @@ against PyTorch from the same weights (bench_timing.py).
 from __future__ import annotations
 
 import statistics
+from collections.abc import Callable
 
 import numpy as np
 import train_gpt  # scripts/train_gpt.py: the tiny GPT
@@ -141,6 +142,50 @@ def bench_course_epoch(rounds: int) -> None:
     print_row("course epoch 2-100-100-1, 50 points", median_of_rounds(contenders, rounds))
 
 
+def finished(device: str, lib) -> None:
+    """Wait for the kernels `lib` queued on `device` (launches on a GPU return at once)."""
+    if device == "cuda":
+        lib.cuda.synchronize()
+
+
+def lenet_steps(device: str) -> Callable:
+    """`make_step(lib)` -> (step, parameters): one SGD step of LeNet-5 (conv 6@5x5 pad 2,
+    relu, maxpool 2, conv 16@5x5, relu, maxpool 2, 400-120-84-10) on a batch of 64 random
+    images on `device`, from the same weights in every library."""
+    rng = np.random.default_rng(7)
+    shapes = [(6, 1, 5, 5), (6,), (16, 6, 5, 5), (16,), (120, 400), (120,), (84, 120), (84,)]
+    shapes += [(10, 84), (10,)]
+    weights = [
+        (rng.uniform(-1, 1, s) / np.sqrt(np.prod(s[1:]) if len(s) > 1 else 1)).astype(np.float32)
+        for s in shapes
+    ]
+    images = rng.standard_normal((64, 1, 28, 28)).astype(np.float32)
+    one_hot = np.eye(10, dtype=np.float32)[rng.integers(0, 10, 64)]
+
+    def make_step(lib):
+        F = lib.nn.functional
+        params = [lib.tensor(p.copy(), device=device, requires_grad=True) for p in weights]
+        inputs, targets = lib.tensor(images, device=device), lib.tensor(one_hot, device=device)
+
+        def step():
+            c1, b1, c2, b2, l1, d1, l2, d2, l3, d3 = params
+            h = F.max_pool2d(F.conv2d(inputs, c1, b1, padding=2).relu(), 2)
+            h = F.max_pool2d(F.conv2d(h, c2, b2).relu(), 2).flatten(1)
+            h = F.linear(F.linear(h, l1, d1).relu(), l2, d2).relu()
+            loss = -(F.linear(h, l3, d3).log_softmax(dim=1) * targets).sum() / 64
+            for p in params:
+                p.grad = None
+            loss.backward()
+            with lib.no_grad():
+                for p in params:
+                    p -= 0.01 * p.grad
+            finished(device, lib)
+
+        return step, params
+
+    return make_step
+
+
 def bench_conv(rounds: int) -> None:
     """Convolution rows: conv2d forward+backward, and one LeNet-5 SGD step, against PyTorch.
 
@@ -170,37 +215,7 @@ def bench_conv(rounds: int) -> None:
         label = f"conv2d fwd+bwd {x_shape}*{w_shape}".replace(", ", ",")
         print_row(label, median_of_rounds(contenders, rounds))
 
-    # LeNet-5: conv 6@5x5 pad 2, relu, maxpool 2, conv 16@5x5, relu, maxpool 2, 400-120-84-10
-    shapes = [(6, 1, 5, 5), (6,), (16, 6, 5, 5), (16,), (120, 400), (120,), (84, 120), (84,)]
-    shapes += [(10, 84), (10,)]
-    weights = [
-        (rng.uniform(-1, 1, s) / np.sqrt(np.prod(s[1:]) if len(s) > 1 else 1)).astype(np.float32)
-        for s in shapes
-    ]
-    images = rng.standard_normal((64, 1, 28, 28)).astype(np.float32)
-    one_hot = np.eye(10, dtype=np.float32)[rng.integers(0, 10, 64)]
-
-    def lenet_step(lib):
-        F = lib.nn.functional
-        params = [lib.tensor(p.copy(), requires_grad=True) for p in weights]
-        inputs, targets = lib.tensor(images), lib.tensor(one_hot)
-
-        def step():
-            c1, b1, c2, b2, l1, d1, l2, d2, l3, d3 = params
-            h = F.max_pool2d(F.conv2d(inputs, c1, b1, padding=2).relu(), 2)
-            h = F.max_pool2d(F.conv2d(h, c2, b2).relu(), 2).flatten(1)
-            h = F.linear(F.linear(h, l1, d1).relu(), l2, d2).relu()
-            loss = -(F.linear(h, l3, d3).log_softmax(dim=1) * targets).sum() / 64
-            for p in params:
-                p.grad = None
-            loss.backward()
-            with lib.no_grad():
-                for p in params:
-                    p -= 0.01 * p.grad
-
-        return step, params
-
-    time_steps(lenet_step, "LeNet step", "LeNet-5 SGD step, batch 64", rounds)
+    time_steps(lenet_steps("cpu"), "LeNet step", "LeNet-5 SGD step, batch 64", rounds)
 
 
 def bench_lstm(rounds: int) -> None:
@@ -288,19 +303,19 @@ def bench_digits_epoch(rounds: int) -> None:
     print_row(label, compare(contenders, max(rounds, 3), statistics.median))
 
 
-def bench_gpt_step(rounds: int) -> None:
-    """One AdamW step of `train_gpt.py`'s GPT (64 features, 4 heads, 2 layers, blocks of 32,
-    65 characters) on a batch of 16 windows, against the same step in PyTorch from the same
-    weights."""
-    print_header("tiny GPT training step (medians of interleaved rounds, float32)")
+def gpt_steps(device: str) -> Callable:
+    """`make_step(lib)` -> (step, parameters): one AdamW step of `train_gpt.py`'s GPT (64
+    features, 4 heads, 2 layers, blocks of 32, 65 characters) on a batch of 16 random windows
+    on `device`, from the same weights in every library."""
     rng = np.random.default_rng(6)
     windows = rng.integers(0, 65, (16, 33))
     model_of = same_start(lambda layers: train_gpt.build_model(65, layers))
 
     def make_step(lib):
-        model = model_of(lib)
+        model = model_of(lib).to(device)
         optimizer = lib.optim.AdamW(model.parameters(), lr=1e-3)
-        x, y = lib.tensor(windows[:, :-1]), lib.tensor(windows[:, 1:])
+        x = lib.tensor(windows[:, :-1], device=device)
+        y = lib.tensor(windows[:, 1:], device=device)
 
         def step() -> None:
             logits = model(x)
@@ -308,10 +323,17 @@ def bench_gpt_step(rounds: int) -> None:
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
+            finished(device, lib)
 
         return step, list(model.parameters())
 
-    time_steps(make_step, "GPT step", "GPT 64x4x2, block 32, batch 16", rounds)
+    return make_step
+
+
+def bench_gpt_step(rounds: int) -> None:
+    """The tiny GPT's training step (`gpt_steps`) against the same step in PyTorch."""
+    print_header("tiny GPT training step (medians of interleaved rounds, float32)")
+    time_steps(gpt_steps("cpu"), "GPT step", "GPT 64x4x2, block 32, batch 16", rounds)
 
 
 def bench_losses(rounds: int) -> None:

@@ -85,7 +85,9 @@ def build_model(vocab: int, layers=nn, n_embd=64, heads=4, depth=2, block=32):
             """Logits (batch, length, vocab) of the next character after each position."""
             length = indices.shape[1]
             x = self.token(indices) + self.position.weight[:length]
-            mask = layers.Transformer.generate_square_subsequent_mask(length, dtype=x.dtype)
+            mask = layers.Transformer.generate_square_subsequent_mask(
+                length, device=x.device, dtype=x.dtype
+            )
             return self.head(self.norm(self.blocks(x, mask=mask, is_causal=True)))
 
     return GPT()

@@ -94,6 +94,38 @@ def test_a_cpu_scalar_tensor_joins_a_cuda_operation():
     assert_matches(minitorch.tensor(3.0) - gpu, minitorch.tensor([2.0, 1.0]))
 
 
+# Operations that make helper tensors of their own (a range, a mask, the quantiles' q): with
+# the default device the CPU, as a PyTorch user's is, each must make them on its input's device.
+HELPER_TENSOR_OPERATIONS = {
+    "triu": lambda t: t.triu(1),
+    "tril": lambda t: t.tril(-1),
+    "quantile": lambda t: t.quantile(0.25, dim=1),
+    "nanquantile of several q": lambda t: t.nanquantile(
+        minitorch.tensor([0.5, 0.9], device=t.device), dim=0
+    ),
+    "nanmedian of a 0-d tensor": lambda t: t[0, 0].nanmedian(0).indices,
+    "nanmedian of an empty tensor": lambda t: t[:0].nanmedian(),
+    "causal mask": lambda t: minitorch.nn.Transformer.generate_square_subsequent_mask(
+        3, device=t.device
+    ),
+}
+
+
+@pytest.mark.parametrize("operation", HELPER_TENSOR_OPERATIONS)
+def test_operations_make_their_helper_tensors_on_the_input_device(operation):
+    assert minitorch.get_default_device() == minitorch.device("cpu")
+    a = np.arange(12.0, dtype=np.float32).reshape(3, 4)
+    a[1, 2] = np.nan
+    want = HELPER_TENSOR_OPERATIONS[operation](minitorch.tensor(a))
+    assert_matches(HELPER_TENSOR_OPERATIONS[operation](minitorch.tensor(a, device="cuda")), want)
+
+
+def test_quantiles_on_another_device_than_the_input_are_refused_with_torchs_text():
+    with pytest.raises(RuntimeError) as error:
+        minitorch.ones(3, device="cuda").quantile(minitorch.tensor([0.5]))
+    assert str(error.value) == "quantile() q tensor must be on the same device as the input tensor"
+
+
 def test_copy_into_a_cuda_tensor_from_the_cpu():
     gpu = minitorch.zeros(3, device="cuda")
     gpu.copy_(minitorch.tensor([1.0, 2.0, 3.0]))

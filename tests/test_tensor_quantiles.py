@@ -2,6 +2,7 @@
 central differences and torch."""
 
 import numpy as np
+import pytest
 from surface_cases import Case, table_tests
 
 import minitorch
@@ -106,6 +107,52 @@ CASES = [
         [S],
     ),
     Case("renorm p=1", lambda L: f64(L, Y).renorm(1, 1, 3), lambda: renormed(Y, 1, 1, 3)),
+    Case(
+        "quantile of a 0-d q tensor",
+        lambda L: L.quantile(f64(L, Y), L.tensor(0.4, dtype=L.float64), dim=1),
+        lambda: np.quantile(Y, 0.4, axis=1),
+    ),
+]
+
+# PyTorch's checks of quantile and nanquantile, in its order, with its messages (torch 2.13),
+# which name quantile() for both.
+QUANTILE_ERRORS = [
+    (
+        "nanquantile q 1.5",
+        lambda L: L.ones(0, dtype=L.int64).nanquantile(1.5, interpolation="cubic"),
+        "quantile() q must be in the range [0, 1] but got 1.5",
+    ),
+    (
+        "nanquantile interpolation",
+        lambda L: L.ones(0, dtype=L.int64).nanquantile(0.5, interpolation="cubic"),
+        "quantile() interpolation must be one of linear, lower, higher, midpoint or nearest, "
+        "but got cubic",
+    ),
+    (
+        "nanquantile empty",
+        lambda L: L.ones(0, dtype=L.int64).nanquantile(L.ones(1, 1)),
+        "quantile() input tensor must be non-empty",
+    ),
+    (
+        "quantile q of two dims",
+        lambda L: L.ones(3, dtype=L.int64).quantile(L.ones(1, 1)),
+        "quantile() q must be a scalar or 1D tensor",
+    ),
+    (
+        "nanquantile ints",
+        lambda L: L.tensor([1, 2]).nanquantile(L.tensor([0.5], dtype=L.float64)),
+        "quantile() input tensor must be either float or double dtype",
+    ),
+    (
+        "quantile q of another dtype",
+        lambda L: L.ones(3).quantile(L.tensor([1.5], dtype=L.float64)),
+        "quantile() q tensor must be same dtype as the input tensor",
+    ),
+    (
+        "nanquantile q values",
+        lambda L: L.ones(3).nanquantile(L.tensor([0.5, 1.5])),
+        "quantile() q values must be in the range [0, 1]",
+    ),
 ]
 
 ERRORS = [
@@ -116,6 +163,7 @@ ERRORS = [
         lambda L: L.quantile(L.tensor([1.0, 2.0]), 0.5, interpolation="cubic"),
     ),
     ("nanmedian empty dim", lambda L: L.nanmedian(L.ones(2, 0), 1)),
+    *[(label, call) for label, call, _ in QUANTILE_ERRORS],
 ]
 
 
@@ -131,3 +179,12 @@ def test_renorm_in_place():
     x = minitorch.tensor(Y)
     assert x.renorm_(2, 0, 5) is x
     np.testing.assert_allclose(x.numpy(), renormed(Y, 2, 0, 5))
+
+
+@pytest.mark.parametrize(
+    ("label", "call", "message"), QUANTILE_ERRORS, ids=[label for label, _, _ in QUANTILE_ERRORS]
+)
+def test_quantile_refuses_with_torchs_message(label, call, message):
+    with pytest.raises(RuntimeError) as error:
+        call(minitorch)
+    assert str(error.value) == message

@@ -477,8 +477,8 @@ def roll(a: Tensor, shifts, dims=None) -> Tensor:
 
 def triangle_mask(a: Tensor, diagonal: int, lower: bool) -> Tensor:
     """True on and below (`lower`) or on and above the diagonal `diagonal` of the last 2 dims."""
-    rows = arange(a.shape[-2]).view(-1, 1)
-    columns = arange(a.shape[-1]).view(1, -1)
+    rows = arange(a.shape[-2], device=a.device).view(-1, 1)
+    columns = arange(a.shape[-1], device=a.device).view(1, -1)
     offset = columns - rows
     return offset <= diagonal if lower else offset >= diagonal
 

@@ -33,27 +33,37 @@ INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
 
 
 def quantiles(a: Tensor, q, dim, keepdim: bool, interpolation: str, skip_nan: bool):
-    name = "nanquantile" if skip_nan else "quantile"
-    if not a.dtype.is_floating_point:
-        raise RuntimeError(f"{name}() input tensor must be either float or double dtype")
+    """`quantile` (`nanquantile` with `skip_nan`), after PyTorch's checks in PyTorch's order,
+    each naming `quantile()`; a tensor `q`'s values are checked on the CPU only, as PyTorch
+    spares an accelerator the wait."""
+    q_is_tensor = isinstance(q, TensorBase)
+    if not q_is_tensor and not 0 <= q <= 1:
+        raise RuntimeError(f"quantile() q must be in the range [0, 1] but got {float(q):g}")
     if interpolation not in INTERPOLATIONS:
         raise RuntimeError(
-            f"{name}() interpolation must be one of linear, lower, higher, midpoint or "
+            "quantile() interpolation must be one of linear, lower, higher, midpoint or "
             f"nearest, but got {interpolation}"
         )
-    scalar_q = not isinstance(q, TensorBase)
-    qs = tensor([q] if scalar_q else q.reshape(-1).tolist(), dtype=a.dtype)
-    if ((qs < 0) | (qs > 1)).any().item():
-        raise RuntimeError(f"{name}() q values must be in the range [0, 1]")
+    if a.numel() == 0:
+        raise RuntimeError("quantile() input tensor must be non-empty")
+    if q_is_tensor and q.ndim > 1:
+        raise RuntimeError("quantile() q must be a scalar or 1D tensor")
+    if a.dtype not in (dtypes.float32, dtypes.float64):
+        raise RuntimeError("quantile() input tensor must be either float or double dtype")
+    if q_is_tensor and q.dtype is not a.dtype:
+        raise RuntimeError("quantile() q tensor must be same dtype as the input tensor")
+    if q_is_tensor and q.device != a.device:
+        raise RuntimeError("quantile() q tensor must be on the same device as the input tensor")
+    qs = q.reshape(-1) if q_is_tensor else tensor([q], dtype=a.dtype, device=a.device)
+    if a.device.type == "cpu" and ((qs < 0) | (qs > 1)).any().item():
+        raise RuntimeError("quantile() q values must be in the range [0, 1]")
     x = a.reshape(-1) if dim is None else a
     d = 0 if dim is None else normalize_dim(dim, a.ndim)
     x = x.movedim(d, -1).unsqueeze(0)  # (1, ..., n): the quantiles go in front
     values = sort(x, -1).values
     n = x.shape[-1]
-    if n == 0:
-        raise RuntimeError(f"{name}() input tensor must be non-empty")
     nan = values != values
-    count = n - nan.sum(-1, keepdim=True) if skip_nan else tensor(n)
+    count = n - nan.sum(-1, keepdim=True) if skip_nan else tensor(n, device=a.device)
     q_shape = (qs.shape[0],) + (1,) * (x.ndim - 1)
     position = mul(qs.reshape(*q_shape), to(sub(count, 1), a.dtype).clamp(min=0))
     low, high = position.floor(), position.ceil()
@@ -81,7 +91,7 @@ def quantiles(a: Tensor, q, dim, keepdim: bool, interpolation: str, skip_nan: bo
             if dim is not None
             else result.reshape(qs.shape[0], *([1] * a.ndim))
         )
-    return result[0] if scalar_q else result
+    return result[0] if not q_is_tensor or q.ndim == 0 else result
 
 
 @public()
@@ -104,13 +114,13 @@ def nanmedian(a: Tensor, dim=None, keepdim: bool = False):
     if dim is None:
         flat = a.reshape(-1)
         if flat.numel() == 0:
-            return tensor(math.nan, dtype=a.dtype)
+            return tensor(math.nan, dtype=a.dtype, device=a.device)
         values, order = sort(flat, 0)
         count = flat.numel() - int((flat != flat).sum().item())
         return values[max((count or flat.numel()) - 1, 0) // 2]
     d = normalize_dim(dim, a.ndim) if a.ndim else 0
     if a.ndim == 0:
-        return ReturnTypes("nanmedian", a.clone(), tensor(0))
+        return ReturnTypes("nanmedian", a.clone(), tensor(0, device=a.device))
     if a.shape[d] == 0:
         raise IndexError(f"median(): Expected reduction dim {d} to have non-zero size.")
     values, order = sort(a, d)

@@ -357,6 +357,40 @@ def called_from_a_test() -> bool:
     return False
 
 
+# The factory functions themselves, whose frames stand between a factory call and its caller.
+FACTORY_FILES = tuple(
+    str(PROJECT_ROOT / "minitorch" / path)
+    for path in ("tensors/creation.py", "ops/factories.py", "ops/random_fills.py")
+)
+# Library code that builds what a test asks for (a layer's parameters, an initialisation) on the
+# default device, as a PyTorch user's `with torch.device("cuda"):` would.
+BUILDER_DIRS = (str(PROJECT_ROOT / "minitorch" / "nn" / "modules"),)
+BUILDER_FILES = tuple(
+    str(PROJECT_ROOT / "minitorch" / "nn" / name) for name in ("init.py", "parameter.py")
+)
+
+
+def default_device_of_the_caller():
+    """The default device of a factory call in a test on cuda: cuda where the test (or a layer
+    it builds) asks, the CPU where an operation inside minitorch does.
+
+    A user's default device is the CPU, and their cuda tensors come from `.to("cuda")`; an
+    operation that makes a helper tensor (a mask, a range) without naming its input's device
+    puts it on the CPU, and mixing it with the input fails. Giving such calls the CPU here, and
+    only the test's own the cuda default, makes the suites on cuda catch that.
+    """
+    import minitorch
+
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename.startswith(FACTORY_FILES):
+        frame = frame.f_back
+    filename = "" if frame is None else frame.f_code.co_filename
+    inside = filename.startswith(LIBRARY_DIR) and not (
+        filename.startswith(BUILDER_DIRS) or filename.startswith(BUILDER_FILES)
+    )
+    return minitorch.device("cpu") if inside else minitorch.device("cuda")
+
+
 def cuda_device(request):
     """Run the test with `cuda` as the factory functions' default device.
 
@@ -366,6 +400,7 @@ def cuda_device(request):
     library's own calls keep the refusal, so a host read on an operation's path still fails.
     """
     import minitorch
+    from minitorch.tensors import creation
     from minitorch.tensors.base import TensorBase
 
     if not minitorch.cuda.is_available():
@@ -388,6 +423,7 @@ def cuda_device(request):
     monkeypatch.setattr(
         TensorBase, "__array__", lambda self, *args, **kwargs: array(on_host(self), *args, **kwargs)
     )
+    monkeypatch.setattr(creation, "get_default_device", default_device_of_the_caller)
     minitorch.set_default_device("cuda")
     try:
         yield CUDA

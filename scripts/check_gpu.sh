@@ -43,12 +43,12 @@ tests=$?
 step "the tensor, autograd and nn suites on cuda (MINITORCH_TEST_BACKENDS=cuda; nn: tests/conftest.py CUDA_NN_FILES)"
 nn_files=$(python -c 'import sys; sys.path.insert(0, "tests"); import conftest; print(" ".join(sorted("tests/" + f for f in conftest.CUDA_NN_FILES)))')
 # shellcheck disable=SC2086
-NUMBA_ENABLE_CUDASIM=0 MINITORCH_TEST_BACKENDS=cuda timeout 270 python -m pytest -q -p no:cacheprovider -n 8 \
+NUMBA_ENABLE_CUDASIM=0 MINITORCH_TEST_BACKENDS=cuda timeout 240 python -m pytest -q -p no:cacheprovider -n 8 \
     tests/test_tensor*.py tests/test_autograd*.py tests/test_train_tensor.py $nn_files
 suites=$?
 
 step "GPU benchmark rows"
-NUMBA_ENABLE_CUDASIM=0 timeout 120 python scripts/bench.py --only gpu --rounds 3 \
+NUMBA_ENABLE_CUDASIM=0 timeout 150 python scripts/bench.py --only gpu --rounds 3 \
     | tee /tmp/minitorch-gpu-bench.txt
 bench=${PIPESTATUS[0]}
 
@@ -57,5 +57,5 @@ echo "GPU:        $gpu (driver's CUDA $cuda_major, numba-cuda[$toolkit])"
 echo "cuda tests: $([ "$tests" -eq 0 ] && echo passed || echo "FAILED (pytest exit $tests)")"
 echo "suites:     $([ "$suites" -eq 0 ] && echo passed || echo "FAILED (pytest exit $suites)")"
 echo "benchmark:  $([ "$bench" -eq 0 ] && echo done || echo "FAILED (exit $bench)")"
-grep -E "^  (matmul|add|sum|64M|MLP|Adam)" /tmp/minitorch-gpu-bench.txt || true
+grep -E "^  (matmul|add|sum|sort|scatter|64M|MLP|Adam|LeNet|GPT)" /tmp/minitorch-gpu-bench.txt || true
 [ "$tests" -eq 0 ] && [ "$suites" -eq 0 ] && [ "$bench" -eq 0 ]

@@ -105,6 +105,12 @@ HELPER_TENSOR_OPERATIONS = {
     ),
     "nanmedian of a 0-d tensor": lambda t: t[0, 0].nanmedian(0).indices,
     "nanmedian of an empty tensor": lambda t: t[:0].nanmedian(),
+    "vander": lambda t: minitorch.vander(t[0, :3], increasing=True),
+    "vander of integers": lambda t: minitorch.vander(t[0, :2].long()),
+    "sort of a 0-d tensor": lambda t: t[0, 1].sort().indices,
+    "argsort of a 0-d tensor": lambda t: t[0, 1].argsort(),
+    "topk of a 0-d tensor": lambda t: t[0, 1].topk(1).indices,
+    "median of an empty tensor": lambda t: t[:0].median(),
     "causal mask": lambda t: minitorch.nn.Transformer.generate_square_subsequent_mask(
         3, device=t.device
     ),
@@ -118,6 +124,34 @@ def test_operations_make_their_helper_tensors_on_the_input_device(operation):
     a[1, 2] = np.nan
     want = HELPER_TENSOR_OPERATIONS[operation](minitorch.tensor(a))
     assert_matches(HELPER_TENSOR_OPERATIONS[operation](minitorch.tensor(a, device="cuda")), want)
+
+
+class TwoOutputs(minitorch.autograd.Function):
+    """$(2x, x^2)$, whose backward sees zeros for an output that got no gradient."""
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x * 2, x * x
+
+    @staticmethod
+    def backward(ctx, g_double, g_square):
+        (x,) = ctx.saved_tensors
+        ctx.received = (g_double.device, g_square.device)
+        return g_double * 2 + g_square * 2 * x
+
+
+def test_an_unused_output_gets_its_zeros_on_the_cuda_device():
+    x = minitorch.tensor([1.0, -2.0], device="cuda", requires_grad=True)
+    _, square = TwoOutputs.apply(x)
+    square.sum().backward()
+    assert square.grad_fn.ctx.received == (minitorch.device("cuda:0"),) * 2
+    assert_matches(x.grad, minitorch.tensor([2.0, -4.0]))
+
+
+def test_gradgradcheck_of_cuda_inputs():
+    x = minitorch.tensor([0.5, -1.5], dtype=minitorch.float64, device="cuda", requires_grad=True)
+    assert minitorch.autograd.gradgradcheck(lambda t: (t * t * t).sum(), (x,))
 
 
 def test_quantiles_on_another_device_than_the_input_are_refused_with_torchs_text():

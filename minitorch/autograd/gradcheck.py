@@ -237,7 +237,12 @@ def gradgradcheck(
     if grad_outputs is None:
         rng = np.random.default_rng(0)
         grad_outputs = tuple(
-            creation.tensor(rng.standard_normal(tuple(o.shape)), dtype=o.dtype, requires_grad=True)
+            creation.tensor(
+                rng.standard_normal(tuple(o.shape)),
+                dtype=o.dtype,
+                device=o.device,
+                requires_grad=True,
+            )
             for o in outputs
         )
     grad_outputs = as_tuple(grad_outputs)

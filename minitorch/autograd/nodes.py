@@ -106,7 +106,7 @@ class SavedTensor:
         """Output `index` of a Function of several outputs, with `node` as `grad_fn`: the
         output itself while it lives, else an alias that the node then knows by that number
         (the node finds its outputs' numbers by identity)."""
-        ref, shape, dtype = node.outputs[self.index]
+        ref, *meta = node.outputs[self.index]
         output = ref() if ref is not None else None
         if output is not None:
             return output
@@ -115,7 +115,7 @@ class SavedTensor:
         )
         alias.grad_fn = node
         outputs = list(node.outputs)
-        outputs[self.index] = (weakref.ref(alias), shape, dtype)
+        outputs[self.index] = (weakref.ref(alias), *meta)
         node.outputs = tuple(outputs)
         return alias
 
@@ -187,7 +187,8 @@ class Node:
         self.input_meta = input_meta
         self.retained = None
         self.hooks = None  # {handle id: (output number, hook)} from register_hook
-        self.outputs = None  # for a Function of several outputs: (weakref, shape, dtype) each
+        # for a Function of several outputs: (weakref, shape, dtype, device) each
+        self.outputs = None
 
     def name(self) -> str:
         return type(self).__name__
@@ -273,15 +274,15 @@ class Node:
         the ctx does not materialize grads) for those that got none."""
         grads = list(d_output.grads)
         if self.ctx.materialize_grads:
-            for k, (_, shape, dtype) in enumerate(self.outputs):
+            for k, (_, shape, dtype, device) in enumerate(self.outputs):
                 if grads[k] is None and shape is not None:
-                    grads[k] = creation.zeros(shape, dtype=dtype)
+                    grads[k] = creation.zeros(shape, dtype=dtype, device=device)
         return grads
 
     def output_nr(self, t: Tensor) -> int:
         """Which output of this node `t` is (0 for a node of one output)."""
         if self.outputs is not None:
-            for k, (ref, _, _) in enumerate(self.outputs):
+            for k, (ref, *_) in enumerate(self.outputs):
                 if ref is not None and ref() is t:
                     return k
         return 0
@@ -448,7 +449,9 @@ def record(
     outputs = [output] if differentiable is None else differentiable
     if differentiable is not None:
         node.outputs = tuple(
-            (weakref.ref(t), t.shape, t.dtype) if isinstance(t, TensorBase) else (None, None, None)
+            (weakref.ref(t), t.shape, t.dtype, t.device)
+            if isinstance(t, TensorBase)
+            else (None, None, None, None)
             for t in output
         )
     for v in ctx.saved_values:
@@ -476,7 +479,7 @@ def saved_form(t: Tensor, outputs: list, node: Node) -> SavedTensor:
         if node.outputs is None:
             return SavedTensor(alias, node.name(), weakref.ref(node))
         index = next(
-            k for k, (ref, _, _) in enumerate(node.outputs) if ref is not None and ref() is t
+            k for k, (ref, *_) in enumerate(node.outputs) if ref is not None and ref() is t
         )
         return SavedTensor(alias, node.name(), weakref.ref(node), index)
     return SavedTensor(t)

@@ -188,7 +188,7 @@ def kaiser_window(window_length: int, periodic: bool = True, beta: float = 12.0,
 def vander(x: Tensor, N: int | None = None, increasing: bool = False) -> Tensor:  # noqa: N803
     """The Vandermonde matrix: column $j$ is $x^{N-1-j}$ ($x^j$ if `increasing`)."""
     n = x.shape[0] if N is None else N
-    powers = arange(n) if increasing else arange(n - 1, -1, -1)
+    powers = arange(n, device=x.device) if increasing else arange(n - 1, -1, -1, device=x.device)
     base = x.unsqueeze(1)
     if not x.dtype.is_floating_point:
         return to(tensor_pow(to(base, dtypes.int64), powers), dtypes.int64)

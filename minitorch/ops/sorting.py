@@ -49,7 +49,7 @@ class Sort(Op):
         ctx.shape, ctx.dim, ctx.keepdim = tuple(a.shape), dim, keepdim
         if a.ndim == 0:  # one element: it is its own sort
             ctx.save_for_backward(None)
-            return a.clone(), scalar_tensor(0, dtypes.int64)
+            return a.clone(), scalar_tensor(0, dtypes.int64, a.device)
         values, indices = sort_dim(a, dim, descending)
         if at is not None:
             values, indices = values.narrow(dim, at, 1), indices.narrow(dim, at, 1)
@@ -114,7 +114,7 @@ def argsort(a: Tensor, dim: int = -1, descending: bool = False, stable: bool = F
     """The positions that sort each line along `dim` (`sort(...).indices`)."""
     x, d = along(a, dim)
     if a.ndim == 0:
-        return scalar_tensor(0, dtypes.int64)
+        return scalar_tensor(0, dtypes.int64, a.device)
     return sort_dim(x, d, descending)[1]
 
 
@@ -153,7 +153,8 @@ class MedianAll(SharedByTies):
     @staticmethod
     def forward(ctx: GraphContext, a: Tensor) -> Tensor:
         if a.numel() == 0:
-            return scalar_tensor(float("nan"), dtypes.promote_types(a.dtype, dtypes.float32))
+            nan = float("nan")
+            return scalar_tensor(nan, dtypes.promote_types(a.dtype, dtypes.float32), a.device)
         flat = a.reshape(-1)
         values, indices = sort_dim(flat, 0, False)
         middle = (flat.numel() - 1) // 2

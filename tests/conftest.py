@@ -357,17 +357,20 @@ def called_from_a_test() -> bool:
     return False
 
 
-# The factory functions themselves, whose frames stand between a factory call and its caller.
-FACTORY_FILES = tuple(
-    str(PROJECT_ROOT / "minitorch" / path)
-    for path in ("tensors/creation.py", "ops/factories.py", "ops/random_fills.py")
-)
 # Library code that builds what a test asks for (a layer's parameters, an initialisation) on the
 # default device, as a PyTorch user's `with torch.device("cuda"):` would.
 BUILDER_DIRS = (str(PROJECT_ROOT / "minitorch" / "nn" / "modules"),)
 BUILDER_FILES = tuple(
     str(PROJECT_ROOT / "minitorch" / "nn" / name) for name in ("init.py", "parameter.py")
 )
+
+
+def takes_a_device(code) -> bool:
+    """Whether the function of `code` has a `device` parameter: a factory (`zeros`,
+    `logspace`, `tril_indices`, ...), whose own calls make what its caller asked for; the
+    legacy constructor `Tensor(...)` takes its `device` among its keywords."""
+    parameters = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
+    return "device" in parameters or code.co_name == "legacy_tensor"
 
 
 def default_device_of_the_caller():
@@ -377,12 +380,13 @@ def default_device_of_the_caller():
     A user's default device is the CPU, and their cuda tensors come from `.to("cuda")`; an
     operation that makes a helper tensor (a mask, a range) without naming its input's device
     puts it on the CPU, and mixing it with the input fails. Giving such calls the CPU here, and
-    only the test's own the cuda default, makes the suites on cuda catch that.
+    only the test's own the cuda default, makes the suites on cuda catch that. The caller is
+    the first frame past the factory functions (those that take a `device`).
     """
     import minitorch
 
-    frame = sys._getframe(1)
-    while frame is not None and frame.f_code.co_filename.startswith(FACTORY_FILES):
+    frame = sys._getframe(2)  # past `creation.finish`, the one caller of get_default_device
+    while frame is not None and takes_a_device(frame.f_code):
         frame = frame.f_back
     filename = "" if frame is None else frame.f_code.co_filename
     inside = filename.startswith(LIBRARY_DIR) and not (

@@ -191,6 +191,7 @@ def test_integer_division_by_zero_raises_as_in_torch(name):
     assert_same(lambda lib: (sample(lib, name) / 0).isinf())
 
 
+@pytest.mark.cpu_only  # it counts the CPU backend's compiled kernels
 def test_ops_on_the_new_dtypes_run_on_compiled_kernels():
     """A uint8 add wraps on every backend. On the Numba backends it compiles (once) a kernel for
     uint8 arrays; the reference backend loops in Python and has no kernels to compile."""
@@ -314,6 +315,7 @@ def test_factories_take_the_new_dtypes_like_torch(name, factory):
     assert_same(lambda lib: FACTORIES[factory](lib, dtype(lib, name)))
 
 
+@pytest.mark.cpu_only  # from_numpy shares host memory: a CPU tensor
 @pytest.mark.parametrize("name", INTEGERS + ["bool"])
 def test_numpy_round_trip_keeps_the_dtype(name):
     array = np.array(SAMPLES[name], dtype=np.dtype(name if name != "bool" else np.bool_))
@@ -388,6 +390,7 @@ PRINTED = {
 }
 
 
+@pytest.mark.cpu_only  # the recorded texts are of CPU tensors (a cuda one names its device)
 @pytest.mark.parametrize("case", sorted(PRINTED))
 @pytest.mark.parametrize("name", INTEGERS)
 def test_integer_tensors_print_like_torch(name, case):

@@ -33,7 +33,7 @@ from .ops import (
 from .ops.api import TENSOR_METHODS
 from .tensors import creation
 from .tensors.base import Size, TensorBase, set_tensor_class
-from .tensors.device import CPU, device
+from .tensors.device import CPU, legacy_constructor_device
 from .tensors.kernels import new_tensor
 from .tensors.strides import contiguous_format
 
@@ -358,12 +358,12 @@ def legacy_tensor(args: tuple, kwargs: dict) -> TensorBase:
         raise TypeError(
             f"new() received an invalid combination of arguments - got {sorted(kwargs)}"
         )
-    on_device = kwargs.get("device")
+    on_device = legacy_constructor_device(kwargs.get("device"))
     dtype = dtypes.get_default_dtype()
     if len(args) == 1 and isinstance(args[0], Size):
         args = tuple(args[0])
     if all(isinstance(a, int) and not isinstance(a, bool) for a in args) and args:
-        return new_tensor(args, dtype, device(on_device) if on_device else CPU)
+        return new_tensor(args, dtype, on_device)
     if len(args) > 1:
         raise TypeError("new() received an invalid combination of arguments")
     return creation.tensor(args[0] if args else [], dtype=dtype, device=on_device)

@@ -15,6 +15,7 @@ import numba
 from . import dtypes
 from ._tensor import Tensor
 from .tensors import creation
+from .tensors.device import legacy_constructor_device
 
 
 def package_version() -> str:
@@ -124,9 +125,10 @@ class LegacyTensorType(type):
         return isinstance(instance, Tensor) and instance.dtype is cls.dtype
 
     def __call__(cls, *args, device=None):
+        on_device = legacy_constructor_device(device)
         if len(args) == 1 and not isinstance(args[0], int):
-            return creation.tensor(args[0], dtype=cls.dtype, device=device)
-        return creation.zeros(*args, dtype=cls.dtype, device=device)
+            return creation.tensor(args[0], dtype=cls.dtype, device=on_device)
+        return creation.zeros(*args, dtype=cls.dtype, device=on_device)
 
 
 def legacy_type(dtype: dtypes.DType) -> type:

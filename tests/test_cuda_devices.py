@@ -160,6 +160,22 @@ def test_quantiles_on_another_device_than_the_input_are_refused_with_torchs_text
     assert str(error.value) == "quantile() q tensor must be on the same device as the input tensor"
 
 
+def test_legacy_constructors_stay_on_the_cpu_whatever_the_default_device():
+    minitorch.set_default_device("cuda")
+    try:
+        made = [minitorch.Tensor([1.0]), minitorch.Tensor(2), minitorch.FloatTensor([1.0])]
+        assert [t.device for t in made] == [minitorch.device("cpu")] * 3
+        for legacy in (lambda: minitorch.Tensor([1.0], device="cuda"),
+                       lambda: minitorch.LongTensor(2, device="cuda:0")):  # fmt: skip
+            with pytest.raises(RuntimeError) as error:
+                legacy()
+            assert str(error.value) == (
+                "legacy constructor expects device type: cpu but device type: cuda was passed"
+            )
+    finally:
+        minitorch.set_default_device(None)
+
+
 def test_copy_into_a_cuda_tensor_from_the_cpu():
     gpu = minitorch.zeros(3, device="cuda")
     gpu.copy_(minitorch.tensor([1.0, 2.0, 3.0]))

@@ -47,10 +47,8 @@ CASES = {
     "format_int_0d": lambda lib: f"{lib.tensor(7):>4}",
     "format_1d_spec": lambda lib: format(lib.tensor([1.0]), ".2f"),
     # creation
-    "legacy_data": lambda lib: lib.Tensor([[1, 2], [True, 2.5]]),
     "legacy_sizes": lambda lib: lib.Tensor(2, 3).shape,
     "legacy_size_object": lambda lib: lib.Tensor(lib.Size([2])).shape,
-    "legacy_empty": lambda lib: lib.Tensor(),
     "legacy_negative": lambda lib: lib.Tensor(-1),
     "new_tensor": lambda lib: lib.ones(2, dtype=lib.float64).new_tensor([1, 2]),
     "new_zeros": lambda lib: lib.ones(2, dtype=lib.float64).new_zeros(2, 3),
@@ -77,7 +75,12 @@ def data_assignment(lib):
     return stepped, w.detach().numpy().tolist(), w.requires_grad, w.is_leaf
 
 
-TABLES = {"cases": CASES, "data": {"assignment": data_assignment}}
+# The legacy constructor's tensors, which stay on the CPU whatever the default device.
+LEGACY = {
+    "legacy_data": lambda lib: lib.Tensor([[1, 2], [True, 2.5]]),
+    "legacy_empty": lambda lib: lib.Tensor(),
+}
+TABLES = {"cases": CASES, "legacy": LEGACY, "data": {"assignment": data_assignment}}
 ANSWERS = recorded_answers(__file__)
 
 
@@ -91,6 +94,12 @@ def test_matches_torch(case):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the warnings both libraries may give
         assert_outcome_as_recorded(ANSWERS, "cases", case, CASES[case])
+
+
+@pytest.mark.cpu_only
+@pytest.mark.parametrize("case", sorted(LEGACY))
+def test_legacy_constructor_matches_torch(case):
+    assert_outcome_as_recorded(ANSWERS, "legacy", case, LEGACY[case])
 
 
 def test_data_assignment_updates_a_leaf_in_place():

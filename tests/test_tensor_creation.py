@@ -90,12 +90,13 @@ def torch_answers(torch) -> dict[str, dict]:
     return outcome_answers(torch, TABLES)
 
 
+# PyTorch's legacy constructors make CPU tensors whatever the default device
+@pytest.mark.cpu_only
 @pytest.mark.parametrize("args", LEGACY_DATA)
 def test_legacy_constructor_matches_torch(args):
     assert_outcome_as_recorded(ANSWERS, "legacy", repr(args), TABLES["legacy"][repr(args)])
 
 
-# PyTorch's legacy constructor of sizes makes CPU tensors whatever the default device
 @pytest.mark.cpu_only
 @pytest.mark.parametrize("args", LEGACY_SIZES)
 def test_legacy_constructor_of_sizes_matches_torch(args):
@@ -113,6 +114,7 @@ def test_new_factories_match_torch(dtype):
     assert grad.requires_grad and grad.is_leaf
 
 
+@pytest.mark.cpu_only  # among its calls, the legacy constructor's CPU tensor
 def test_set_default_dtype_as_torch():
     for case, function in TABLES["default float64"].items():
         assert_outcome_as_recorded(ANSWERS, "default float64", case, function)

@@ -55,6 +55,17 @@ def get_default_device() -> device:
     return CPU if _default_device is None else _default_device
 
 
+def legacy_constructor_device(spec) -> device:
+    """Where a legacy constructor (`Tensor(...)`, `FloatTensor(...)`) puts its tensor: on the
+    CPU whatever the default device, as PyTorch's; naming another device is refused with
+    PyTorch's text."""
+    if spec is not None and (named := device(spec)).type != "cpu":
+        raise RuntimeError(
+            f"legacy constructor expects device type: cpu but device type: {named.type} was passed"
+        )
+    return CPU
+
+
 def check_device(target: device) -> device:
     """`target` if tensors can live there; a clear RuntimeError otherwise.
 

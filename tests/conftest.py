@@ -367,10 +367,8 @@ BUILDER_FILES = tuple(
 
 def takes_a_device(code) -> bool:
     """Whether the function of `code` has a `device` parameter: a factory (`zeros`,
-    `logspace`, `tril_indices`, ...), whose own calls make what its caller asked for; the
-    legacy constructor `Tensor(...)` takes its `device` among its keywords."""
-    parameters = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
-    return "device" in parameters or code.co_name == "legacy_tensor"
+    `logspace`, `tril_indices`, ...), whose own calls make what its caller asked for."""
+    return "device" in code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
 
 
 def default_device_of_the_caller():

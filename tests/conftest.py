@@ -359,10 +359,8 @@ def called_from_a_test() -> bool:
 
 # Library code that builds what a test asks for (a layer's parameters, an initialisation) on the
 # default device, as a PyTorch user's `with torch.device("cuda"):` would.
-BUILDER_DIRS = (str(PROJECT_ROOT / "minitorch" / "nn" / "modules"),)
-BUILDER_FILES = tuple(
-    str(PROJECT_ROOT / "minitorch" / "nn" / name) for name in ("init.py", "parameter.py")
-)
+NN_DIR = PROJECT_ROOT / "minitorch" / "nn"
+BUILDERS = (str(NN_DIR / "modules") + os.sep, str(NN_DIR / "init.py"), str(NN_DIR / "parameter.py"))
 
 
 def takes_a_device(code) -> bool:
@@ -387,9 +385,7 @@ def default_device_of_the_caller():
     while frame is not None and takes_a_device(frame.f_code):
         frame = frame.f_back
     filename = "" if frame is None else frame.f_code.co_filename
-    inside = filename.startswith(LIBRARY_DIR) and not (
-        filename.startswith(BUILDER_DIRS) or filename.startswith(BUILDER_FILES)
-    )
+    inside = filename.startswith(LIBRARY_DIR) and not filename.startswith(BUILDERS)
     return minitorch.device("cpu") if inside else minitorch.device("cuda")
 
 

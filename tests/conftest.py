@@ -363,10 +363,15 @@ NN_DIR = PROJECT_ROOT / "minitorch" / "nn"
 BUILDERS = (str(NN_DIR / "modules") + os.sep, str(NN_DIR / "init.py"), str(NN_DIR / "parameter.py"))
 
 
-def takes_a_device(code) -> bool:
-    """Whether the function of `code` has a `device` parameter: a factory (`zeros`,
-    `logspace`, `tril_indices`, ...), whose own calls make what its caller asked for."""
-    return "device" in code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
+CREATION_FILE = str(PROJECT_ROOT / "minitorch" / "tensors" / "creation.py")
+
+
+def is_a_factory(code) -> bool:
+    """Whether `code` is part of a factory function, whose own calls make what its caller
+    asked for: the creation module's functions and wrappers, and any function with a `device`
+    parameter (`logspace`, `tril_indices`, ...)."""
+    parameters = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
+    return code.co_filename == CREATION_FILE or "device" in parameters
 
 
 def default_device_of_the_caller():
@@ -377,12 +382,12 @@ def default_device_of_the_caller():
     operation that makes a helper tensor (a mask, a range) without naming its input's device
     puts it on the CPU, and mixing it with the input fails. Giving such calls the CPU here, and
     only the test's own the cuda default, makes the suites on cuda catch that. The caller is
-    the first frame past the factory functions (those that take a `device`).
+    the first frame past the factory functions (`is_a_factory`).
     """
     import minitorch
 
-    frame = sys._getframe(2)  # past `creation.finish`, the one caller of get_default_device
-    while frame is not None and takes_a_device(frame.f_code):
+    frame = sys._getframe(1)
+    while frame is not None and is_a_factory(frame.f_code):
         frame = frame.f_back
     filename = "" if frame is None else frame.f_code.co_filename
     inside = filename.startswith(LIBRARY_DIR) and not filename.startswith(BUILDERS)

@@ -97,11 +97,12 @@ def empty_strided(size, stride, *, dtype=None, device=None, requires_grad=False)
     return made.requires_grad_(requires_grad) if requires_grad else made
 
 
-def window_points(window_length: int, periodic: bool) -> tuple:
-    """$n = 0..N-1$ (float64) and the denominator $N - 1$ of the symmetric window."""
+def window_points(window_length: int, periodic: bool, device) -> tuple:
+    """$n = 0..N-1$ (float64, on `device`) and the denominator $N - 1$ of the symmetric
+    window."""
     if window_length < 0:
         raise RuntimeError(f"window_length must be non-negative, got {window_length}")
-    n = arange(window_length, dtype=dtypes.float64)
+    n = arange(window_length, dtype=dtypes.float64, device=device)
     return n, (window_length if periodic else window_length - 1)
 
 
@@ -116,7 +117,7 @@ def window(values: Tensor, window_length: int, dtype, device, requires_grad) -> 
 
 def cosine_window(window_length, periodic, coefficients, dtype, device, requires_grad):
     """$\\sum_k (-1)^k a_k \\cos(2 \\pi k n / (N - 1))$ (Hann, Hamming, Blackman)."""
-    n, denominator = window_points(window_length, periodic)
+    n, denominator = window_points(window_length, periodic, device)
     total = n * 0
     for k, a in enumerate(coefficients):
         total = add(
@@ -158,7 +159,7 @@ def blackman_window(window_length: int, periodic: bool = True, *, dtype=None, de
 def bartlett_window(window_length: int, periodic: bool = True, *, dtype=None, device=None,
                     requires_grad=False) -> Tensor:  # fmt: skip
     """The triangle $1 - |\\frac{2n}{N - 1} - 1|$."""
-    n, denominator = window_points(window_length, periodic)
+    n, denominator = window_points(window_length, periodic, device)
     values = sub(1, (n * (2 / max(denominator, 1)) - 1).abs())
     return window(values, window_length, dtype, device, requires_grad)
 
@@ -177,10 +178,10 @@ def bessel_i0(x: Tensor) -> Tensor:
 def kaiser_window(window_length: int, periodic: bool = True, beta: float = 12.0, *,
                   dtype=None, device=None, requires_grad=False) -> Tensor:  # fmt: skip
     """$I_0(\\beta \\sqrt{1 - (2n/(N-1) - 1)^2}) / I_0(\\beta)$."""
-    n, denominator = window_points(window_length, periodic)
+    n, denominator = window_points(window_length, periodic, device)
     ratio = n * (2 / max(denominator, 1)) - 1
     values = bessel_i0(sub(1, ratio**2).clamp(min=0).sqrt() * beta)
-    values = values / bessel_i0(tensor(float(beta), dtype=dtypes.float64))
+    values = values / bessel_i0(tensor(float(beta), dtype=dtypes.float64, device=n.device))
     return window(values, window_length, dtype, device, requires_grad)
 
 

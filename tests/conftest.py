@@ -375,8 +375,9 @@ def is_a_factory(code) -> bool:
 
 
 def default_device_of_the_caller():
-    """The default device of a factory call in a test on cuda: cuda where the test (or a layer
-    it builds) asks, the CPU where an operation inside minitorch does.
+    """The default device of a factory call in a test on cuda: the set one (cuda, unless the
+    test sets another) where the test (or a layer it builds) asks, the CPU where an operation
+    inside minitorch does.
 
     A user's default device is the CPU, and their cuda tensors come from `.to("cuda")`; an
     operation that makes a helper tensor (a mask, a range) without naming its input's device
@@ -384,14 +385,14 @@ def default_device_of_the_caller():
     only the test's own the cuda default, makes the suites on cuda catch that. The caller is
     the first frame past the factory functions (`is_a_factory`).
     """
-    import minitorch
+    from minitorch.tensors.device import CPU, get_default_device
 
     frame = sys._getframe(1)
     while frame is not None and is_a_factory(frame.f_code):
         frame = frame.f_back
     filename = "" if frame is None else frame.f_code.co_filename
     inside = filename.startswith(LIBRARY_DIR) and not filename.startswith(BUILDERS)
-    return minitorch.device("cpu") if inside else minitorch.device("cuda")
+    return CPU if inside else get_default_device()
 
 
 def cuda_device(request):

@@ -29,19 +29,31 @@ from .compiler import MAX_DIMS, device_function, index_functions
 from .driver import cuda
 
 
+def line_place_function():
+    """`line_place(t, n, line_shape, index)` as a device function: element $t$ of the scratch
+    lines is place $t \\bmod n$ of line $t // n$, whose index in `line_shape` (the sorted
+    tensor's shape with size 1 in the sorted dim) it writes into `index`; returns the place."""
+    to_index = index_functions()[0]
+
+    def line_place(t, n, line_shape, index):
+        to_index(t // n, line_shape, index)
+        return t % n
+
+    return cuda.jit(device=True)(line_place)
+
+
 def cuda_line_keys() -> Callable:
     """The body of the first step: thread $t$ copies element $j = t \\bmod n$ of line
     $t // n$ of `a` (lines of $n$ along `dim`, found by their index in `line_shape`, which is
     `a`'s shape with size 1 in `dim`) to $keys_t$, with $order_t = j$: where it came from."""
-    to_index, index_to_position, _ = index_functions()
+    index_to_position = index_functions()[1]
+    line_place = line_place_function()
 
     def _keys(keys, order, a, a_shape, a_strides, a_offset, line_shape, size, dim):
         t = cuda.grid(1)
         if t < size:
             index = cuda.local.array(MAX_DIMS, numba.int64)[: len(a_shape)]
-            n = a_shape[dim]
-            to_index(t // n, line_shape, index)
-            j = t % n
+            j = line_place(t, a_shape[dim], line_shape, index)
             keys[t] = a[a_offset + index_to_position(index, a_strides) + j * a_strides[dim]]
             order[t] = j
 
@@ -85,7 +97,8 @@ def cuda_merge_round() -> Callable:
 def cuda_sorted_lines() -> Callable:
     """The body of the last step: thread $t$ writes the sorted key $keys_t$ and where it came
     from, $order_t$, to place $t \\bmod n$ of its line in `values` and `indices`."""
-    to_index, index_to_position, _ = index_functions()
+    index_to_position = index_functions()[1]
+    line_place = line_place_function()
 
     def _write(
         values, values_strides, values_offset, indices, indices_strides, indices_offset,
@@ -94,9 +107,7 @@ def cuda_sorted_lines() -> Callable:
         t = cuda.grid(1)
         if t < size:
             index = cuda.local.array(MAX_DIMS, numba.int64)[: len(a_shape)]
-            n = a_shape[dim]
-            to_index(t // n, line_shape, index)
-            j = t % n
+            j = line_place(t, a_shape[dim], line_shape, index)
             v = values_offset + index_to_position(index, values_strides)
             i = indices_offset + index_to_position(index, indices_strides)
             values[v + j * values_strides[dim]] = keys[t]

@@ -83,6 +83,28 @@ def share_one_array_per_line() -> None:
     kernelapi.FakeCUDAShared.array = array
 
 
+def store_integers_as_the_cuda_target():
+    """Make the simulator's array stores wrap an out-of-range integer to the element's width.
+
+    A compiled kernel converts an int64 to a narrower integer by truncating it (two's
+    complement: 300 stored in an int8 is 44), as the CPU kernels do; the simulator stores
+    through NumPy, which raises OverflowError instead. Only the refused stores take the
+    conversion here, so the others keep NumPy's own path.
+    """
+    import numpy as np
+    from numba.cuda.simulator.cudadrv.devicearray import FakeCUDAArray
+
+    numpy_store = FakeCUDAArray.__setitem__
+
+    def store(self, index, value):
+        try:
+            return numpy_store(self, index, value)
+        except OverflowError:
+            return numpy_store(self, index, np.array(value).astype(self._ary.dtype))
+
+    FakeCUDAArray.__setitem__ = store
+
+
 if SIMULATOR_ON:
     # The simulator runs each CUDA thread of a block as a Python thread while the launching
     # thread polls them; at Python's default 5 ms switch interval every hand-over of the GIL
@@ -90,6 +112,7 @@ if SIMULATOR_ON:
     sys.setswitchinterval(1e-4)
     if importlib.util.find_spec("numba_cuda") is not None:
         share_one_array_per_line()
+        store_integers_as_the_cuda_target()
 
 BACKEND_TEST_PREFIXES = ("test_tensor", "test_autograd", "test_train_tensor")
 SINGLE_BACKEND_FILES = {"test_tensor_data.py", "test_tensor_format.py", "test_tensor_ops.py"}

@@ -143,11 +143,10 @@ class Tensor(TensorBase):
         target = device if device is not None else "cuda"
         return copies.to(self, f"cuda:{target}" if isinstance(target, int) else target)
 
-    def type(self, dtype: DType | None = None):
-        """Convert to `dtype`; without it, PyTorch's type name (`'minitorch.FloatTensor'`)."""
-        if dtype is None:
-            return f"minitorch.{self.dtype.tensor_type}"
-        return copies.to(self, dtypes.to_dtype(dtype))
+    def type(self, dtype=None, non_blocking: bool = False):
+        """Convert to `dtype` (a dtype, legacy type or its name); without it, PyTorch's type
+        name (`'minitorch.FloatTensor'`, `'minitorch.cuda.FloatTensor'` on a GPU)."""
+        return copies.type_(self, dtype, non_blocking)
 
     # fmt: off
     float  = conversion("float",  dtypes.float32)

@@ -59,6 +59,25 @@ def test_repr_names_the_device():
     assert repr(x * 2) == "tensor([2.], device='cuda:0', grad_fn=<MulBackward0>)"
 
 
+def test_legacy_type_names_name_the_device():
+    """torch's `type()` names a cuda tensor `torch.cuda.FloatTensor`; a type name with `cuda.`
+    moves a tensor there, one without it (or a legacy type) to the CPU."""
+    gpu = minitorch.tensor([1.5, -2.5], device="cuda")
+    assert gpu.type() == "minitorch.cuda.FloatTensor"
+    assert gpu.long().type() == "minitorch.cuda.LongTensor"
+    assert gpu.type(minitorch.float64).type() == "minitorch.cuda.DoubleTensor"
+    for to_host in (gpu.type("minitorch.IntTensor"), gpu.type(minitorch.IntTensor)):
+        assert to_host.device.type == "cpu" and to_host.tolist() == [1, -2]
+    to_gpu = minitorch.tensor([3.0]).type("torch.cuda.LongTensor")
+    assert to_gpu.type() == "minitorch.cuda.LongTensor" and to_gpu.tolist() == [3]
+    assert gpu.type("minitorch.cuda.FloatTensor") is gpu
+    params = minitorch.nn.ParameterDict({"w": minitorch.nn.Parameter(gpu)})
+    assert repr(params) == (
+        "ParameterDict("
+        "  (w): Parameter containing: [minitorch.cuda.FloatTensor of size 2 (cuda:0)])"
+    )
+
+
 def test_numpy_of_a_cuda_tensor_is_refused_with_torchs_text():
     message = (
         "can't convert cuda:0 device type tensor to numpy. Use Tensor.cpu() to copy the tensor "

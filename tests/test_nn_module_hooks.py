@@ -131,16 +131,18 @@ def test_parameter_list(lib):
     assert params[0].shape == (4,) and isinstance(params[0], lib.nn.Parameter)
     with pytest.raises(IndexError):
         params[5]
+    # A tensor on a GPU names its device after its size, as torch prints `(cuda:0)`.
+    on = f" ({params[0].device})" if params[0].device.type == "cuda" else ""
     expected = "\n".join([
         "ParameterList(",
-        "    (0): Parameter containing: [LIB.float32 of size 4]",
-        "    (1): Parameter containing: [LIB.float32 of size 3]",
-        "    (2): Parameter containing: [LIB.float32 of size 1]",
-        "    (3): Parameter containing: [LIB.float32 of size 2]",
+        "    (0): Parameter containing: [LIB.float32 of size 4ON]",
+        "    (1): Parameter containing: [LIB.float32 of size 3ON]",
+        "    (2): Parameter containing: [LIB.float32 of size 1ON]",
+        "    (3): Parameter containing: [LIB.float32 of size 2ON]",
         "    (4): Object of type: str",
         ")",
     ])  # fmt: skip
-    assert repr(params) == expected.replace("LIB", lib.__name__)
+    assert repr(params) == expected.replace("LIB", lib.__name__).replace("ON", on)
     optimizer = lib.optim.SGD(params.parameters(), lr=0.5)
     sum(p.sum() for p in params.parameters()).backward()
     optimizer.step()

@@ -80,7 +80,23 @@ LEGACY = {
     "legacy_data": lambda lib: lib.Tensor([[1, 2], [True, 2.5]]),
     "legacy_empty": lambda lib: lib.Tensor(),
 }
-TABLES = {"cases": CASES, "legacy": LEGACY, "data": {"assignment": data_assignment}}
+# `type()` with a dtype, a legacy type or its name (code written for torch says `torch.`)
+LEGACY_TYPES = {
+    "type_name": lambda lib: lib.ones(2, dtype=lib.int16).type().split(".", 1)[1],
+    "to_named_type": lambda lib: lib.tensor([1.5, -2.5]).type("torch.IntTensor"),
+    "to_legacy_type": lambda lib: lib.tensor([1, 2]).type(lib.DoubleTensor),
+    "to_dtype": lambda lib: lib.tensor([1, 2]).type(lib.float64),
+    "own_type_is_itself": lambda lib: (lambda x: x.type("torch.FloatTensor") is x)(lib.ones(2)),
+    "unknown_name": lambda lib: lib.ones(2).type("torch.FooTensor"),
+    "name_without_library": lambda lib: lib.ones(2).type("DoubleTensor"),
+    "not_a_type": lambda lib: lib.ones(2).type(3),
+}
+TABLES = {
+    "cases": CASES,
+    "legacy": LEGACY,
+    "legacy types": LEGACY_TYPES,
+    "data": {"assignment": data_assignment},
+}
 ANSWERS = recorded_answers(__file__)
 
 
@@ -100,6 +116,12 @@ def test_matches_torch(case):
 @pytest.mark.parametrize("case", sorted(LEGACY))
 def test_legacy_constructor_matches_torch(case):
     assert_outcome_as_recorded(ANSWERS, "legacy", case, LEGACY[case])
+
+
+@pytest.mark.cpu_only  # a legacy type is a CPU type: test_cuda_devices.py checks cuda's names
+@pytest.mark.parametrize("case", sorted(LEGACY_TYPES))
+def test_legacy_types_match_torch(case):
+    assert_outcome_as_recorded(ANSWERS, "legacy types", case, LEGACY_TYPES[case])
 
 
 def test_data_assignment_updates_a_leaf_in_place():

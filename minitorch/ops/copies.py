@@ -92,6 +92,41 @@ def to(a: Tensor, *args, dtype=None, device=None, copy=False, non_blocking=False
     return Copy.apply(a, dtype=new_dtype, kind="ToCopy", device=new_device)
 
 
+def type_name(a: Tensor) -> str:
+    """PyTorch's legacy type name of `a`: `minitorch.FloatTensor`, `minitorch.cuda.FloatTensor`
+    on a GPU."""
+    on_gpu = "cuda." if a.device.type == "cuda" else ""
+    return f"minitorch.{on_gpu}{a.dtype.tensor_type}"
+
+
+def legacy_type_target(name: str) -> tuple[dtypes.DType, Device]:
+    """(dtype, device) of a legacy type name, `'minitorch.cuda.LongTensor'`; code written for
+    PyTorch spells it `'torch.LongTensor'`, which means the same."""
+    prefix, _, rest = name.partition(".")
+    on_gpu = rest.startswith("cuda.")
+    tensor_type = rest.removeprefix("cuda.")
+    by_type = {d.tensor_type: d for d in dtypes.ALL_DTYPES}
+    if prefix not in ("minitorch", "torch") or tensor_type not in by_type:
+        raise ValueError(f"invalid type: {name!r}")
+    return by_type[tensor_type], Device("cuda" if on_gpu else "cpu")
+
+
+def type_(a: Tensor, dtype=None, non_blocking: bool = False):
+    """Without `dtype`, `a`'s legacy type name (`type_name`); else `a` converted to a dtype, a
+    legacy type (`minitorch.LongTensor`) or its name (`'minitorch.cuda.LongTensor'`, which also
+    names the device)."""
+    if dtype is None:
+        return type_name(a)
+    if isinstance(dtype, str):
+        new_dtype, device = legacy_type_target(dtype)
+        return to(a, new_dtype, device=device)
+    if isinstance(dtype, type) and isinstance(getattr(dtype, "dtype", None), dtypes.DType):
+        return to(a, dtype.dtype, device="cpu")  # a legacy type is a CPU type, as in torch
+    if not isinstance(dtype, dtypes.DType):
+        raise TypeError("dtype must be a type, str, or dtype object")
+    return to(a, dtype)
+
+
 @public(torch=False)
 def type_as(a: Tensor, other: Tensor) -> Tensor:
     """`a` converted to `other`'s dtype."""

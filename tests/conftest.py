@@ -20,7 +20,6 @@ inside a plain `python -m pytest` run; scripts/check_gpu.sh runs the nn files to
 import importlib.util
 import os
 import sys
-import threading
 from functools import cache
 from pathlib import Path
 
@@ -49,70 +48,15 @@ SIMULATED_CUDA_RUN = SIMULATOR_ON and CUDA in os.environ.get("MINITORCH_TEST_BAC
 )
 
 
-def share_one_array_per_line() -> None:
-    """Make the simulator's `cuda.shared.array` give every thread of a block the same array.
-
-    The simulator finds a block's shared array by the line that asks for it, with a look-up
-    and then an insertion that two threads of the block can interleave: each then fills an
-    array of its own, and the block computes with tiles that its other threads never see
-    (a matmul or a reduction that is wrong at random). Here one lock makes the look-up and the
-    insertion one step; the caller's frame is read directly, which also spares the
-    simulator's walk of the whole stack on every call.
-    """
-    import numpy as np
-    from numba.core import types
-    from numba.cuda.simulator import kernelapi
-    from numba.np import numpy_support
-
-    ask_simulator = kernelapi.FakeCUDAShared.array
-    lock = threading.Lock()
-
-    def array(self, shape, dtype, alignment=None):
-        if shape == 0 or alignment is not None:  # dynamic shared memory, or the refusal
-            return ask_simulator(self, shape, dtype, alignment)
-        caller = sys._getframe(1)
-        line = (caller.f_code.co_filename, caller.f_lineno)
-        with lock:
-            found = self._allocations.get(line)
-            if found is None:
-                if isinstance(dtype, types.Type):
-                    dtype = numpy_support.as_dtype(dtype)
-                found = self._allocations[line] = np.empty(shape, dtype)
-        return found
-
-    kernelapi.FakeCUDAShared.array = array
-
-
-def store_integers_as_the_cuda_target():
-    """Make the simulator's array stores wrap an out-of-range integer to the element's width.
-
-    A compiled kernel converts an int64 to a narrower integer by truncating it (two's
-    complement: 300 stored in an int8 is 44), as the CPU kernels do; the simulator stores
-    through NumPy, which raises OverflowError instead. Only the refused stores take the
-    conversion here, so the others keep NumPy's own path.
-    """
-    import numpy as np
-    from numba.cuda.simulator.cudadrv.devicearray import FakeCUDAArray
-
-    numpy_store = FakeCUDAArray.__setitem__
-
-    def store(self, index, value):
-        try:
-            return numpy_store(self, index, value)
-        except OverflowError:
-            return numpy_store(self, index, np.array(value).astype(self._ary.dtype))
-
-    FakeCUDAArray.__setitem__ = store
-
-
 if SIMULATOR_ON:
     # The simulator runs each CUDA thread of a block as a Python thread while the launching
     # thread polls them; at Python's default 5 ms switch interval every hand-over of the GIL
     # waits out the interval, and a kernel with `syncthreads` hands over many times.
     sys.setswitchinterval(1e-4)
     if importlib.util.find_spec("numba_cuda") is not None:
-        share_one_array_per_line()
-        store_integers_as_the_cuda_target()
+        import simulator_fidelity
+
+        simulator_fidelity.patch_the_simulator()
 
 BACKEND_TEST_PREFIXES = ("test_tensor", "test_autograd", "test_train_tensor")
 SINGLE_BACKEND_FILES = {"test_tensor_data.py", "test_tensor_format.py", "test_tensor_ops.py"}
@@ -435,6 +379,11 @@ def cuda_device(request):
             "no cuda device: run on a GPU, or in Numba's CUDA simulator (NUMBA_ENABLE_CUDASIM=1, "
             "the cuda extra: pip install -e '.[test,cuda]')"
         )
+    if SIMULATOR_ON:
+        # Kernels of a few threads per block: the simulator runs a Python thread for each
+        # thread of a block that synchronizes (tests/simulator_fidelity.py). The blocked matmul
+        # and the shuffled reduce have files of their own (tests/test_cuda_matmul.py, ...).
+        request.getfixturevalue("small_kernels")
     monkeypatch = request.getfixturevalue("monkeypatch")
     numpy, array = TensorBase.numpy, TensorBase.__array__
 

@@ -479,6 +479,25 @@ def test_grad_check_names_input_index_and_both_values():
     assert "by backward" in message and "by central differences" in message, message
 
 
+def test_grad_check_of_some_elements_perturbs_only_those():
+    """`elements=k`: 2k evaluations besides the first, at k distinct indices drawn by the seed,
+    and a wrong gradient at one of them is still found."""
+    calls = []
+
+    def square_recording_calls(t):
+        calls.append(t.detach().cpu().tolist())
+        return WrongSquare.apply(t)
+
+    x = minitorch.tensor([0.0, 0.0, 0.0, 0.0, 0.0, 0.0], dtype=minitorch.float64)
+    assert minitorch.grad_check(square_recording_calls, x.requires_grad_(), elements=3)
+    assert len(calls) == 1 + 2 * 3  # the gradient at 0 is right (0), so nothing raised
+    perturbed = {next(k for k, v in enumerate(c) if v != 0) for c in calls[1:]}
+    assert len(perturbed) == 3
+    ones = minitorch.ones(6, dtype=minitorch.float64, requires_grad=True)
+    with pytest.raises(minitorch.GradcheckError):
+        minitorch.grad_check(WrongSquare.apply, ones, elements=1)
+
+
 def test_grad_check_passes_a_correct_function():
     x = minitorch.tensor([0.5, -1.5], dtype=minitorch.float64, requires_grad=True)
     assert minitorch.grad_check(lambda t: (t * t.exp()).sum(), x) is True

@@ -69,9 +69,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
             f"{weight.shape[1]}x{weight.shape[0]})"
         )
     if input.dtype is not weight.dtype:
-        names = [
-            t.type().removeprefix("minitorch.").removesuffix("Tensor") for t in (input, weight)
-        ]
+        names = [t.dtype.tensor_type.removesuffix("Tensor") for t in (input, weight)]
         raise RuntimeError(
             f"mat1 and mat2 must have the same dtype, but got {names[0]} and {names[1]}"
         )

@@ -275,12 +275,10 @@ def tensor_stubs(tensor_class) -> tuple[dict[str | None, list[str]], list[str], 
     bodies: dict[str | None, list[str]] = {}
     aliases, methods = [], {}
     for name, value in sorted(namespace.items()):
-        # `__slotnames__` is copyreg's cache, set on the class by the first pickle of a tensor
         if name in (
             "__doc__",
             "__module__",
             "__slots__",
-            "__slotnames__",
             "__hash__",
             "__qualname__",
         ):

@@ -7,6 +7,8 @@ tests/test_cuda_simulator.py. On a GPU, `NUMBA_ENABLE_CUDASIM=0` runs it on the 
 (scripts/check_gpu.sh).
 """
 
+import pickle
+
 import numpy as np
 import pytest
 from cuda_checks import assert_matches
@@ -57,6 +59,20 @@ def test_repr_names_the_device():
     )
     x = minitorch.tensor([1.0], device="cuda", requires_grad=True)
     assert repr(x * 2) == "tensor([2.], device='cuda:0', grad_fn=<MulBackward0>)"
+
+
+def test_pickled_cuda_tensors_unpickle_on_cuda_sharing_their_storage():
+    """As torch's: the values go through the host; a view and its base pickled together
+    share one storage again, and a Parameter stays one."""
+    base = minitorch.arange(6.0, device="cuda").reshape(2, 3)
+    weight = minitorch.nn.Parameter(minitorch.tensor([0.5, -1.0], device="cuda"))
+    restored_base, view, restored_weight = pickle.loads(pickle.dumps((base, base[1], weight)))
+    assert restored_base.is_cuda and view.is_cuda
+    view.add_(100.0)  # writes through to the restored base, and only to it
+    assert restored_base.tolist() == [[0.0, 1.0, 2.0], [103.0, 104.0, 105.0]]
+    assert base.tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
+    assert isinstance(restored_weight, minitorch.nn.Parameter) and restored_weight.is_cuda
+    assert restored_weight.requires_grad and restored_weight.tolist() == [0.5, -1.0]
 
 
 def test_legacy_type_names_name_the_device():

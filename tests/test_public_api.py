@@ -156,10 +156,11 @@ def test_checked_in_stubs_are_current():
 
 
 def test_the_stubs_do_not_change_once_a_tensor_is_pickled():
-    """Pickling a tensor leaves copyreg's `__slotnames__` on the class: not a method."""
-    before = load_generator().stubs()
+    """Tensors pickle through their own `__getstate__`, so pickle leaves the class as it was:
+    copyreg's default would cache `__slotnames__` on it, which the stubs would list."""
+    before, names = load_generator().stubs(), set(vars(minitorch.Tensor))
     pickle.loads(pickle.dumps(minitorch.ones(2)))
-    assert "__slotnames__" in vars(minitorch.Tensor)
+    assert set(vars(minitorch.Tensor)) == names
     assert load_generator().stubs() == before
 
 

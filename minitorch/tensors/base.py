@@ -16,6 +16,7 @@ The layers below make new tensors with `make_tensor`, which builds a
 
 from __future__ import annotations
 
+import copy
 import threading
 import warnings
 import weakref
@@ -420,6 +421,56 @@ class TensorBase:
         copied.requires_grad = self.requires_grad
         memo[id(self)] = copied
         return copied
+
+    def __getstate__(self) -> tuple[dict | None, dict]:
+        """What pickle saves: the attributes, with a device's storage read back to the host
+        (`PickledStorage`), so that the tensor unpickles onto its device, as in PyTorch."""
+        slots = {
+            name: getattr(self, name)
+            for cls in type(self).__mro__
+            for name in getattr(cls, "__slots__", ())
+            if name != "__weakref__" and hasattr(self, name)
+        }
+        if self.device.type != "cpu":
+            layout = slots["_layout"] = copy.copy(self._layout)
+            layout.storage = PickledStorage.of(self._layout.storage, self.device)
+        return getattr(self, "__dict__", None), slots
+
+    def __setstate__(self, state: tuple[dict | None, dict]) -> None:
+        attributes, slots = state
+        if attributes:
+            self.__dict__.update(attributes)
+        for name, value in slots.items():
+            object.__setattr__(self, name, value)
+
+
+class PickledStorage:
+    """A device storage as pickle saves it: its values on the host and its device. It unpickles
+    as a new storage on that device (`on_device`). One per storage (`of`), so that views of
+    one storage pickle it once and share it again when unpickled."""
+
+    # by the storage's id while it lives (device arrays are not hashable)
+    _of_storage: dict[int, PickledStorage] = {}
+
+    def __init__(self, storage, on_device: device):
+        self.storage, self.device = weakref.ref(storage), on_device
+
+    @classmethod
+    def of(cls, storage, on_device: device) -> PickledStorage:
+        found = cls._of_storage.get(id(storage))
+        if found is None:
+            found = cls._of_storage[id(storage)] = cls(storage, on_device)
+            weakref.finalize(storage, cls._of_storage.pop, id(storage), None)
+        return found
+
+    def __reduce__(self):
+        host = backend_for(self.device).to_host(self.storage())
+        return PickledStorage.on_device, (host, str(self.device))
+
+    @staticmethod
+    def on_device(host: np.ndarray, name: str):
+        """A new storage on device `name` holding `host`'s values."""
+        return backend_for(device(name)).from_host(host)
 
 
 NON_LEAF_GRAD_WARNING = (

@@ -330,8 +330,9 @@ class Tensor(
     def register_post_accumulate_grad_hook(self, hook):
         """Call `hook(self)` after backward has added into this leaf's `.grad`."""
     def short(self) -> Tensor: """This tensor as int16 (itself if it is int16 already)."""
-    def type(self, dtype=None):
-        """Convert to `dtype`; without it, PyTorch's type name (`'minitorch.FloatTensor'`)."""
+    def type(self, dtype=None, non_blocking=False):
+        """Convert to `dtype` (a dtype, legacy type or its name); without it, PyTorch's type
+        name (`'minitorch.FloatTensor'`, `'minitorch.cuda.FloatTensor'` on a GPU)."""
     __rand__ = __and__
     __ror__ = __or__
     __rxor__ = __xor__

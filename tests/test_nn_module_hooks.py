@@ -158,14 +158,18 @@ def test_parameter_dict(lib):
     assert [n for n, _ in params.named_parameters()] == ["a", "b", "c", "d"]
     assert params.pop("d").shape == (3,) and "d" not in params
     assert params.get("zz") is None and list(params.keys()) == ["a", "b", "c"]
+    # A tensor on a GPU: torch.cuda.FloatTensor, and its device after its size.
+    on_gpu = params["a"].device.type == "cuda"
     expected = "\n".join([
         "ParameterDict(",
-        "    (a): Parameter containing: [LIB.FloatTensor of size 2]",
-        "    (b): Parameter containing: [LIB.FloatTensor of size 1]",
-        "    (c): Parameter containing: [LIB.DoubleTensor of size 1]",
+        "    (a): Parameter containing: [LIB.FloatTensor of size 2ON]",
+        "    (b): Parameter containing: [LIB.FloatTensor of size 1ON]",
+        "    (c): Parameter containing: [LIB.DoubleTensor of size 1ON]",
         ")",
     ])  # fmt: skip
-    assert repr(params) == expected.replace("LIB", lib.__name__)
+    lib_name = lib.__name__ + (".cuda" if on_gpu else "")
+    on = f" ({params['a'].device})" if on_gpu else ""
+    assert repr(params) == expected.replace("LIB", lib_name).replace("ON", on)
     with pytest.raises(ValueError, match="element #0 has length 3; 2 is required"):
         params.update([("x", 1, 2)])
     params.clear()

@@ -22,7 +22,8 @@ def patch_the_simulator() -> None:
     """All the changes below."""
     share_one_array_per_line()
     store_integers_as_the_cuda_target()
-    run_blocks_without_barriers_in_one_thread()
+    run_blocks_with_fewer_threads()
+    call_device_functions_directly()
 
 
 def share_one_array_per_line() -> None:
@@ -73,22 +74,26 @@ def store_integers_as_the_cuda_target():
     FakeCUDAArray.__setitem__ = store
 
 
-# What a kernel calls that needs the other threads of its block running beside it: barriers,
-# warp-level exchanges and votes, shared memory, a grid-wide sync.
-NEEDS_THREADS = frozenset({
-    "syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or", "syncwarp",
-    "shared", "shfl_sync", "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync", "all_sync",
+# What a kernel may call that needs the other threads of its block beside it: the block's
+# barriers and shared memory (`BLOCK_LEVEL`), and what works across a warp or the grid
+# (`WARP_LEVEL`, left to the simulator's own way of running a block).
+BLOCK_LEVEL = frozenset(
+    {"syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or", "shared"}
+)
+WARP_LEVEL = frozenset({
+    "syncwarp", "shfl_sync", "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync", "all_sync",
     "any_sync", "eq_sync", "ballot_sync", "match_any_sync", "match_all_sync", "activemask",
     "this_grid", "sync",
 })  # fmt: skip
 
 
 @cache
-def needs_threads(function) -> bool:
-    """Whether `function` (a kernel's Python function), or a function it reaches through its
-    globals or closure (device functions, scalar functions), names one of NEEDS_THREADS."""
+def names_reached(function) -> frozenset:
+    """The global and attribute names that `function` (a kernel's Python function) uses, and
+    those of the functions it reaches through its globals or closure (device functions,
+    scalar functions)."""
     seen: set[int] = set()
-    pending = [function]
+    pending, reached = [function], set()
     while pending:
         current = pending.pop()
         current = getattr(current, "fn", current)  # a device function's Python function
@@ -100,11 +105,10 @@ def needs_threads(function) -> bool:
             code = codes.pop()
             names.update(code.co_names)
             codes.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
-        if names & NEEDS_THREADS:
-            return True
+        reached |= names
         pending.extend(_contents(cell) for cell in current.__closure__ or ())
         pending.extend(current.__globals__[n] for n in names if n in current.__globals__)
-    return False
+    return frozenset(reached)
 
 
 def _contents(cell):
@@ -130,15 +134,106 @@ class SequentialThread:
         return self
 
 
-def run_blocks_without_barriers_in_one_thread() -> None:
-    """Run a block's threads one after another in the launching thread, where the kernel needs
-    no threads beside it (`needs_threads`), instead of starting a Python thread for each.
+class BarrierBroken(RuntimeError):
+    """Raised in the threads of a block waiting at a barrier when another of them failed."""
 
-    Without barriers, warp exchanges or shared memory, a kernel may not depend on how its
-    threads interleave (an atomic is one step either way), so running them in turn is one of
-    the schedules a GPU may choose. It spares starting and polling a Python thread per CUDA
-    thread, most of a small kernel's time in the simulator. Kernels that need threads run as
-    the simulator runs them.
+
+class BlockBarrier:
+    """`syncthreads` for the threads of one block: each waits until every thread still running
+    has arrived (a thread that has returned no longer counts, as on a GPU). `abort` wakes
+    them all with an error, when one of them failed."""
+
+    def __init__(self, threads: int):
+        self.condition = threading.Condition()
+        self.running, self.arrived, self.generation, self.broken = threads, 0, 0, False
+
+    def wait(self) -> None:
+        with self.condition:
+            generation = self.generation
+            self.arrived += 1
+            if self.arrived == self.running:
+                self._release()
+            while generation == self.generation and not self.broken:
+                self.condition.wait()
+            if self.broken:
+                raise BarrierBroken("another thread of the block failed")
+
+    def leave(self) -> None:
+        with self.condition:
+            self.running -= 1
+            if self.arrived and self.arrived == self.running:
+                self._release()
+
+    def abort(self) -> None:
+        with self.condition:
+            self.broken = True
+            self.condition.notify_all()
+
+    def _release(self) -> None:
+        self.arrived, self.generation = 0, self.generation + 1
+        self.condition.notify_all()
+
+
+class BarrierThread(threading.Thread):
+    """One CUDA thread of a block whose kernel synchronizes: the simulator's kernel API reads
+    its indices and calls its `syncthreads` (the `_count`, `_and`, `_or` forms as the
+    simulator computes them, on the block's shared `votes`)."""
+
+    def __init__(self, kernel_function, args, barrier, votes, block_index, thread_index):
+        super().__init__(daemon=True)
+        self.kernel_function, self.args = kernel_function, args
+        self.barrier, self.votes, self.error = barrier, votes, None
+        self.blockIdx, self.threadIdx = Dim3(*block_index), Dim3(*thread_index)
+        x, y, z = thread_index
+        self.thread_id = x + votes.shape[0] * (y + votes.shape[1] * z)
+
+    def run(self) -> None:
+        try:
+            self.kernel_function(*self.args)
+        except Exception as error:  # noqa: BLE001 -- raised again by the launching thread
+            self.error = (error, sys.exc_info()[2])
+            self.barrier.abort()
+        finally:
+            self.barrier.leave()
+
+    def syncthreads(self) -> None:
+        self.barrier.wait()
+
+    def _vote(self, value, count) -> int:
+        self.votes[tuple(self.threadIdx)] = value
+        self.barrier.wait()
+        result = count(self.votes)
+        self.barrier.wait()
+        return result
+
+    def syncthreads_count(self, value) -> int:
+        return self._vote(value, np.count_nonzero)
+
+    def syncthreads_and(self, value) -> int:
+        return self._vote(value, lambda votes: int(np.all(votes)))
+
+    def syncthreads_or(self, value) -> int:
+        return self._vote(value, lambda votes: int(np.any(votes)))
+
+
+def raise_as_the_simulator(error: Exception, traceback, thread) -> None:
+    """Raise `error` of a CUDA thread named as the simulator names it (`tid=... ctaid=...`)."""
+    where = f"tid={list(thread.threadIdx)} ctaid={list(thread.blockIdx)}"
+    message = f"{where}: {error}" if str(error) else where
+    raise type(error)(message).with_traceback(traceback) from None
+
+
+def run_blocks_with_fewer_threads() -> None:
+    """Run each block of a kernel launch in the cheapest way that keeps what the kernel needs.
+
+    - A kernel without barriers, shared memory or warp-level calls runs its threads one after
+      another in the launching thread. Such a kernel may not depend on how its threads
+      interleave (an atomic is one step either way), so running them in turn is one of the
+      schedules a GPU may choose. It spares a Python thread per CUDA thread.
+    - A kernel with `syncthreads` or shared memory runs a Python thread per CUDA thread, which
+      wait for each other at a `BlockBarrier`; the launching thread only joins them. The
+      simulator's own way polls every thread for as long as the block runs.
+    - Warp-level calls (shuffles, votes) and the debug mode keep the simulator's own way.
     """
     virtual = threading.local()
     real_threading = kernelapi.threading
@@ -149,11 +244,14 @@ def run_blocks_without_barriers_in_one_thread() -> None:
     kernelapi.threading = types.SimpleNamespace(
         current_thread=current_thread, Lock=real_threading.Lock
     )
-    run_in_threads = kernel.BlockManager.run
+    run_as_the_simulator = kernel.BlockManager.run
 
     def run(self, grid_point, *args):
-        if self._debug or needs_threads(self._f):
-            return run_in_threads(self, grid_point, *args)
+        names = names_reached(self._f)
+        if self._debug or names & WARP_LEVEL:
+            return run_as_the_simulator(self, grid_point, *args)
+        if names & BLOCK_LEVEL:
+            return run_with_barriers(self, grid_point, args)
         thread = SequentialThread(grid_point, self._block_dim)
         virtual.thread = thread
         try:
@@ -161,11 +259,56 @@ def run_blocks_without_barriers_in_one_thread() -> None:
                 thread.at(thread_index)
                 try:
                     self._f(*args)
-                except Exception as error:  # named as the simulator names a thread's error
-                    where = f"tid={list(thread.threadIdx)} ctaid={list(thread.blockIdx)}"
-                    message = f"{where}: {error}" if str(error) else where
-                    raise type(error)(message).with_traceback(sys.exc_info()[2]) from None
+                except Exception as error:  # noqa: BLE001 -- raised again, named
+                    raise_as_the_simulator(error, sys.exc_info()[2], thread)
         finally:
             virtual.thread = None
 
     kernel.BlockManager.run = run
+
+
+def run_with_barriers(manager, grid_point, args) -> None:
+    """One block of `manager` (the simulator's BlockManager), a `BarrierThread` per thread."""
+    block_dim = tuple(manager._block_dim)
+    barrier = BlockBarrier(int(np.prod(block_dim)))
+    votes = np.zeros(block_dim, dtype=np.bool_)
+    threads = [
+        BarrierThread(manager._f, args, barrier, votes, grid_point, index)
+        for index in np.ndindex(*block_dim)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    failed = [t for t in threads if t.error is not None]
+    # the first error is the one that broke the barrier; the others are its consequence
+    first = next((t for t in failed if not isinstance(t.error[0], BarrierBroken)), None)
+    first = first or (failed[0] if failed else None)
+    if first is not None:
+        raise_as_the_simulator(*first.error, first)
+
+
+def call_device_functions_directly() -> None:
+    """Call a device function without the simulator's swap of its module's `cuda` for the
+    launch's fake one, where its module has no `cuda` to swap (the index and scalar functions).
+
+    The simulator swaps on every call, and scans all the module's globals to do it: a tenth of
+    a simulated training step's time.
+    """
+    from numba import cuda as real_cuda
+
+    call_as_the_simulator = kernel.FakeCUDAKernel.__call__
+
+    @cache
+    def names_cuda(function) -> bool:
+        return any(
+            value is real_cuda or isinstance(value, kernelapi.FakeCUDAModule)
+            for value in function.__globals__.values()
+        )
+
+    def call(self, *args):
+        if self._device and not names_cuda(self.fn):
+            return self.fn(*args)
+        return call_as_the_simulator(self, *args)
+
+    kernel.FakeCUDAKernel.__call__ = call

@@ -75,6 +75,17 @@ def test_pickled_cuda_tensors_unpickle_on_cuda_sharing_their_storage():
     assert restored_weight.requires_grad and restored_weight.tolist() == [0.5, -1.0]
 
 
+def test_packing_refuses_lengths_on_cuda_with_torchs_error():
+    padded = minitorch.zeros(3, 2, 1, device="cuda")
+    with pytest.raises(RuntimeError) as raised:
+        minitorch.nn.utils.rnn.pack_padded_sequence(padded, minitorch.tensor([3, 2], device="cuda"))
+    assert str(raised.value) == (
+        "'lengths' argument should be a 1D CPU int64 tensor, but got 1D cuda:0 Long tensor"
+    )
+    packed = minitorch.nn.utils.rnn.pack_padded_sequence(padded, minitorch.tensor([3, 2]))
+    assert packed.data.is_cuda and packed.batch_sizes.tolist() == [2, 2, 1]
+
+
 def test_legacy_type_names_name_the_device():
     """torch's `type()` names a cuda tensor `torch.cuda.FloatTensor`; a type name with `cuda.`
     moves a tensor there, one without it (or a legacy type) to the CPU."""

@@ -42,13 +42,16 @@ def pad_case(options):
 def pack_case(lengths, batch_first=False, enforce_sorted=True, total_length=None, as_tensor=False):
     def case(lib):
         x = padded(lib, repr(lengths), batch_first, lengths)
-        given = lib.tensor(lengths) if as_tensor else list(lengths)
+        given = lib.tensor(lengths, device="cpu") if as_tensor else list(lengths)
         p = lib.nn.utils.rnn.pack_padded_sequence(x, given, batch_first, enforce_sorted)
         back, sizes = lib.nn.utils.rnn.pad_packed_sequence(
             p, batch_first, padding_value=-2.0, total_length=total_length
         )
         indices = [i for i in (p.sorted_indices, p.unsorted_indices) if i is not None]
-        return [p.data, p.batch_sizes, *indices, back, sizes], [x]
+        # batch_sizes and the lengths stay on the CPU, as torch's (see
+        # test_batch_sizes_and_lengths_stay_on_the_cpu): read here beside the data
+        host_side = [p.batch_sizes.to(x.device), sizes.to(x.device)]
+        return [p.data, host_side[0], *indices, back, host_side[1]], [x]
 
     return case
 
@@ -59,7 +62,8 @@ def pack_sequence_case(enforce_sorted):
         if enforce_sorted:
             seqs = sorted(seqs, key=len, reverse=True)
         p = lib.nn.utils.rnn.pack_sequence(seqs, enforce_sorted=enforce_sorted)
-        return [p.data, p.batch_sizes, *lib.nn.utils.rnn.unpack_sequence(p)], seqs
+        batch_sizes = p.batch_sizes.to(p.data.device)  # on the CPU, as torch's
+        return [p.data, batch_sizes, *lib.nn.utils.rnn.unpack_sequence(p)], seqs
 
     return case
 
@@ -120,7 +124,8 @@ def layer_case(key):
         assert isinstance(out, lib.nn.utils.rnn.PackedSequence)
         states = list(state) if name == "LSTM" else [state]
         back, _ = lib.nn.utils.rnn.pad_packed_sequence(out, batch_first)
-        return [out.data, out.batch_sizes, back, *states], leaves + list(module.parameters())
+        batch_sizes = out.batch_sizes.to(out.data.device)  # on the CPU, as torch's
+        return [out.data, batch_sizes, back, *states], leaves + list(module.parameters())
 
     return case
 
@@ -139,6 +144,17 @@ def torch_answers(torch) -> dict[str, dict]:
 
 
 ANSWERS = recorded_answers(__file__)
+
+
+def test_batch_sizes_and_lengths_stay_on_the_cpu():
+    """As in torch: a packed sequence's batch_sizes and the lengths that pad_packed_sequence
+    gives are CPU tensors whatever the data's device; the sorting indices are on the data's."""
+    x = minitorch.zeros(3, 4, 2)  # on the default device: cuda in a run on cuda
+    packed = minitorch.nn.utils.rnn.pack_padded_sequence(x, [1, 3, 2, 1], enforce_sorted=False)
+    assert packed.data.device == x.device and packed.sorted_indices.device == x.device
+    _, lengths = minitorch.nn.utils.rnn.pad_packed_sequence(packed)
+    assert packed.batch_sizes.device.type == "cpu" and lengths.device.type == "cpu"
+    assert packed.batch_sizes.tolist() == [4, 2, 1] and lengths.tolist() == [1, 3, 2, 1]
 
 
 @pytest.mark.parametrize("key", CASES)
@@ -204,13 +220,16 @@ def test_a_packed_batch_is_each_sequence_alone(name):
 
 def test_packed_sequence_moves_and_converts():
     p = rnn.pack_sequence([minitorch.ones(2, 1), minitorch.ones(3, 1)], enforce_sorted=False)
-    assert p.to(minitorch.float32) is p and p.cpu() is p
+    assert p.to(minitorch.float32) is p and p.to(p.data.device) is p
     doubled = p.double()
     assert (
         doubled.data.dtype == minitorch.float64 and doubled.float().data.dtype == minitorch.float32
     )
     assert doubled.batch_sizes is p.batch_sizes and doubled.sorted_indices.tolist() == [1, 0]
-    assert doubled.unsorted_indices.tolist() == [1, 0] and not doubled.is_cuda
+    assert doubled.unsorted_indices.tolist() == [1, 0] and doubled.is_cuda == p.data.is_cuda
+    on_cpu = p.cpu()
+    assert on_cpu.data.device.type == "cpu" and on_cpu.sorted_indices.device.type == "cpu"
+    assert on_cpu.cpu() is on_cpu
     for method, dtype in [("long", "int64"), ("int", "int32"), ("short", "int16"),
                           ("char", "int8"), ("byte", "uint8")]:  # fmt: skip
         converted = getattr(p, method)()
@@ -219,7 +238,7 @@ def test_packed_sequence_moves_and_converts():
     assert rnn.PackedSequence(
         p.data, p.batch_sizes, minitorch.tensor([2, 0, 1])
     ).unsorted_indices.tolist() == [1, 2, 0]  # noqa: E501
-    assert repr(rnn.pack_sequence([minitorch.tensor([1.0])])) == (
+    assert repr(rnn.pack_sequence([minitorch.tensor([1.0], device="cpu")])) == (
         "PackedSequence(data=tensor([1.]), batch_sizes=tensor([1]), sorted_indices=None, "
         "unsorted_indices=None)"
     )
@@ -252,7 +271,8 @@ SORT_MESSAGE = (
       "that is <= 0"),
      (lambda: rnn.pack_padded_sequence(X, [3, 2, 1]), RuntimeError,
       "Expected `len(lengths)` to be equal to batch_size, but got 3 (batch_size=2)"),
-     (lambda: rnn.pack_padded_sequence(X, minitorch.tensor([[3, 2]])), RuntimeError,
+     (lambda: rnn.pack_padded_sequence(X, minitorch.tensor([[3, 2]], device="cpu")),
+      RuntimeError,
       "'lengths' argument should be a 1D CPU int64 tensor, but got 2D cpu Long tensor"),
      (lambda: rnn.pad_packed_sequence(rnn.pack_padded_sequence(X, [3, 2]), total_length=2),
       ValueError, "Expected total_length to be at least the length of the longest sequence in "

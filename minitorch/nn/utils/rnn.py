@@ -44,10 +44,10 @@ __all__ = [
 def _lengths_list(lengths) -> list[int]:
     if not isinstance(lengths, Tensor):
         return [int(n) for n in as_tensor(lengths, dtype=dtypes.int64).tolist()]
-    if lengths.dim() != 1:
+    if lengths.dim() != 1 or lengths.device.type != "cpu":  # torch: `lengths.cpu()` first
         raise RuntimeError(
             "'lengths' argument should be a 1D CPU int64 tensor, but got "
-            f"{lengths.dim()}D {lengths.device.type} Long tensor"
+            f"{lengths.dim()}D {lengths.device} Long tensor"
         )
     return [int(n) for n in lengths.to(dtypes.int64).tolist()]
 

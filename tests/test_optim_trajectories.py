@@ -138,7 +138,9 @@ def optimizer_record(lib, name: str, kwargs: dict) -> dict:
     record["state keys"] = [[index, list(state)] for index, state in saved["state"].items()]
     for index, state in saved["state"].items():
         for key, value in state.items():
-            record[f"state {index} {key}"] = described(value)
+            # a `step` count stays on the CPU, as torch's (see test_step_counts_stay_on_the_cpu)
+            on_device = value.to(params[0].device) if key == "step" else value
+            record[f"state {index} {key}"] = described(on_device)
     return record
 
 
@@ -201,7 +203,9 @@ def test_fused_adam_takes_the_steps_of_adam_step(name, monkeypatch):
     assert_same_values(fused_params, plain_params, "after 8 steps")
     for p, q in zip(fused_params, plain_params, strict=True):
         for key, value in plain.state[q].items():
-            np.testing.assert_allclose(fused.state[p][key].numpy(), value.numpy(), rtol=1e-8)
+            got = fused.state[p][key]  # `step` on the CPU, the moments on the parameter's device
+            assert got.device == value.device, key
+            np.testing.assert_allclose(got.tolist(), value.tolist(), rtol=1e-8)
 
 
 def test_adam_steps_a_non_contiguous_parameter_with_adam_step_as_torch(torch):
@@ -259,3 +263,15 @@ def test_closure_is_run_with_grad_and_its_loss_returned():
     assert loss.item() == 5.0 and loss.requires_grad
     np.testing.assert_allclose(w.tolist(), [0.8, -1.6])
     assert optimizer.step() is None
+
+
+def test_step_counts_stay_on_the_cpu():
+    """As in torch (without `capturable`): an optimizer's `step` count is a CPU tensor whatever
+    its parameter's device, and its moments are on the parameter's device."""
+    weight = minitorch.tensor([1.0, -2.0], requires_grad=True)  # cuda in a run on cuda
+    optimizer = minitorch.optim.Adam([weight], lr=0.1)
+    (weight * weight).sum().backward()
+    optimizer.step()
+    state = optimizer.state[weight]
+    assert state["step"].device.type == "cpu" and state["step"].item() == 1.0
+    assert state["exp_avg"].device == weight.device

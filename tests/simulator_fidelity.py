@@ -189,7 +189,8 @@ class BarrierThread(threading.Thread):
 
     def run(self) -> None:
         try:
-            self.kernel_function(*self.args)
+            with np.errstate(all="ignore"):  # a GPU's arithmetic warns of nothing
+                self.kernel_function(*self.args)
         except Exception as error:  # noqa: BLE001 -- raised again by the launching thread
             self.error = (error, sys.exc_info()[2])
             self.barrier.abort()
@@ -255,12 +256,13 @@ def run_blocks_with_fewer_threads() -> None:
         thread = SequentialThread(grid_point, self._block_dim)
         virtual.thread = thread
         try:
-            for thread_index in np.ndindex(*self._block_dim):
-                thread.at(thread_index)
-                try:
-                    self._f(*args)
-                except Exception as error:  # noqa: BLE001 -- raised again, named
-                    raise_as_the_simulator(error, sys.exc_info()[2], thread)
+            with np.errstate(all="ignore"):  # a GPU's arithmetic warns of nothing
+                for thread_index in np.ndindex(*self._block_dim):
+                    thread.at(thread_index)
+                    try:
+                        self._f(*args)
+                    except Exception as error:  # noqa: BLE001 -- raised again, named
+                        raise_as_the_simulator(error, sys.exc_info()[2], thread)
         finally:
             virtual.thread = None
 

@@ -9,12 +9,13 @@ environment variable MINITORCH_TEST_BACKENDS (comma-separated, e.g. `simple`)
 narrows them to some backends, e.g. where a cold Numba cache is not worth filling.
 
 `MINITORCH_TEST_BACKENDS=cuda` runs the same tests on the GPU instead (ids ending in
-`[cuda]`), and those of the nn and optim files in CUDA_NN_FILES: the factory functions put
+`[cuda]`), and those of the nn and optim files (CUDA_NN_FILES): the factory functions put
 tensors on `cuda` (`set_default_device`), and the tests read results back with `.numpy()`,
 which then copies a cuda tensor to the host, after checking that it is one (see
 `cuda_device`). It is never among the defaults: it needs a GPU or Numba's CUDA simulator
-(`NUMBA_ENABLE_CUDASIM=1`, slow: tests/test_cuda_simulator.py runs the core suites there,
-inside a plain `python -m pytest` run; scripts/check_gpu.sh runs the nn files too, on a GPU).
+(`NUMBA_ENABLE_CUDASIM=1`, slow: tests/test_cuda_simulator.py runs the suites there, inside
+a plain `python -m pytest` run, with tests/simulator_fidelity.py's changes to the simulator;
+scripts/check_gpu.sh runs them on a GPU).
 """
 
 import importlib.util
@@ -39,9 +40,13 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 BACKENDS = ["simple", "student", "fast"]
 # The GPU, run only where MINITORCH_TEST_BACKENDS names it; tests marked `cpu_only` (about host
 # memory or printing without a device) do not run there. In Numba's CUDA simulator, where each
-# CUDA thread is a Python thread, hypothesis draws at most SIMULATOR_EXAMPLES examples per test.
+# CUDA thread of a block that synchronizes is a Python thread and every other one a Python call,
+# hypothesis draws at most SIMULATOR_EXAMPLES examples per test.
+# There `grad_check` perturbs SIMULATOR_CENTRAL_ELEMENTS elements of each input, drawn by its
+# seed, where each costs two forward passes of simulated kernels (the CPU runs check them all).
 CUDA = "cuda"
 SIMULATOR_EXAMPLES = 3
+SIMULATOR_CENTRAL_ELEMENTS = 4
 SIMULATOR_ON = os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
 SIMULATED_CUDA_RUN = SIMULATOR_ON and CUDA in os.environ.get("MINITORCH_TEST_BACKENDS", "").split(
     ","
@@ -73,32 +78,18 @@ STUDENT_BACKEND_FILES = {
     "test_train_tensor.py",
 }
 
-# Test files of nn and optim that run on cuda too where MINITORCH_TEST_BACKENDS names it (ids
-# ending in `[cuda]`; without it, on the default backend only: the core suites run each CPU
-# backend). Their modules make their parameters with the factory functions, on the default
-# device, and the tests read results with `.numpy()`, as the core suites do.
+# Test files of nn and optim run on cuda too where MINITORCH_TEST_BACKENDS names it (ids ending
+# in `[cuda]`; without it, on the default backend only: the core suites run each CPU backend).
+# Their modules make their parameters with the factory functions, on the default device, and
+# the tests read results with `.numpy()`, as the core suites do. Not the files of the CPU
+# backend's fused kernels, checked against the exercise path (tests/test_cuda_*.py check the
+# cuda backend's kernels).
+NN_TEST_PREFIXES = ("test_nn", "test_optim")
+CPU_KERNEL_FILES = {"test_nn_kernels.py", "test_nn_fused_training.py"}
 CUDA_NN_FILES = {
-    "test_nn.py",
-    "test_nn_activation_forms.py",
-    "test_nn_activations.py",
-    "test_nn_adaptive_softmax.py",
-    "test_nn_class_losses.py",
-    "test_nn_conv.py",
-    "test_nn_embedding_bag.py",
-    "test_nn_init.py",
-    "test_nn_init_structured.py",
-    "test_nn_layers.py",
-    "test_nn_loss_errors.py",
-    "test_nn_loss_modules.py",
-    "test_nn_lstm.py",
-    "test_nn_module.py",
-    "test_nn_normalization.py",
-    "test_nn_pooling.py",
-    "test_nn_regression_losses.py",
-    "test_nn_rnn.py",
-    "test_nn_utils.py",
-    "test_nn_utils_parametrize.py",
-    "test_optim_sgd.py",
+    path.name
+    for path in Path(__file__).resolve().parent.glob("test_*.py")
+    if path.name.startswith(NN_TEST_PREFIXES) and path.name not in CPU_KERNEL_FILES
 }
 
 
@@ -385,6 +376,9 @@ def cuda_device(request):
         # and the shuffled reduce have files of their own (tests/test_cuda_matmul.py, ...).
         request.getfixturevalue("small_kernels")
     monkeypatch = request.getfixturevalue("monkeypatch")
+    if SIMULATOR_ON:
+        checked = SIMULATOR_CENTRAL_ELEMENTS
+        monkeypatch.setitem(minitorch.grad_check.__kwdefaults__, "elements", checked)
     numpy, array = TensorBase.numpy, TensorBase.__array__
 
     def on_host(tensor):

@@ -24,7 +24,6 @@ tests/comparisons.py compares whole runs, gradients included (`compare`, `Compar
 from __future__ import annotations
 
 import json
-import os
 import warnings
 import zlib
 from pathlib import Path
@@ -40,15 +39,6 @@ except ModuleNotFoundError:
     torch = None
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
-# How many elements of each input a central-difference check perturbs in a run on cuda in
-# Numba's CUDA simulator (tests/conftest.py SIMULATED_CUDA_RUN), where each costs two forward
-# passes of Python threads; None (all of them) elsewhere. The CPU runs check every element.
-CENTRAL_ELEMENTS = (
-    4
-    if os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
-    and "cuda" in os.environ.get("MINITORCH_TEST_BACKENDS", "").split(",")
-    else None
-)
 # The test files whose cases torch answered, each with its `torch_answers(torch)` and its
 # answers in DATA_DIR (scripts/record_torch_answers.py; tests/test_recorded_answers.py).
 ANSWERED_FILES = (
@@ -461,7 +451,7 @@ def assert_case_passes_central_differences(cases, key: str) -> None:
             return fn(minitorch, *inputs)
 
     leaves = [x.requires_grad_() for x, w in zip(tensors, wanted, strict=True) if w]
-    assert minitorch.grad_check(of_leaves, *leaves, elements=CENTRAL_ELEMENTS)
+    assert minitorch.grad_check(of_leaves, *leaves)
 
 
 class RecordedValueCases:

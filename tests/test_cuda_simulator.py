@@ -6,12 +6,12 @@ of files, with `NUMBA_ENABLE_CUDASIM=1`: the cuda backend's tests (tests/conftes
 CUDA_BACKEND_FILES, every cuda kernel against `cpu`) with tests/test_cuda_allocator.py (the
 caching allocator), tests/test_cuda_matmul.py (the blocked matmul) and
 tests/test_cuda_windows.py (convolution and pooling), and, with cuda tensors
-(`MINITORCH_TEST_BACKENDS=cuda`, a few hypothesis examples per test: tests/conftest.py), the
-core tensor and autograd suites. The nn and optim files of tests/conftest.py CUDA_NN_FILES
-run on cuda too where MINITORCH_TEST_BACKENDS names it: on a GPU in scripts/check_gpu.sh, and
-by hand in the simulator, where they take several minutes of CPU (more than CI's budget).
-The 1,000-step memory test is left to scripts/check_gpu.sh. A test inside may skip only for
-an extra that is not installed (its reason says `pip install`); any other skip fails here.
+(`MINITORCH_TEST_BACKENDS=cuda`, a few hypothesis examples per test, central differences at a
+few elements: tests/conftest.py), the core tensor and autograd suites and the nn and optim
+files of tests/conftest.py CUDA_NN_FILES but SIMULATOR_SLOW_FILES. tests/simulator_fidelity.py
+makes the simulator fast enough for that. The 1,000-step memory test is left to
+scripts/check_gpu.sh. A test inside may skip only for an extra that is not installed (its
+reason says `pip install`); any other skip fails here.
 """
 
 import importlib.util
@@ -22,6 +22,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import CUDA_NN_FILES
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -94,6 +95,31 @@ def suite_id(files: tuple[str, ...]) -> str:
 @pytest.mark.parametrize("suite", SIMULATOR_SUITES, ids=suite_id)
 def test_cuda_kernels_match_cpu_in_the_simulator(suite):
     run_in_simulator(list(suite))
+
+
+# The nn and optim files whose tests on cuda take the simulator more than CI's minutes: many
+# samples for their statistics (dropouts, Gumbel-softmax), or central differences of bicubic
+# sampling. scripts/check_gpu.sh runs them on a GPU; in the simulator, by hand (README).
+SIMULATOR_SLOW_FILES = {
+    "test_nn_dropouts.py",
+    "test_nn_grid_sample.py",
+    "test_nn_gumbel_softmax.py",
+}
+# The other nn and optim files in groups, each group a pytest of its own.
+NN_GROUPS = 4
+SIMULATED_NN_FILES = sorted(CUDA_NN_FILES - SIMULATOR_SLOW_FILES)
+NN_SUITES = [
+    tuple(f"tests/{name}" for name in SIMULATED_NN_FILES[k::NN_GROUPS]) for k in range(NN_GROUPS)
+]
+
+
+def group_id(files: tuple[str, ...]) -> str:
+    return f"{Path(files[0]).stem.removeprefix('test_')}+{len(files) - 1}"
+
+
+@pytest.mark.parametrize("suite", NN_SUITES, ids=group_id)
+def test_nn_suites_pass_on_cuda_in_the_simulator(suite):
+    run_in_simulator([*suite, "-m", "not cpu_only"], MINITORCH_TEST_BACKENDS="cuda")
 
 
 @pytest.mark.parametrize("suite", CORE_SUITES, ids=suite_id)

@@ -106,7 +106,7 @@ SIMULATOR_SLOW_FILES = {
     "test_nn_gumbel_softmax.py",
 }
 # The other nn and optim files in groups, each group a pytest of its own.
-NN_GROUPS = 4
+NN_GROUPS = 8
 SIMULATED_NN_FILES = sorted(CUDA_NN_FILES - SIMULATOR_SLOW_FILES)
 NN_SUITES = [
     tuple(f"tests/{name}" for name in SIMULATED_NN_FILES[k::NN_GROUPS]) for k in range(NN_GROUPS)

@@ -99,16 +99,19 @@ def type_name(a: Tensor) -> str:
     return f"minitorch.{on_gpu}{a.dtype.tensor_type}"
 
 
+# the dtype of each legacy tensor type, by its name (`FloatTensor`)
+LEGACY_TYPE_DTYPES = {d.tensor_type: d for d in dtypes.ALL_DTYPES}
+
+
 def legacy_type_target(name: str) -> tuple[dtypes.DType, Device]:
     """(dtype, device) of a legacy type name, `'minitorch.cuda.LongTensor'`; code written for
     PyTorch spells it `'torch.LongTensor'`, which means the same."""
     prefix, _, rest = name.partition(".")
     on_gpu = rest.startswith("cuda.")
     tensor_type = rest.removeprefix("cuda.")
-    by_type = {d.tensor_type: d for d in dtypes.ALL_DTYPES}
-    if prefix not in ("minitorch", "torch") or tensor_type not in by_type:
+    if prefix not in ("minitorch", "torch") or tensor_type not in LEGACY_TYPE_DTYPES:
         raise ValueError(f"invalid type: {name!r}")
-    return by_type[tensor_type], Device("cuda" if on_gpu else "cpu")
+    return LEGACY_TYPE_DTYPES[tensor_type], Device("cuda" if on_gpu else "cpu")
 
 
 def type_(a: Tensor, dtype=None, non_blocking: bool = False):

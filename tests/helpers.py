@@ -349,6 +349,12 @@ def outcome(function, lib, torch_names: bool = False):
         return ("raised", type(error).__name__, message)
 
 
+def float_type_named_for_the_test_device(text: str) -> str:
+    """`text` (torch's, naming a CPU float32 tensor `minitorch.FloatTensor`) with the name torch
+    gives a float32 tensor on the test's default device: `minitorch.cuda.FloatTensor` on cuda."""
+    return text.replace("minitorch.FloatTensor", minitorch.ones(1).type())
+
+
 def in_either(ours: type, name: str) -> tuple[type, ...]:
     """Class `ours` of minitorch, and torch's class `name` where torch is installed."""
     return (ours,) if torch is None else (ours, getattr(torch, name))

@@ -11,6 +11,7 @@ from collections import OrderedDict
 
 import numpy as np
 import pytest
+from helpers import float_type_named_for_the_test_device
 
 import minitorch
 from minitorch import nn
@@ -197,9 +198,7 @@ def test_registration_errors_are_torchs(call, error):
     with pytest.raises(error) as theirs:
         call(_TorchProxy(twin))
     expected = str(theirs.value).replace("torch.", "minitorch.").replace("torch ", "minitorch ")
-    # torch's CPU tensor type; on cuda torch names minitorch.cuda.FloatTensor
-    expected = expected.replace("minitorch.FloatTensor", minitorch.ones(1).type())
-    assert str(ours.value) == expected
+    assert str(ours.value) == float_type_named_for_the_test_device(expected)
 
 
 class _TorchProxy:

@@ -24,6 +24,7 @@ tests/comparisons.py compares whole runs, gradients included (`compare`, `Compar
 from __future__ import annotations
 
 import json
+import re
 import warnings
 import zlib
 from pathlib import Path
@@ -349,10 +350,17 @@ def outcome(function, lib, torch_names: bool = False):
         return ("raised", type(error).__name__, message)
 
 
-def float_type_named_for_the_test_device(text: str) -> str:
-    """`text` (torch's, naming a CPU float32 tensor `minitorch.FloatTensor`) with the name torch
-    gives a float32 tensor on the test's default device: `minitorch.cuda.FloatTensor` on cuda."""
-    return text.replace("minitorch.FloatTensor", minitorch.ones(1).type())
+# A legacy tensor type's name, `torch.FloatTensor` or `minitorch.LongTensor`, without a device.
+CPU_TYPE_NAME = re.compile(r"\b((?:mini)?torch)\.(\w+Tensor)\b")
+
+
+def types_named_for_the_test_device(text: str) -> str:
+    """`text` (torch's on the CPU, naming tensors' legacy types such as `torch.FloatTensor` or
+    `minitorch.LongTensor`) with the names torch gives them on the test's default device:
+    `torch.cuda.FloatTensor`, `minitorch.cuda.LongTensor` on cuda."""
+    if minitorch.get_default_device().type != "cuda":
+        return text
+    return CPU_TYPE_NAME.sub(r"\1.cuda.\2", text)
 
 
 def in_either(ours: type, name: str) -> tuple[type, ...]:

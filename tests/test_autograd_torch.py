@@ -13,7 +13,7 @@ import re
 
 import numpy as np
 import pytest
-from helpers import float_type_named_for_the_test_device
+from helpers import types_named_for_the_test_device
 
 import minitorch
 
@@ -204,7 +204,7 @@ def test_error_messages_match_torch(name):
     action = ERRORS[name]
     ours = message_of(lambda: action(minitorch, minitorch.ones(3, requires_grad=True)))
     expected = message_of(lambda: action(torch, torch.ones(3, requires_grad=True)))
-    assert ours == float_type_named_for_the_test_device(torch_text(expected))
+    assert ours == types_named_for_the_test_device(torch_text(expected))
 
 
 def test_non_leaf_grad_warning_matches_torch():

@@ -10,7 +10,7 @@ from collections import OrderedDict
 
 import numpy as np
 import pytest
-from helpers import assert_close, float_type_named_for_the_test_device, pair
+from helpers import assert_close, pair, types_named_for_the_test_device
 
 import minitorch
 import minitorch.nn.functional as F
@@ -296,7 +296,7 @@ def test_embedding_errors_and_from_pretrained_are_torchs():
     with pytest.raises(RuntimeError) as theirs:
         torch.nn.Embedding(5, 2)(torch.tensor([1.0]))
     expected = str(theirs.value).replace("torch.", "minitorch.")
-    assert str(ours.value) == float_type_named_for_the_test_device(expected)
+    assert str(ours.value) == types_named_for_the_test_device(expected)
     with pytest.raises(AssertionError, match="Padding_idx must be within num_embeddings"):
         nn.Embedding(5, 2, padding_idx=5)
     frozen = nn.Embedding.from_pretrained(minitorch.tensor([[1.0, 2.0], [3.0, 4.0]]))

@@ -11,7 +11,7 @@ from collections import OrderedDict
 
 import numpy as np
 import pytest
-from helpers import float_type_named_for_the_test_device
+from helpers import types_named_for_the_test_device
 
 import minitorch
 from minitorch import nn
@@ -198,7 +198,7 @@ def test_registration_errors_are_torchs(call, error):
     with pytest.raises(error) as theirs:
         call(_TorchProxy(twin))
     expected = str(theirs.value).replace("torch.", "minitorch.").replace("torch ", "minitorch ")
-    assert str(ours.value) == float_type_named_for_the_test_device(expected)
+    assert str(ours.value) == types_named_for_the_test_device(expected)
 
 
 class _TorchProxy:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import float_type_named_for_the_test_device
+from helpers import types_named_for_the_test_device
 from optim_cases import (
     RNG,
 )
@@ -173,4 +173,4 @@ def test_bad_params_raise_torchs_error(torch, case):
     with pytest.raises(expected.type) as got:
         make(minitorch)
     expected_text = str(expected.value).replace("torch.", "minitorch.")
-    assert str(got.value) == float_type_named_for_the_test_device(expected_text)
+    assert str(got.value) == types_named_for_the_test_device(expected_text)

@@ -13,7 +13,7 @@ from functools import cache
 import numpy as np
 from numba.core import types as numba_types
 from numba.cuda.simulator import kernel, kernelapi
-from numba.cuda.simulator.cudadrv.devicearray import FakeCUDAArray
+from numba.cuda.simulator.cudadrv.devicearray import FakeCUDAArray, FakeWithinKernelCUDAArray
 from numba.cuda.simulator.kernelapi import Dim3
 from numba.np import numpy_support
 
@@ -21,6 +21,7 @@ from numba.np import numpy_support
 def patch_the_simulator() -> None:
     """All the changes below."""
     share_one_array_per_line()
+    make_local_arrays_without_looking_up_their_dtype()
     store_integers_as_the_cuda_target()
     run_blocks_with_fewer_threads()
     call_device_functions_directly()
@@ -55,6 +56,26 @@ def share_one_array_per_line() -> None:
     kernelapi.FakeCUDAShared.array = array
 
 
+def make_local_arrays_without_looking_up_their_dtype() -> None:
+    """Make the simulator's `cuda.local.array` convert a Numba dtype to NumPy's once, not on
+    every call: the index kernels ask for a local array in every thread. The conversions are
+    kept by the dtype's identity, as hashing a Numba type runs Python code."""
+    converted: dict[int, tuple] = {}  # id(dtype) -> (dtype, NumPy's dtype)
+
+    def array(self, shape, dtype, alignment=None):
+        if alignment is not None:
+            raise RuntimeError("Array alignment is not supported in cudasim")
+        known = converted.get(id(dtype))
+        if known is None or known[0] is not dtype:
+            as_numpy = (
+                numpy_support.as_dtype(dtype) if isinstance(dtype, numba_types.Type) else dtype
+            )
+            known = converted[id(dtype)] = (dtype, as_numpy)
+        return np.empty(shape, known[1])
+
+    kernelapi.FakeCUDALocal.array = array
+
+
 def store_integers_as_the_cuda_target():
     """Make the simulator's array stores wrap an out-of-range integer to the element's width.
 
@@ -72,6 +93,28 @@ def store_integers_as_the_cuda_target():
             return numpy_store(self, index, np.array(value).astype(self._ary.dtype))
 
     FakeCUDAArray.__setitem__ = store
+
+
+class DeviceMemory(np.ndarray):
+    """A kernel's array argument as its threads index it: NumPy's own indexing, where the
+    simulator wraps the array in two Python objects whose `__getitem__` runs for every element
+    read (most of a simulated kernel's time). Its stores wrap an out-of-range integer to the
+    element's width, as the CUDA target's do (`store_integers_as_the_cuda_target`)."""
+
+    def __setitem__(self, index, value):
+        try:
+            super().__setitem__(index, value)
+        except OverflowError:
+            super().__setitem__(index, np.array(value).astype(self.dtype))
+
+
+def in_device_memory(args: tuple) -> tuple:
+    """A launch's arguments with each array the simulator wrapped as a `DeviceMemory` view of
+    the same memory: what the threads write, the simulator copies back as before."""
+    return tuple(
+        arg._item._ary.view(DeviceMemory) if isinstance(arg, FakeWithinKernelCUDAArray) else arg
+        for arg in args
+    )
 
 
 # What a kernel may call that needs the other threads of its block beside it: the block's
@@ -127,11 +170,15 @@ class SequentialThread:
         self.blockIdx = Dim3(*block_index)
         self.block_dim = Dim3(*block_dim)
 
-    def at(self, thread_index) -> "SequentialThread":
-        self.threadIdx = Dim3(*thread_index)
-        x, y, z = self.threadIdx
-        self.thread_id = x + self.block_dim.x * (y + self.block_dim.y * z)
-        return self
+
+@cache
+def threads_of_a_block(block_dim: tuple[int, int, int]) -> tuple[tuple[Dim3, int], ...]:
+    """Each thread's `threadIdx` and its number in the block (x fastest), for blocks of
+    `block_dim` threads: made once, as every block of a launch runs the same threads."""
+    x_size, y_size, _ = block_dim
+    return tuple(
+        (Dim3(x, y, z), x + x_size * (y + y_size * z)) for x, y, z in np.ndindex(*block_dim)
+    )
 
 
 class BarrierBroken(RuntimeError):
@@ -235,6 +282,8 @@ def run_blocks_with_fewer_threads() -> None:
       wait for each other at a `BlockBarrier`; the launching thread only joins them. The
       simulator's own way polls every thread for as long as the block runs.
     - Warp-level calls (shuffles, votes) and the debug mode keep the simulator's own way.
+
+    The first two index the launch's arrays as `DeviceMemory`.
     """
     virtual = threading.local()
     real_threading = kernelapi.threading
@@ -251,14 +300,15 @@ def run_blocks_with_fewer_threads() -> None:
         names = names_reached(self._f)
         if self._debug or names & WARP_LEVEL:
             return run_as_the_simulator(self, grid_point, *args)
+        args = in_device_memory(args)
         if names & BLOCK_LEVEL:
             return run_with_barriers(self, grid_point, args)
-        thread = SequentialThread(grid_point, self._block_dim)
+        block_dim = tuple(self._block_dim)
+        thread = SequentialThread(grid_point, block_dim)
         virtual.thread = thread
         try:
             with np.errstate(all="ignore"):  # a GPU's arithmetic warns of nothing
-                for thread_index in np.ndindex(*self._block_dim):
-                    thread.at(thread_index)
+                for thread.threadIdx, thread.thread_id in threads_of_a_block(block_dim):
                     try:
                         self._f(*args)
                     except Exception as error:  # noqa: BLE001 -- raised again, named

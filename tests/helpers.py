@@ -29,6 +29,7 @@ import warnings
 import zlib
 from pathlib import Path
 
+import numba
 import numpy as np
 import pytest
 
@@ -361,6 +362,15 @@ def types_named_for_the_test_device(text: str) -> str:
     if minitorch.get_default_device().type != "cuda":
         return text
     return CPU_TYPE_NAME.sub(r"\1.cuda.\2", text)
+
+
+def statistical_draws(count: int) -> int:
+    """How many random draws a statistical test takes: `count`, or a tenth of it where the test
+    runs on cuda in Numba's CUDA simulator, which makes every element of a kernel a Python call
+    (on a GPU, scripts/check_gpu.sh, it takes them all). The tests bound their statistics by
+    standard errors of the number of draws they get, so fewer draws widen the bounds."""
+    simulated = numba.config.ENABLE_CUDASIM and minitorch.get_default_device().type == "cuda"
+    return max(1, count // 10) if simulated else count
 
 
 def in_either(ours: type, name: str) -> tuple[type, ...]:

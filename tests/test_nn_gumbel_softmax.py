@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import statistical_draws
 
 import minitorch
 import minitorch.nn.functional as F
@@ -23,9 +24,10 @@ def softmax(x: np.ndarray) -> np.ndarray:
 
 
 def test_hard_samples_follow_the_softmax_of_the_logits():
-    """20000 draws per row: each class's frequency within 4 standard errors of its probability."""
+    """20000 draws per row (`statistical_draws`): each class's frequency within 4 standard errors
+    of its probability."""
     minitorch.manual_seed(1)
-    draws = 20000
+    draws = statistical_draws(20000)
     logits = minitorch.tensor(LOGITS, dtype=minitorch.float64).repeat(draws, 1)
     samples = F.gumbel_softmax(logits, tau=0.7, hard=True).numpy().reshape(draws, 2, 4)
     assert set(np.unique(samples)) == {0.0, 1.0}
@@ -38,7 +40,7 @@ def test_hard_samples_follow_the_softmax_of_the_logits():
 
 def test_soft_samples_are_a_tempered_softmax_whose_mean_argmax_follows_the_logits():
     minitorch.manual_seed(2)
-    draws = 20000
+    draws = statistical_draws(20000)
     logits = minitorch.tensor(LOGITS, dtype=minitorch.float64).repeat(draws, 1)
     soft = F.gumbel_softmax(logits, tau=0.2).numpy()
     np.testing.assert_allclose(soft.sum(-1), 1.0, rtol=1e-12)

@@ -12,10 +12,9 @@ from importlib import metadata
 
 import numba
 
-from . import dtypes
 from ._tensor import Tensor
 from .tensors import creation
-from .tensors.device import legacy_constructor_device
+from .tensors.legacy_types import legacy_types
 
 
 def package_version() -> str:
@@ -114,40 +113,6 @@ def compile(model=None, **options):  # noqa: A001 -- PyTorch's name
     return model
 
 
-class LegacyTensorType(type):
-    """The class of `minitorch.FloatTensor`, ...: calling one makes a tensor of its dtype
-    (`LongTensor([1, 2])` a copy of the data, `FloatTensor(2, 3)` zeros of that shape), and
-    `isinstance(t, minitorch.FloatTensor)` asks for a float32 tensor."""
-
-    dtype: dtypes.DType
-
-    def __instancecheck__(cls, instance) -> bool:
-        return isinstance(instance, Tensor) and instance.dtype is cls.dtype
-
-    def __call__(cls, *args, device=None):
-        on_device = legacy_constructor_device(device)
-        if len(args) == 1 and not isinstance(args[0], int):
-            return creation.tensor(args[0], dtype=cls.dtype, device=on_device)
-        return creation.zeros(*args, dtype=cls.dtype, device=on_device)
-
-
-def legacy_type(dtype: dtypes.DType) -> type:
-    """The legacy tensor type of `dtype`, named as `Tensor.type()` names it (`FloatTensor`)."""
-    doc = f"A {dtype} tensor type."
-    return LegacyTensorType(dtype.tensor_type, (), {"dtype": dtype, "__doc__": doc})
-
-
-# the dtypes of the legacy types below, in their order
-LEGACY_DTYPES = (
-    dtypes.float32,
-    dtypes.float64,
-    dtypes.int64,
-    dtypes.int32,
-    dtypes.int16,
-    dtypes.int8,
-    dtypes.uint8,
-    dtypes.bool_,
-)
 (
     FloatTensor,
     DoubleTensor,
@@ -157,4 +122,4 @@ LEGACY_DTYPES = (
     CharTensor,
     ByteTensor,
     BoolTensor,
-) = map(legacy_type, LEGACY_DTYPES)
+) = legacy_types(is_cuda=False)

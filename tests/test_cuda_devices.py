@@ -222,6 +222,28 @@ def test_legacy_constructors_stay_on_the_cpu_whatever_the_default_device():
         minitorch.set_default_device(None)
 
 
+def test_cuda_legacy_types_make_and_recognise_tensors_on_cuda():
+    """`minitorch.cuda.FloatTensor` as torch's: its calls make tensors on cuda (the idiom
+    `Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor` of older scripts), it
+    recognises float32 tensors on cuda only, and `type()` to it moves a tensor there."""
+    Tensor = minitorch.cuda.FloatTensor
+    ones = Tensor(3, 1).fill_(1.0)
+    assert ones.is_cuda and ones.tolist() == [[1.0]] * 3
+    assert isinstance(ones, Tensor) and not isinstance(ones, minitorch.FloatTensor)
+    assert not isinstance(ones.cpu(), Tensor) and isinstance(ones.cpu(), minitorch.FloatTensor)
+    assert not isinstance(ones.double(), Tensor)
+    data = minitorch.cuda.LongTensor([1, 2])
+    assert data.type() == "minitorch.cuda.LongTensor" and data.tolist() == [1, 2]
+    assert minitorch.cuda.BoolTensor(2, device="cuda:0").tolist() == [False, False]
+    moved = minitorch.tensor([1.5]).type(minitorch.cuda.DoubleTensor)
+    assert moved.type() == "minitorch.cuda.DoubleTensor" and moved.tolist() == [1.5]
+    with pytest.raises(RuntimeError) as error:
+        minitorch.cuda.FloatTensor(2, device="cpu")
+    assert str(error.value) == (
+        "legacy constructor expects device type: cuda but device type: cpu was passed"
+    )
+
+
 def test_copy_into_a_cuda_tensor_from_the_cpu():
     gpu = minitorch.zeros(3, device="cuda")
     gpu.copy_(minitorch.tensor([1.0, 2.0, 3.0]))

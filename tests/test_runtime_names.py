@@ -81,6 +81,25 @@ def test_legacy_constructors(name, dtype):
     assert isinstance(made, kind) and isinstance(made, minitorch.Tensor)
     other = minitorch.float32 if dtype == "float64" else minitorch.float64
     assert not isinstance(minitorch.ones(2, dtype=other), kind)
+    on_gpu = getattr(minitorch.cuda, name)
+    assert on_gpu.dtype is kind.dtype and on_gpu.is_cuda and not kind.is_cuda
+    assert repr(on_gpu) == f"<class 'minitorch.cuda.{name}'>"
+    assert repr(kind) == f"<class 'minitorch.{name}'>"
+    assert not isinstance(made, on_gpu)
+
+
+def test_a_cuda_legacy_type_makes_its_tensors_on_cuda_only_where_there_is_one():
+    """torch's CPU build refuses `torch.cuda.FloatTensor(2)` with a TypeError ("Torch not
+    compiled with CUDA enabled"); minitorch says why it has no CUDA device."""
+    if minitorch.cuda.is_available():
+        assert minitorch.cuda.FloatTensor(2).is_cuda
+        return
+    with pytest.raises(TypeError) as error:
+        minitorch.cuda.FloatTensor(2)
+    assert str(error.value) == (
+        "type minitorch.cuda.FloatTensor not available: minitorch has no CUDA device "
+        "(minitorch.cuda.is_available() is False)"
+    )
 
 
 @pytest.mark.parametrize("factory", ["zeros", "ones", "empty", "rand", "randn"])
@@ -241,6 +260,12 @@ def test_runtime_names_like_torch(torch):
     assert_same(lambda L: L.ones(2).get_device())
     assert_same(lambda L: L.backends.mps.is_available())
     assert_same(lambda L: isinstance(L.ones(2, dtype=L.int64), L.LongTensor))
+    assert_same(lambda L: isinstance(L.ones(2), L.cuda.FloatTensor))
+    assert_same(
+        lambda L: (L.cuda.LongTensor.dtype, L.cuda.LongTensor.is_cuda, L.LongTensor.is_cuda)
+    )
+    assert_same(lambda L: repr(L.cuda.DoubleTensor).replace("minitorch.", "torch."))
+    assert_same(lambda L: L.cuda.BoolTensor.__name__)
     for name, _, operands in ALIAS_ROWS:
         assert_same(
             lambda L, n=name, k=operands: getattr(L, n)(*[L.tensor(SAMPLE), L.tensor(OTHER)][:k])

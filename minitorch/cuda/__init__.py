@@ -14,6 +14,7 @@ imported). minitorch places tensors on one GPU, `cuda:0`.
 from ..backends import get_backend, has_backend
 from ..backends.cuda import driver
 from ..tensors import creation
+from ..tensors.legacy_types import legacy_types
 
 
 def is_available() -> bool:
@@ -106,7 +107,28 @@ def check_available() -> None:
         )
 
 
+# The legacy tensor types on the GPU: `cuda.FloatTensor(2, 3)` makes zeros there, and
+# `isinstance(t, minitorch.cuda.FloatTensor)` asks for a float32 tensor on cuda.
+(
+    FloatTensor,
+    DoubleTensor,
+    LongTensor,
+    IntTensor,
+    ShortTensor,
+    CharTensor,
+    ByteTensor,
+    BoolTensor,
+) = legacy_types(is_cuda=True)
+
 __all__ = [
+    "BoolTensor",
+    "ByteTensor",
+    "CharTensor",
+    "DoubleTensor",
+    "FloatTensor",
+    "IntTensor",
+    "LongTensor",
+    "ShortTensor",
     "current_device",
     "device_count",
     "empty_cache",

@@ -18,6 +18,7 @@ from ..tensors.base import TensorBase, make_tensor
 from ..tensors.device import check_device
 from ..tensors.device import device as Device
 from ..tensors.kernels import alias, apply_map, converted, moved
+from ..tensors.legacy_types import LegacyTensorType
 from ..tensors.strides import MemoryFormat, preserve_format, preserved_strides
 from .functions import Op
 from .public import public
@@ -115,16 +116,16 @@ def legacy_type_target(name: str) -> tuple[dtypes.DType, Device]:
 
 
 def type_(a: Tensor, dtype=None, non_blocking: bool = False):
-    """Without `dtype`, `a`'s legacy type name (`type_name`); else `a` converted to a dtype, a
-    legacy type (`minitorch.LongTensor`) or its name (`'minitorch.cuda.LongTensor'`, which also
-    names the device)."""
+    """Without `dtype`, `a`'s legacy type name (`type_name`); else `a` converted to a dtype, or
+    to the dtype and device of a legacy type (`minitorch.cuda.LongTensor`) or of its name
+    (`'minitorch.cuda.LongTensor'`)."""
     if dtype is None:
         return type_name(a)
     if isinstance(dtype, str):
         new_dtype, device = legacy_type_target(dtype)
         return to(a, new_dtype, device=device)
-    if isinstance(dtype, type) and isinstance(getattr(dtype, "dtype", None), dtypes.DType):
-        return to(a, dtype.dtype, device="cpu")  # a legacy type is a CPU type, as in torch
+    if isinstance(dtype, LegacyTensorType):
+        return to(a, dtype.dtype, device="cuda" if dtype.is_cuda else "cpu")
     if not isinstance(dtype, dtypes.DType):
         raise TypeError("dtype must be a type, str, or dtype object")
     return to(a, dtype)

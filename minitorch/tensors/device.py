@@ -55,15 +55,16 @@ def get_default_device() -> device:
     return CPU if _default_device is None else _default_device
 
 
-def legacy_constructor_device(spec) -> device:
-    """Where a legacy constructor (`Tensor(...)`, `FloatTensor(...)`) puts its tensor: on the
-    CPU whatever the default device, as PyTorch's; naming another device is refused with
-    PyTorch's text."""
-    if spec is not None and (named := device(spec)).type != "cpu":
+def legacy_constructor_device(spec, expected: str = "cpu") -> device:
+    """Where a legacy constructor (`Tensor(...)`, `FloatTensor(...)`, `cuda.FloatTensor(...)`)
+    puts its tensor: on its device type (`expected`) whatever the default device, as PyTorch's;
+    naming another device is refused with PyTorch's text."""
+    if spec is not None and (named := device(spec)).type != expected:
         raise RuntimeError(
-            f"legacy constructor expects device type: cpu but device type: {named.type} was passed"
+            f"legacy constructor expects device type: {expected} but device type: {named.type} "
+            "was passed"
         )
-    return CPU
+    return device(expected)
 
 
 def check_device(target: device) -> device:

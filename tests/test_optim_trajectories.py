@@ -265,13 +265,29 @@ def test_closure_is_run_with_grad_and_its_loss_returned():
     assert optimizer.step() is None
 
 
-def test_step_counts_stay_on_the_cpu():
-    """As in torch (without `capturable`): an optimizer's `step` count is a CPU tensor whatever
-    its parameter's device, and its moments are on the parameter's device."""
+# The state entries each optimizer keeps on the CPU whatever its parameter's device (without
+# `capturable` or `fused`), as torch 2.13's `_init_group` of torch/optim/*.py makes them; the
+# others are on the parameter's device.
+CPU_STATE = {
+    "ASGD": set(), "Adadelta": {"step"}, "Adafactor": {"step"}, "Adagrad": {"step"},
+    "Adam": {"step"}, "AdamW": {"step"}, "Adamax": {"step"}, "NAdam": {"step", "mu_product"},
+    "RAdam": {"step"}, "RMSprop": {"step"}, "Rprop": {"step"}, "SGD": set(),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(CPU_STATE))
+def test_state_is_on_torchs_devices(name):
+    """A `step` count stays on the CPU for most optimizers (ASGD keeps its own, and its rates,
+    on the parameter's device); moments and buffers are on the parameter's device."""
     weight = minitorch.tensor([1.0, -2.0], requires_grad=True)  # cuda in a run on cuda
-    optimizer = minitorch.optim.Adam([weight], lr=0.1)
+    options = {"momentum": 0.9} if name == "SGD" else {}
+    optimizer = getattr(minitorch.optim, name)([weight], lr=0.1, **options)
     (weight * weight).sum().backward()
     optimizer.step()
-    state = optimizer.state[weight]
-    assert state["step"].device.type == "cpu" and state["step"].item() == 1.0
-    assert state["exp_avg"].device == weight.device
+    devices = {
+        key: value.device.type
+        for key, value in optimizer.state[weight].items()
+        if isinstance(value, minitorch.Tensor)
+    }
+    expected = {key: "cpu" if key in CPU_STATE[name] else weight.device.type for key in devices}
+    assert devices == expected and set(devices) >= CPU_STATE[name]

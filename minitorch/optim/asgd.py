@@ -22,7 +22,8 @@ class ASGD(Optimizer):
     \\quad \\mu \\leftarrow \\frac{1}{\\max(1, t - t_0)}.$$
 
     $\\eta$ and $\\mu$ are float32 0-dim tensors in the state, as PyTorch keeps them, and
-    rounded to float32 at each step.
+    rounded to float32 at each step; they and the step count are on the parameter's device,
+    where PyTorch's other optimizers keep their count on the CPU.
     """
 
     __init__ = declared_init(
@@ -32,8 +33,11 @@ class ASGD(Optimizer):
     )
 
     def _update(self, p: Tensor, group: dict[str, Any]) -> None:
-        eta_at_first = ("eta", lambda: tensor(float(group["lr"])))
-        state, t = counted_state(self.state, p, eta_at_first, ("mu", lambda: tensor(1.0)), "ax")
+        eta_at_first = ("eta", lambda: tensor(float(group["lr"]), device=p.device))
+        mu_at_first = ("mu", lambda: tensor(1.0, device=p.device))
+        state, t = counted_state(
+            self.state, p, eta_at_first, mu_at_first, "ax", step_on_params_device=True
+        )
         grad = descent_gradient(p, group)
         lr, lambd = group["lr"], group["lambd"]
         eta, mu, ax = state["eta"], state["mu"], state["ax"]

@@ -15,16 +15,19 @@ def counted_state(
     states: dict[Tensor, dict[str, Any]],
     p: Tensor,
     *entries: str | tuple[str, Callable[[], Tensor]],
+    step_on_params_device: bool = False,
 ) -> tuple[dict[str, Any], int]:
     """`p`'s state in `states`, with one added to its `state["step"]`, and the new count $t$.
 
     On the first step the state is made, in PyTorch's order: `step`, a float32 0-dim
     tensor at 0, then `entries`, each a name (zeros shaped as `p`) or a (name, function
-    that makes the starting tensor) pair.
+    that makes the starting tensor) pair. `step` is made on the default device (the CPU unless
+    one is set) whatever `p`'s device, as most of PyTorch's optimizers make it; with
+    `step_on_params_device`, on `p`'s.
     """
     state = states[p]
     if not state:
-        state["step"] = tensor(0.0)
+        state["step"] = tensor(0.0, device=p.device if step_on_params_device else None)
         for entry in entries:
             name, make = (entry, lambda: zeros_like(p)) if isinstance(entry, str) else entry
             state[name] = make()

@@ -7,11 +7,11 @@ CUDA_BACKEND_FILES, every cuda kernel against `cpu`) with tests/test_cuda_alloca
 caching allocator), tests/test_cuda_matmul.py (the blocked matmul) and
 tests/test_cuda_windows.py (convolution and pooling), and, with cuda tensors
 (`MINITORCH_TEST_BACKENDS=cuda`, a few hypothesis examples per test, central differences at a
-few elements: tests/conftest.py), the core tensor and autograd suites and the nn and optim
-files of tests/conftest.py CUDA_NN_FILES but SIMULATOR_SLOW_FILES. tests/simulator_fidelity.py
-makes the simulator fast enough for that. The 1,000-step memory test is left to
-scripts/check_gpu.sh. A test inside may skip only for an extra that is not installed (its
-reason says `pip install`); any other skip fails here.
+few elements, fewer draws for statistics: tests/conftest.py, tests/helpers.py
+`statistical_draws`), every tensor and autograd suite and the nn and optim files of
+tests/conftest.py CUDA_NN_FILES. tests/simulator_fidelity.py makes the simulator fast enough
+for that. A test inside may skip only for an extra that is not installed (its reason says
+`pip install`); any other skip fails here.
 """
 
 import importlib.util
@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import CUDA_NN_FILES
+from conftest import CUDA_NN_FILES, runs_on_every_backend
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -31,13 +31,6 @@ pytestmark = pytest.mark.skipif(
     reason="numba-cuda (the cuda extra) is not installed: pip install -e '.[test,cuda]'",
 )
 
-# The suites in groups of about the same time, so that xdist spreads the simulator's minutes
-# over its workers without starting an interpreter for every file.
-CORE_SUITES = [
-    ("tests/test_tensor.py", "tests/test_tensor_torch.py"),
-    ("tests/test_autograd.py", "tests/test_autograd_api.py", "tests/test_autograd_torch.py"),
-    ("tests/test_autograd_gradients.py",),
-]
 # Variables of this run that would change the inner one (an xdist worker's, pytest's own).
 INHERITED_OUT = (
     "PYTEST_ADDOPTS",
@@ -97,20 +90,26 @@ def test_cuda_kernels_match_cpu_in_the_simulator(suite):
     run_in_simulator(list(suite))
 
 
-# The nn and optim files whose tests on cuda take the simulator more than CI's minutes: many
-# samples for their statistics (dropouts, Gumbel-softmax), or central differences of bicubic
-# sampling. scripts/check_gpu.sh runs them on a GPU; in the simulator, by hand (README).
-SIMULATOR_SLOW_FILES = {
-    "test_nn_dropouts.py",
-    "test_nn_grid_sample.py",
-    "test_nn_gumbel_softmax.py",
-}
-# The other nn and optim files in groups, each group a pytest of its own.
+# The tensor and autograd suites: the files of their tests that run on every backend (not the
+# training script's tests, tests/test_train_tensor.py: scripts/check_gpu.sh runs those on a GPU).
+SUITE_FILES = sorted(
+    path.name
+    for path in (ROOT / "tests").glob("test_*.py")
+    if path.name.startswith(("test_tensor", "test_autograd")) and runs_on_every_backend(path)
+)
+# Each group of files a pytest of its own, so that xdist spreads the simulator's minutes over
+# its workers without starting an interpreter for every file.
+SUITE_GROUPS = 6
 NN_GROUPS = 8
-SIMULATED_NN_FILES = sorted(CUDA_NN_FILES - SIMULATOR_SLOW_FILES)
-NN_SUITES = [
-    tuple(f"tests/{name}" for name in SIMULATED_NN_FILES[k::NN_GROUPS]) for k in range(NN_GROUPS)
-]
+
+
+def in_groups(names: list[str], count: int) -> list[tuple[str, ...]]:
+    """The files `names` of tests/ dealt into `count` groups in turn."""
+    return [tuple(f"tests/{name}" for name in names[k::count]) for k in range(count)]
+
+
+TENSOR_SUITES = in_groups(SUITE_FILES, SUITE_GROUPS)
+NN_SUITES = in_groups(sorted(CUDA_NN_FILES), NN_GROUPS)
 
 
 def group_id(files: tuple[str, ...]) -> str:
@@ -122,15 +121,6 @@ def test_nn_suites_pass_on_cuda_in_the_simulator(suite):
     run_in_simulator([*suite, "-m", "not cpu_only"], MINITORCH_TEST_BACKENDS="cuda")
 
 
-@pytest.mark.parametrize("suite", CORE_SUITES, ids=suite_id)
-def test_suites_pass_on_cuda_in_the_simulator(suite):
-    run_in_simulator(
-        [
-            *suite,
-            "-m",
-            "not cpu_only",
-            "--deselect",
-            "tests/test_autograd.py::test_training_loop_keeps_memory_flat[cuda]",
-        ],
-        MINITORCH_TEST_BACKENDS="cuda",
-    )
+@pytest.mark.parametrize("suite", TENSOR_SUITES, ids=group_id)
+def test_tensor_and_autograd_suites_pass_on_cuda_in_the_simulator(suite):
+    run_in_simulator([*suite, "-m", "not cpu_only"], MINITORCH_TEST_BACKENDS="cuda")

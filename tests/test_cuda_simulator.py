@@ -116,11 +116,6 @@ def group_id(files: tuple[str, ...]) -> str:
     return f"{Path(files[0]).stem.removeprefix('test_')}+{len(files) - 1}"
 
 
-@pytest.mark.parametrize("suite", NN_SUITES, ids=group_id)
-def test_nn_suites_pass_on_cuda_in_the_simulator(suite):
-    run_in_simulator([*suite, "-m", "not cpu_only"], MINITORCH_TEST_BACKENDS="cuda")
-
-
-@pytest.mark.parametrize("suite", TENSOR_SUITES, ids=group_id)
-def test_tensor_and_autograd_suites_pass_on_cuda_in_the_simulator(suite):
+@pytest.mark.parametrize("suite", TENSOR_SUITES + NN_SUITES, ids=group_id)
+def test_suites_pass_on_cuda_in_the_simulator(suite):
     run_in_simulator([*suite, "-m", "not cpu_only"], MINITORCH_TEST_BACKENDS="cuda")

@@ -34,7 +34,7 @@ class LegacyTensorType(type):
     def __call__(cls, *args, device=None):
         if cls.is_cuda and not has_backend("cuda"):
             raise TypeError(
-                f"type minitorch.cuda.{cls.__name__} not available: minitorch has no CUDA device "
+                f"type {cls.__module__}.{cls.__name__} not available: minitorch has no CUDA device "
                 "(minitorch.cuda.is_available() is False)"
             )
         on_device = legacy_constructor_device(device, "cuda" if cls.is_cuda else "cpu")
